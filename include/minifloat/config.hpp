@@ -1,0 +1,78 @@
+// Compiler glue shared by every header: the host/device annotation, the
+// version, and a constexpr bit_cast for C++17.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if __cplusplus >= 202002L && __has_include(<bit>)
+#include <bit>
+#endif
+
+#define MINIFLOAT_VERSION_MAJOR 0
+#define MINIFLOAT_VERSION_MINOR 1
+#define MINIFLOAT_VERSION_PATCH 0
+#define MINIFLOAT_VERSION_STRING "0.1.0"
+
+// Every function of the value type is usable from CUDA device code; outside
+// nvcc the annotation disappears.
+#if defined(__CUDACC__)
+#define MF_HOST_DEVICE __host__ __device__
+#else
+#define MF_HOST_DEVICE
+#endif
+
+#if defined(__has_builtin)
+#define MF_HAS_BUILTIN(x) __has_builtin(x)
+#else
+#define MF_HAS_BUILTIN(x) 0
+#endif
+
+// The conversions read the bits of float and double. std::bit_cast is C++20;
+// GCC >= 11, Clang >= 9 and nvcc expose the same operation as a builtin in
+// C++17, which keeps the whole conversion path constexpr.
+#if defined(__cpp_lib_bit_cast) || MF_HAS_BUILTIN(__builtin_bit_cast) || \
+    (defined(__GNUC__) && __GNUC__ >= 11)
+#define MF_CONSTEXPR_BIT_CAST 1
+#define MF_BIT_CAST_CONSTEXPR constexpr
+#else
+#define MF_CONSTEXPR_BIT_CAST 0
+#define MF_BIT_CAST_CONSTEXPR
+#endif
+
+namespace mf {
+namespace detail {
+
+template <class To, class From>
+MF_HOST_DEVICE MF_BIT_CAST_CONSTEXPR To bit_cast(const From& from) noexcept {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast needs equal sizes");
+#if defined(__cpp_lib_bit_cast)
+  return std::bit_cast<To>(from);
+#elif MF_CONSTEXPR_BIT_CAST
+  return __builtin_bit_cast(To, from);
+#else
+  To to;
+  std::memcpy(&to, &from, sizeof(To));
+  return to;
+#endif
+}
+
+// Count of leading zero bits of a non-zero 64-bit value, constexpr.
+MF_HOST_DEVICE constexpr int count_leading_zeros(std::uint64_t x) noexcept {
+#if defined(__CUDA_ARCH__)
+  return __clzll(static_cast<long long>(x));
+#elif defined(__GNUC__) || defined(__clang__)
+  return __builtin_clzll(x);
+#else
+  int n = 0;
+  while (!(x & (std::uint64_t{1} << 63))) {
+    x <<= 1;
+    ++n;
+  }
+  return n;
+#endif
+}
+
+}  // namespace detail
+}  // namespace mf
