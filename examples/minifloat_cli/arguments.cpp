@@ -1,0 +1,373 @@
+#include "arguments.hpp"
+
+#include <cstdlib>
+
+#include <minifloat/config.hpp>
+
+#include "format_registry.hpp"
+#include "line_io.hpp"
+
+namespace minifloat_cli {
+namespace {
+
+constexpr std::string_view usage =
+    "usage: minifloat COMMAND [ARGS]\n"
+    "\n"
+    "Inspect and convert the minifloat formats (minifloat " MINIFLOAT_VERSION_STRING ").\n"
+    "\n"
+    "commands:\n"
+    "  formats                       list the formats\n"
+    "  info FORMAT                   the format's parameters and limits\n"
+    "  table FORMAT [--csv|--markdown]\n"
+    "                                every encoding with its exact value\n"
+    "  encode FORMAT [--round MODE] [--saturate] [--seed N] [--from f32|f64]\n"
+    "                                numbers on stdin -> encodings on stdout\n"
+    "  decode FORMAT [--to f32|f64]  encodings on stdin -> float bits on stdout\n"
+    "  vectors FORMAT [--round MODE] [--saturate] [--count N] [--seed N] [--csv]\n"
+    "                                golden conversion vectors\n"
+    "\n"
+    "FORMAT: e4m3fn e4m3fnuz e5m2 e5m2fnuz e2m1fn e2m3fn e3m2fn e8m0fnu e4m3 e3m4\n"
+    "        e4m3b11fnuz binary16 bfloat16\n"
+    "\n"
+    "'minifloat COMMAND --help' describes a command. Exit status: 0 on success,\n"
+    "2 for a bad command line or input line (one message on stderr), 1 when\n"
+    "reading or writing fails.\n";
+
+constexpr std::string_view formats_help =
+    "usage: minifloat formats\n"
+    "\n"
+    "One line per format after a '#' header: name, total bits, exponent bits E,\n"
+    "mantissa bits M, bias and the largest finite value (exact decimal).\n";
+
+constexpr std::string_view info_help =
+    "usage: minifloat info FORMAT\n"
+    "\n"
+    "The format's parameters as 'key: value' lines: format, bits, exponent_bits,\n"
+    "mantissa_bits, bias, is_signed, has_inf, has_nan, nan_encodings (count and\n"
+    "the encodings), has_negative_zero, has_subnormals, max, min_normal,\n"
+    "min_subnormal and epsilon. Values are exact: the full decimal expansion,\n"
+    "then in parentheses the hex-float and the encoding. min_subnormal is 'none'\n"
+    "for a format without subnormals (e8m0fnu); epsilon is\n"
+    "std::numeric_limits<T>::epsilon(), the gap between 1 and the next value.\n";
+
+constexpr std::string_view table_help =
+    "usage: minifloat table FORMAT [--csv|--markdown]\n"
+    "\n"
+    "Every encoding in order, one row each: bits (hex), the sign, exponent and\n"
+    "mantissa fields (binary; '-' or empty in CSV where the format has no such\n"
+    "field), the class (zero, subnormal, normal, inf, nan) and the exact value\n"
+    "as a full decimal expansion ('-0', 'inf', '-inf', 'nan').\n"
+    "\n"
+    "  (default)   aligned text columns under a header line\n"
+    "  --csv       comma-separated, header 'bits,sign,exponent,mantissa,class,value'\n"
+    "  --markdown  a Markdown table\n";
+
+constexpr std::string_view encode_help =
+    "usage: minifloat encode FORMAT [--round MODE] [--saturate] [--seed N] [--from f32|f64]\n"
+    "\n"
+    "Reads one value per line from stdin and writes one encoding per line: '0x'\n"
+    "and 1 (4-bit formats), 2 (5 to 8 bits) or 4 (16 bits) lowercase hex digits.\n"
+    "A line is either the bits of the source type, '0x' and exactly 8 hex digits\n"
+    "for f32 or 16 for f64 ('0x3f800000' is 1.0), or a number as strtof/strtod\n"
+    "read it: '1.5', '-0x1.8p-3', '1e-3', 'inf', 'nan' ('0x1' is the number 1).\n"
+    "The number is read into the source type (round to nearest), then rounded\n"
+    "once into FORMAT by the library. Spaces and tabs around a value and a\n"
+    "'\\r' before the newline are ignored; an empty line is an error.\n"
+    "\n"
+    "  --round MODE    nearest-even (rne, the default), toward-zero (rtz),\n"
+    "                  toward-positive (up), toward-negative (down), or\n"
+    "                  stochastic (sr): line i (0-based) is rounded by\n"
+    "                  mf::round_to_stochastic with the random word\n"
+    "                  mf::stochastic_random_word(seed, i) and 32 random bits.\n"
+    "  --saturate      finite values beyond max finite become +-max (default:\n"
+    "                  Inf, or NaN where the format has no Inf)\n"
+    "  --seed N        the Philox seed (decimal or 0x hex); needed by stochastic\n"
+    "  --from f32|f64  the source type (default f32)\n";
+
+constexpr std::string_view decode_help =
+    "usage: minifloat decode FORMAT [--to f32|f64]\n"
+    "\n"
+    "Reads one encoding per line (hex, with or without '0x'; it must fit the\n"
+    "format's width) and writes the bits of its exact value in the target type:\n"
+    "'0x' and 8 hex digits for f32 (the default), 16 for f64. Every NaN encoding\n"
+    "becomes the canonical quiet NaN (0x7fc00000, with the sign where the format\n"
+    "has signed NaNs).\n"
+    "\n"
+    "  --to f32|f64    the target type (default f32)\n";
+
+constexpr std::string_view vectors_help =
+    "usage: minifloat vectors FORMAT [--round MODE] [--saturate] [--count N] [--seed N] [--csv]\n"
+    "\n"
+    "Golden conversion vectors float32 -> FORMAT, one line 'input_bits,output_bits'\n"
+    "each (input as 0x + 8 hex digits, output as encode writes it) after '#'\n"
+    "lines naming the format, rounding, overflow, seed, count and library\n"
+    "version. The inputs, in this order, without repeats:\n"
+    "  - the float32 specials: +-0, +-Inf, quiet, signalling and payload NaNs;\n"
+    "  - float32 subnormals and the smallest float32 normals, both signs;\n"
+    "  - for each sign: every finite value of FORMAT, every midpoint between\n"
+    "    neighbours, the midpoint between max and the next value above it and\n"
+    "    that value; each of these also 1 and 2 float32 ulps either side;\n"
+    "    every power of two from above max to 2^127 and the largest floats;\n"
+    "    every power of two from below the smallest value to 2^-149;\n"
+    "  - then N (--count, default 0) random float32 inputs: input i has the bits\n"
+    "    mf::stochastic_random_word(seed ^ 0x9e3779b97f4a7c15, i).\n"
+    "The output is deterministic for a given seed (default 0).\n"
+    "\n"
+    "  --round MODE    as for encode; with stochastic, vector i (0-based, over all\n"
+    "                  lines) uses mf::stochastic_random_word(seed, i)\n"
+    "  --saturate      overflow saturates to +-max\n"
+    "  --count N       number of random inputs after the structured set\n"
+    "  --seed N        the Philox seed (decimal or 0x hex); needed by stochastic\n"
+    "  --csv           add a column header line and a third column, the class\n"
+    "                  of the output (zero, subnormal, normal, inf, nan)\n";
+
+struct command_name {
+  std::string_view name;
+  command what;
+};
+
+constexpr command_name commands[] = {
+    {"formats", command::formats}, {"info", command::info},
+    {"table", command::table},     {"encode", command::encode},
+    {"decode", command::decode},   {"vectors", command::vectors},
+};
+
+struct mode_spelling {
+  std::string_view name;
+  rounding_mode mode;
+};
+
+constexpr mode_spelling mode_spellings[] = {
+    {"nearest-even", rounding_mode::nearest_even},
+    {"rne", rounding_mode::nearest_even},
+    {"toward-zero", rounding_mode::toward_zero},
+    {"rtz", rounding_mode::toward_zero},
+    {"toward-positive", rounding_mode::toward_positive},
+    {"up", rounding_mode::toward_positive},
+    {"toward-negative", rounding_mode::toward_negative},
+    {"down", rounding_mode::toward_negative},
+    {"stochastic", rounding_mode::stochastic},
+    {"sr", rounding_mode::stochastic},
+};
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+// A non-negative integer: decimal, or hex with 0x; the whole text, no sign.
+std::uint64_t parse_unsigned(std::string_view context, std::string_view text) {
+  const bool is_hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const std::string_view digits = is_hex ? text.substr(2) : text;
+  const std::uint64_t base = is_hex ? 16 : 10;
+  std::uint64_t value = 0;
+  bool ok = !digits.empty();
+  for (const char c : digits) {
+    std::uint64_t digit = 16;
+    if (c >= '0' && c <= '9') digit = static_cast<std::uint64_t>(c - '0');
+    else if (is_hex && c >= 'a' && c <= 'f') digit = static_cast<std::uint64_t>(c - 'a' + 10);
+    else if (is_hex && c >= 'A' && c <= 'F') digit = static_cast<std::uint64_t>(c - 'A' + 10);
+    if (digit >= base || value > (~std::uint64_t{0} - digit) / base) {
+      ok = false;
+      break;
+    }
+    value = value * base + digit;
+  }
+  if (!ok) {
+    throw usage_error(std::string(context) + ": not an unsigned 64-bit integer: " + quoted(text));
+  }
+  return value;
+}
+
+binary_type parse_binary_type(std::string_view context, std::string_view text) {
+  if (text == "f32") return binary_type::f32;
+  if (text == "f64") return binary_type::f64;
+  throw usage_error(std::string(context) + ": expected f32 or f64, got " + quoted(text));
+}
+
+rounding_mode parse_mode(std::string_view text) {
+  for (const auto& spelling : mode_spellings) {
+    if (spelling.name == text) return spelling.mode;
+  }
+  throw usage_error("--round: unknown mode " + quoted(text) +
+                    " (nearest-even, toward-zero, toward-positive, toward-negative, "
+                    "stochastic, or rne, rtz, up, down, sr)");
+}
+
+// Which options each command takes.
+bool accepts(command what, std::string_view option) {
+  switch (what) {
+    case command::table:
+      return option == "--csv" || option == "--markdown";
+    case command::encode:
+      return option == "--round" || option == "--saturate" || option == "--seed" ||
+             option == "--from";
+    case command::decode:
+      return option == "--to";
+    case command::vectors:
+      return option == "--round" || option == "--saturate" || option == "--seed" ||
+             option == "--count" || option == "--csv";
+    default:
+      return false;
+  }
+}
+
+bool takes_value(std::string_view option) {
+  return option == "--round" || option == "--seed" || option == "--from" || option == "--to" ||
+         option == "--count";
+}
+
+}  // namespace
+
+options parse_arguments(const std::vector<std::string_view>& arguments) {
+  options o;
+  if (arguments.empty()) throw usage_error("missing COMMAND (try 'minifloat --help')");
+  const std::string_view first = arguments[0];
+  if (first == "--help" || first == "-h" || first == "help") {
+    o.help = true;
+    if (first == "help" && arguments.size() > 1) {
+      for (const auto& c : commands) {
+        if (c.name == arguments[1]) o.what = c.what;
+      }
+      if (o.what == command::none) {
+        throw usage_error("help: unknown command " + quoted(arguments[1]));
+      }
+    }
+    return o;
+  }
+  if (first == "--version") {
+    o.version = true;
+    return o;
+  }
+  for (const auto& c : commands) {
+    if (c.name == first) o.what = c.what;
+  }
+  if (o.what == command::none) {
+    throw usage_error("unknown command " + quoted(first) + " (try 'minifloat --help')");
+  }
+  const std::string name(first);
+
+  std::vector<std::string_view> positional;
+  bool table_style_given = false;
+  for (std::size_t i = 1; i < arguments.size(); ++i) {
+    std::string_view argument = arguments[i];
+    if (argument == "--help" || argument == "-h") {
+      o.help = true;
+      return o;
+    }
+    if (argument.size() < 2 || argument[0] != '-' || argument == "--") {
+      positional.push_back(argument);
+      continue;
+    }
+    // --option value, or --option=value
+    std::string_view option = argument;
+    std::string_view value;
+    bool value_inline = false;
+    const std::size_t equals = argument.find('=');
+    if (equals != std::string_view::npos) {
+      option = argument.substr(0, equals);
+      value = argument.substr(equals + 1);
+      value_inline = true;
+    }
+    if (!accepts(o.what, option)) {
+      throw usage_error(name + ": unknown option " + quoted(argument) + " (try 'minifloat " +
+                        name + " --help')");
+    }
+    if (takes_value(option)) {
+      if (!value_inline) {
+        if (i + 1 >= arguments.size()) {
+          throw usage_error(name + ": option " + std::string(option) + " needs a value");
+        }
+        value = arguments[++i];
+      }
+    } else if (value_inline) {
+      throw usage_error(name + ": option " + std::string(option) + " takes no value");
+    }
+
+    if (option == "--csv" || option == "--markdown") {
+      if (o.what == command::vectors) {
+        o.csv = true;
+      } else {
+        const table_style style = option == "--csv" ? table_style::csv : table_style::markdown;
+        if (table_style_given && style != o.style) {
+          throw usage_error(name + ": --csv and --markdown exclude each other");
+        }
+        o.style = style;
+        table_style_given = true;
+      }
+    } else if (option == "--round") {
+      o.mode = parse_mode(value);
+    } else if (option == "--saturate") {
+      o.saturate = true;
+    } else if (option == "--seed") {
+      o.seed = parse_unsigned("--seed", value);
+      o.has_seed = true;
+    } else if (option == "--count") {
+      o.count = parse_unsigned("--count", value);
+    } else if (option == "--from") {
+      o.from = parse_binary_type("--from", value);
+    } else if (option == "--to") {
+      o.to = parse_binary_type("--to", value);
+    }
+  }
+
+  if (o.what == command::formats) {
+    if (!positional.empty()) {
+      throw usage_error("formats: unexpected argument " + quoted(positional[0]));
+    }
+    return o;
+  }
+  if (positional.empty()) {
+    throw usage_error(name + ": missing FORMAT (one of: " + std::string(format_names) + ")");
+  }
+  if (positional.size() > 1) {
+    throw usage_error(name + ": unexpected argument " + quoted(positional[1]));
+  }
+  o.format = std::string(positional[0]);
+  if (!with_format(o.format, [](const auto&) {})) {
+    throw usage_error("unknown format " + quoted(o.format) + " (one of: " +
+                      std::string(format_names) + ")");
+  }
+  if (o.mode == rounding_mode::stochastic && !o.has_seed) {
+    throw usage_error(name + ": --round stochastic needs --seed N");
+  }
+  return o;
+}
+
+std::string_view mode_name(rounding_mode mode) {
+  switch (mode) {
+    case rounding_mode::nearest_even: return "nearest-even";
+    case rounding_mode::toward_zero: return "toward-zero";
+    case rounding_mode::toward_positive: return "toward-positive";
+    case rounding_mode::toward_negative: return "toward-negative";
+    case rounding_mode::stochastic: return "stochastic";
+  }
+  return "?";
+}
+
+mf::rounding library_rounding(rounding_mode mode) {
+  switch (mode) {
+    case rounding_mode::toward_zero: return mf::rounding::toward_zero;
+    case rounding_mode::toward_positive: return mf::rounding::toward_positive;
+    case rounding_mode::toward_negative: return mf::rounding::toward_negative;
+    default: return mf::rounding::nearest_even;
+  }
+}
+
+mf::overflow library_overflow(const options& o) {
+  return o.saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
+}
+
+std::string_view usage_text() { return usage; }
+
+std::string_view help_text(command what) {
+  switch (what) {
+    case command::formats: return formats_help;
+    case command::info: return info_help;
+    case command::table: return table_help;
+    case command::encode: return encode_help;
+    case command::decode: return decode_help;
+    case command::vectors: return vectors_help;
+    case command::none: break;
+  }
+  return usage;
+}
+
+}  // namespace minifloat_cli

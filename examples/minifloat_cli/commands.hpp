@@ -1,0 +1,21 @@
+// The commands. Each writes to stdout and returns the exit status; a bad
+// input line throws usage_error after everything before it has been written.
+#pragma once
+
+#include "arguments.hpp"
+
+namespace minifloat_cli {
+
+// describe.cpp: what a format is.
+int run_formats(const options& o);
+int run_info(const options& o);
+int run_table(const options& o);
+
+// convert.cpp: streaming conversion of stdin to stdout.
+int run_encode(const options& o);
+int run_decode(const options& o);
+
+// vectors.cpp: golden conversion vectors.
+int run_vectors(const options& o);
+
+}  // namespace minifloat_cli

@@ -1,0 +1,161 @@
+// encode and decode: one line in, one line out, in order, through the
+// library's conversions (mf::round_to, mf::round_to_stochastic and the exact
+// decode).
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <minifloat/random.hpp>
+
+#include "commands.hpp"
+#include "format_registry.hpp"
+#include "line_io.hpp"
+
+namespace minifloat_cli {
+namespace {
+
+std::string_view trim_blanks(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+bool has_hex_prefix(std::string_view text) {
+  return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+}
+
+int hex_digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Hex digits (no prefix) into value; false if any is not a hex digit or the
+// value needs more than 64 bits.
+bool parse_hex_digits(std::string_view digits, std::uint64_t& value) {
+  if (digits.empty()) return false;
+  value = 0;
+  for (const char c : digits) {
+    const int digit = hex_digit_value(c);
+    if (digit < 0 || (value >> 60) != 0) return false;
+    value = (value << 4) | static_cast<std::uint64_t>(digit);
+  }
+  return true;
+}
+
+// A source value: the type's bits as "0x" + all its hex digits, or a number
+// as strtof / strtod read it. `line` is NUL-terminated after its end.
+template <class Source>
+bool parse_source(std::string_view line, Source& value) {
+  using bits_type = std::conditional_t<std::is_same<Source, float>::value, std::uint32_t,
+                                       std::uint64_t>;
+  constexpr std::size_t bits_digits = 2 * sizeof(bits_type);
+  const std::string_view text = trim_blanks(line);
+  if (text.empty()) return false;
+  if (text.size() == 2 + bits_digits && has_hex_prefix(text)) {
+    std::uint64_t bits = 0;
+    if (parse_hex_digits(text.substr(2), bits)) {
+      value = mf::detail::bit_cast<Source>(static_cast<bits_type>(bits));
+      return true;
+    }
+  }
+  char* end = nullptr;
+  if constexpr (std::is_same<Source, float>::value) {
+    value = std::strtof(text.data(), &end);
+  } else {
+    value = std::strtod(text.data(), &end);
+  }
+  return end == text.data() + text.size();
+}
+
+template <class T, class Source>
+void encode_lines(const options& o) {
+  line_reader in(stdin);
+  output_buffer out(stdout);
+  const mf::rounding rounding = library_rounding(o.mode);
+  const mf::overflow overflow = library_overflow(o);
+  const bool stochastic = o.mode == rounding_mode::stochastic;
+  // One Philox block serves four consecutive lines.
+  std::uint64_t block_index = ~std::uint64_t{0};
+  mf::philox4x32_block block{};
+
+  std::string_view line;
+  for (std::uint64_t index = 0; in.next(line); ++index) {
+    Source value{};
+    if (!parse_source(line, value)) {
+      throw usage_error("line " + std::to_string(in.line_number()) +
+                        ": not a number: " + quote_line(line));
+    }
+    T result{};
+    if (stochastic) {
+      if (index / 4 != block_index) {
+        block_index = index / 4;
+        block = mf::stochastic_random_block(o.seed, block_index);
+      }
+      result = mf::round_to_stochastic<T>(value, block.word[index % 4], overflow,
+                                          mf::stochastic_default_bits);
+    } else {
+      result = mf::round_to<T>(value, rounding, overflow);
+    }
+    out.write_hex(result.bits(), hex_digits<T>());
+    out.put('\n');
+  }
+}
+
+template <class T>
+void decode_lines(const options& o) {
+  line_reader in(stdin);
+  output_buffer out(stdout);
+  const bool to_double = o.to == binary_type::f64;
+  const int digits = to_double ? 16 : 8;
+  // Every answer, computed once: at most 2^16 of them.
+  std::vector<std::uint64_t> answer(encoding_count<T>());
+  for (std::uint32_t e = 0; e < encoding_count<T>(); ++e) {
+    const float value = decode<T>(e);
+    answer[e] = to_double ? mf::detail::bit_cast<std::uint64_t>(static_cast<double>(value))
+                          : mf::detail::bit_cast<std::uint32_t>(value);
+  }
+
+  std::string_view line;
+  while (in.next(line)) {
+    const std::string_view text = trim_blanks(line);
+    std::uint64_t encoding = 0;
+    if (!parse_hex_digits(has_hex_prefix(text) ? text.substr(2) : text, encoding)) {
+      throw usage_error("line " + std::to_string(in.line_number()) +
+                        ": not a hex encoding: " + quote_line(line));
+    }
+    if (encoding >= encoding_count<T>()) {
+      throw usage_error("line " + std::to_string(in.line_number()) + ": not " + o.format +
+                        " bits (" + std::to_string(T::format::bits) +
+                        " bits wide): " + quote_line(line));
+    }
+    out.write_hex(answer[encoding], digits);
+    out.put('\n');
+  }
+}
+
+}  // namespace
+
+int run_encode(const options& o) {
+  with_format(o.format, [&](const auto& entry) {
+    using T = typename std::decay_t<decltype(entry)>::type;
+    if (o.from == binary_type::f64) {
+      encode_lines<T, double>(o);
+    } else {
+      encode_lines<T, float>(o);
+    }
+  });
+  return 0;
+}
+
+int run_decode(const options& o) {
+  with_format(o.format, [&](const auto& entry) {
+    decode_lines<typename std::decay_t<decltype(entry)>::type>(o);
+  });
+  return 0;
+}
+
+}  // namespace minifloat_cli
