@@ -3,7 +3,9 @@
 // Host only (uses the C library).
 #pragma once
 
+#include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cfenv>
 #include <cstdint>
 #include <cstdio>
@@ -31,7 +33,8 @@ namespace detail {
 template <class Format>
 inline bool parse_encoding(const std::string& text, rounding mode,
                            overflow on_overflow, unsigned& encoding) {
-  if (text.empty()) return false;
+  // strtod would skip leading spaces; a number here is the whole text.
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
   const int saved_mode = std::fegetround();
   char* end = nullptr;
   errno = 0;
@@ -119,10 +122,11 @@ inline std::string positional_if_moderate(const std::string& scientific) {
 
 }  // namespace detail
 
-// The shortest decimal that parse() reads back to the same encoding, written
-// positionally for moderate exponents ("448", "0.001953125" is printed as
-// "0.002" only if that reads back the same); "nan", "inf" and "-inf" for the
-// specials.
+// The shortest decimal that parse() reads back to the same encoding and that
+// lies within the format's range, written positionally for moderate
+// exponents: 448 in e4m3fn prints as "448" ("450" reads back too, but is
+// beyond max), 416 as "420" (the shortest). "nan", "inf" and "-inf" for the
+// specials. Print static_cast<float>(x) for the exact value.
 template <int E, int M, int B, specials S>
 inline std::string to_string(minifloat<E, M, B, S> x) {
   using type = minifloat<E, M, B, S>;
@@ -130,9 +134,15 @@ inline std::string to_string(minifloat<E, M, B, S> x) {
   if (isinf(x)) return signbit(x) ? "-inf" : "inf";
   const double value = static_cast<double>(x);
   char buffer[64] = {};
+  const double max_finite =
+      static_cast<double>(detail::decode_to_float<typename type::format>(
+          type::format::max_finite_magnitude));
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, value);
     type back{};
+    // A decimal beyond max finite can read back to max (7.5 in e2m3fn
+    // would print as "8"); never print a number outside the format's range.
+    if (std::fabs(std::strtod(buffer, nullptr)) > max_finite) continue;
     if (parse(buffer, back) && back.bits() == x.bits()) break;
   }
   return detail::positional_if_moderate(buffer);

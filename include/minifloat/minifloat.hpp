@@ -13,3 +13,4 @@
 #include "cmath.hpp"
 #include "hash.hpp"
 #include "io.hpp"
+#include "random.hpp"

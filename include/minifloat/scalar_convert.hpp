@@ -193,6 +193,8 @@ template <class Format, class Integer>
 MF_HOST_DEVICE constexpr unsigned round_integer(Integer value,
                                                 rounding_request r) {
   static_assert(std::is_integral<Integer>::value, "integers only");
+  static_assert(sizeof(Integer) <= sizeof(std::uint64_t),
+                "integers wider than 64 bits are not supported");
   if (value == 0) return zero_encoding<Format>(false);
   using Unsigned = std::make_unsigned_t<Integer>;
   bool negative = false;

@@ -1,0 +1,12 @@
+// Umbrella header of the bulk (SIMD, runtime-dispatched) conversions:
+//   mf::bulk::encode<mf::e4m3fn>(floats, bytes, n);
+//   mf::bulk::decode<mf::e4m3fn>(bytes, floats, n);
+// Not included by minifloat.hpp.
+#pragma once
+
+#include "minifloat.hpp"
+#include "bulk/dispatch.hpp"
+#include "bulk/scalar.hpp"
+#include "bulk/avx2.hpp"
+#include "bulk/avx512.hpp"
+#include "bulk/api.hpp"

@@ -1,0 +1,210 @@
+// Runtime choice of the kernel set for the bulk conversions: CPU detection,
+// the MINIFLOAT_ISA environment override (read once, at first use) and the
+// set_isa / active_isa API. Header-only: the state is a function-local static.
+#pragma once
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "../config.hpp"
+
+// The x86 kernels use per-function target attributes (GCC and Clang), so no
+// -march flag is needed; elsewhere (other compilers, other targets) only the
+// scalar kernels are compiled.
+#if (defined(__x86_64__) || defined(_M_X64)) && \
+    (defined(__GNUC__) || defined(__clang__)) && !defined(MINIFLOAT_BULK_NO_SIMD)
+#define MF_BULK_X86 1
+#include <cpuid.h>
+#else
+#define MF_BULK_X86 0
+#endif
+
+namespace mf {
+namespace bulk {
+
+// A kernel set. scalar runs everywhere; the others need the CPU support
+// listed at isa_supported.
+enum class isa : unsigned char {
+  scalar,
+  avx2,    // AVX2 + FMA + F16C, with the OS saving YMM state
+  avx512,  // AVX-512 F/BW/VL/DQ (+CD), with the OS saving ZMM/opmask state
+  neon,    // AArch64 Advanced SIMD (no kernels yet: falls back to scalar)
+};
+
+inline const char* isa_name(isa i) noexcept {
+  switch (i) {
+    case isa::scalar: return "scalar";
+    case isa::avx2: return "avx2";
+    case isa::avx512: return "avx512";
+    case isa::neon: return "neon";
+  }
+  return "unknown";
+}
+
+// Parses "scalar", "avx2", "avx512" or "neon"; false for anything else.
+inline bool parse_isa(const char* text, isa& out) noexcept {
+  if (text == nullptr) return false;
+  const isa all[] = {isa::scalar, isa::avx2, isa::avx512, isa::neon};
+  for (isa i : all) {
+    if (std::strcmp(text, isa_name(i)) == 0) {
+      out = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace detail {
+
+struct cpu_features {
+  bool avx2 = false;
+  bool avx512 = false;
+  bool avx512vbmi = false;
+};
+
+#if MF_BULK_X86
+// xgetbv without the xsave target attribute: XCR0 tells which register
+// states the OS saves on context switches.
+inline unsigned long long read_xcr0() noexcept {
+  unsigned eax = 0, edx = 0;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return (static_cast<unsigned long long>(edx) << 32) | eax;
+}
+
+inline cpu_features detect_cpu() noexcept {
+  cpu_features f;
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid_max(0, nullptr) < 7) return f;
+  __cpuid_count(1, 0, a, b, c, d);
+  const bool osxsave = (c >> 27) & 1u;
+  const bool avx = (c >> 28) & 1u;
+  const bool fma = (c >> 12) & 1u;
+  const bool f16c = (c >> 29) & 1u;
+  if (!osxsave || !avx) return f;
+  const unsigned long long xcr0 = read_xcr0();
+  const bool ymm_state = (xcr0 & 0x6u) == 0x6u;     // SSE + AVX
+  const bool zmm_state = (xcr0 & 0xE6u) == 0xE6u;   // + opmask, ZMM hi
+  __cpuid_count(7, 0, a, b, c, d);
+  const bool avx2 = (b >> 5) & 1u;
+  const bool bmi2 = (b >> 8) & 1u;
+  const bool avx512f = (b >> 16) & 1u;
+  const bool avx512dq = (b >> 17) & 1u;
+  const bool avx512cd = (b >> 28) & 1u;
+  const bool avx512bw = (b >> 30) & 1u;
+  const bool avx512vl = (b >> 31) & 1u;
+  const bool avx512vbmi = (c >> 1) & 1u;
+  f.avx2 = ymm_state && avx2 && fma && f16c && bmi2;
+  f.avx512 = f.avx2 && zmm_state && avx512f && avx512dq && avx512cd &&
+             avx512bw && avx512vl;
+  f.avx512vbmi = f.avx512 && avx512vbmi;
+  return f;
+}
+#else
+inline cpu_features detect_cpu() noexcept { return cpu_features{}; }
+#endif
+
+inline const cpu_features& cpu() noexcept {
+  static const cpu_features features = detect_cpu();
+  return features;
+}
+
+}  // namespace detail
+
+// Whether this build has kernels for `i` and this CPU (and OS) can run them.
+inline bool isa_supported(isa i) noexcept {
+  switch (i) {
+    case isa::scalar: return true;
+    case isa::avx2: return detail::cpu().avx2;
+    case isa::avx512: return detail::cpu().avx512;
+    case isa::neon: return false;  // no NEON kernels in this version
+  }
+  return false;
+}
+
+// The best kernel set this CPU supports.
+inline isa best_isa() noexcept {
+  if (isa_supported(isa::avx512)) return isa::avx512;
+  if (isa_supported(isa::avx2)) return isa::avx2;
+  return isa::scalar;
+}
+
+// What the last request (set_isa, or MINIFLOAT_ISA at first use) asked for
+// and what it got. fell_back is true when the request named an ISA this CPU
+// or build lacks (or MINIFLOAT_ISA held an unknown name) and the best
+// available one was chosen instead.
+struct isa_selection {
+  isa requested;
+  isa active;
+  bool fell_back;
+};
+
+namespace detail {
+
+struct dispatch_state {
+  std::atomic<unsigned char> active;
+  std::atomic<unsigned char> requested;
+  std::atomic<bool> fell_back;
+};
+
+inline void store_selection(dispatch_state& s, isa requested, bool valid) {
+  const bool ok = valid && isa_supported(requested);
+  const isa chosen = ok ? requested : best_isa();
+  s.requested.store(static_cast<unsigned char>(valid ? requested : chosen),
+                    std::memory_order_relaxed);
+  s.fell_back.store(!ok, std::memory_order_relaxed);
+  s.active.store(static_cast<unsigned char>(chosen), std::memory_order_release);
+}
+
+// Applies MINIFLOAT_ISA (best available when unset). Called once at first
+// use; tests call it again after changing the environment.
+inline void select_from_environment(dispatch_state& s) {
+  const char* text = std::getenv("MINIFLOAT_ISA");
+  if (text == nullptr || *text == '\0') {
+    store_selection(s, best_isa(), true);
+    return;
+  }
+  isa requested = isa::scalar;
+  const bool valid = parse_isa(text, requested);
+  store_selection(s, requested, valid);
+}
+
+inline dispatch_state& state() {
+  static dispatch_state s{};
+  static const bool initialised = (select_from_environment(s), true);
+  (void)initialised;
+  return s;
+}
+
+}  // namespace detail
+
+// The kernel set the bulk functions use now.
+inline isa active_isa() noexcept {
+  return static_cast<isa>(detail::state().active.load(std::memory_order_acquire));
+}
+
+inline isa_selection current_selection() noexcept {
+  detail::dispatch_state& s = detail::state();
+  return isa_selection{static_cast<isa>(s.requested.load(std::memory_order_relaxed)),
+                       static_cast<isa>(s.active.load(std::memory_order_acquire)),
+                       s.fell_back.load(std::memory_order_relaxed)};
+}
+
+// Asks for a kernel set (for tests and benchmarks). Returns the one now in
+// use: `requested` when supported, else the best available (and
+// current_selection().fell_back becomes true). Thread-safe, but calls racing
+// with conversions on other threads change their kernels mid-way (each call
+// still gives the same bits: every kernel set is exact).
+inline isa set_isa(isa requested) noexcept {
+  detail::store_selection(detail::state(), requested, true);
+  return active_isa();
+}
+
+// Re-reads MINIFLOAT_ISA (as at first use) and returns the kernel set chosen.
+inline isa reset_isa_from_environment() noexcept {
+  detail::select_from_environment(detail::state());
+  return active_isa();
+}
+
+}  // namespace bulk
+}  // namespace mf

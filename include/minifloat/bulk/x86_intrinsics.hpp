@@ -1,0 +1,15 @@
+// <immintrin.h> for the x86 kernels. GCC 12's AVX-512 intrinsics seed their
+// pass-through operand with _mm512_undefined_epi32(), which -Wall reports as
+// "may be used uninitialized" once inlined (GCC bug 105593, fixed in GCC 13);
+// the warning is silenced for that header only.
+#pragma once
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
