@@ -72,8 +72,7 @@ MF_HOST_DEVICE constexpr minifloat<E, M, B, S> fabs(minifloat<E, M, B, S> x) noe
 }
 
 // The magnitude of x with the sign of y. In an FNUZ format a zero or NaN
-// magnitude has no sign to take; in e8m0fnu a negative result is NaN, as
-// converting any negative value is.
+// magnitude has no sign to take; e8m0fnu has no sign at all, so x comes back.
 template <int E, int M, int B, specials S>
 MF_HOST_DEVICE constexpr minifloat<E, M, B, S> copysign(minifloat<E, M, B, S> x,
                                                         minifloat<E, M, B, S> y) noexcept {
@@ -81,7 +80,8 @@ MF_HOST_DEVICE constexpr minifloat<E, M, B, S> copysign(minifloat<E, M, B, S> x,
   using format = typename type::format;
   using storage = typename type::storage_type;
   if constexpr (S == specials::fnu) {
-    return y.bits() == format::positive_nan ? y : x;
+    (void)y;  // every e8m0fnu value, NaN included, is unsigned
+    return x;
   } else {
     if (S == specials::fnuz && ((x.bits() & format::magnitude_mask) == 0 || isnan(x))) {
       return x;

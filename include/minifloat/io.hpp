@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -97,55 +98,92 @@ inline bool parse(std::string_view text, T& out,
 
 namespace detail {
 
-// Writes the digits of `scientific` ("d.ddde+XX" from %e) positionally when
-// the decimal exponent is moderate (as Python's repr does), else keeps the
-// scientific form: 448 rather than 4.5e+02, 1e-06 rather than 0.000001.
-inline std::string positional_if_moderate(const std::string& scientific) {
-  const std::size_t e = scientific.find('e');
-  const int exponent = std::atoi(scientific.c_str() + e + 1);
-  if (exponent < -5 || exponent > 16) return scientific;
-  const bool negative = scientific[0] == '-';
-  std::string digits;
-  for (std::size_t i = negative ? 1 : 0; i < e; ++i) {
-    if (scientific[i] != '.') digits += scientific[i];
+// Writes significand * 10^exponent (significand > 0) the way Python's repr
+// does: positionally when the decimal exponent is moderate, else in %e
+// style: "448", "0.002", "1.27e+30", "6e-39".
+inline std::string format_decimal(bool negative, unsigned long long significand,
+                                  int exponent) {
+  std::string digits = std::to_string(significand);
+  while (digits.size() > 1 && digits.back() == '0') {
+    digits.pop_back();
+    ++exponent;
   }
+  const int scientific_exponent = exponent + static_cast<int>(digits.size()) - 1;
   std::string result;
-  if (exponent < 0) {
-    result = "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
-  } else if (static_cast<std::size_t>(exponent) + 1 >= digits.size()) {
-    result = digits + std::string(exponent + 1 - digits.size(), '0');
+  if (scientific_exponent < -5 || scientific_exponent > 16) {
+    result = digits.substr(0, 1);
+    if (digits.size() > 1) result += "." + digits.substr(1);
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "e%c%02d", scientific_exponent < 0 ? '-' : '+',
+                  scientific_exponent < 0 ? -scientific_exponent : scientific_exponent);
+    result += suffix;
+  } else if (exponent >= 0) {
+    result = digits + std::string(static_cast<std::size_t>(exponent), '0');
+  } else if (scientific_exponent >= 0) {
+    const std::size_t integer_digits = static_cast<std::size_t>(scientific_exponent) + 1;
+    result = digits.substr(0, integer_digits) + "." + digits.substr(integer_digits);
   } else {
-    result = digits.substr(0, exponent + 1) + "." + digits.substr(exponent + 1);
+    result = "0." + std::string(static_cast<std::size_t>(-scientific_exponent - 1), '0') +
+             digits;
   }
   return negative ? "-" + result : result;
 }
 
 }  // namespace detail
 
-// The shortest decimal that parse() reads back to the same encoding and that
-// lies within the format's range, written positionally for moderate
-// exponents: 448 in e4m3fn prints as "448" ("450" reads back too, but is
-// beyond max), 416 as "420" (the shortest). "nan", "inf" and "-inf" for the
-// specials. Print static_cast<float>(x) for the exact value.
+// The shortest decimal that parse() reads back to the same encoding, the
+// nearest to x where several of that length do (the rule of Python's repr
+// and numpy, which prints float16's max 65504 as 65500). Candidates must lie
+// below the overflow threshold (max + half an ulp), so a value never prints
+// as a number that reads back only through saturation (7.5 in e2m3fn is
+// "7.5", not "8"). Short formats print few digits: 448 in e4m3fn is "450",
+// 416 is "420"; print static_cast<float>(x) for the exact value. "nan",
+// "inf" and "-inf" for the specials.
 template <int E, int M, int B, specials S>
 inline std::string to_string(minifloat<E, M, B, S> x) {
   using type = minifloat<E, M, B, S>;
+  using format = typename type::format;
   if (isnan(x)) return "nan";
   if (isinf(x)) return signbit(x) ? "-inf" : "inf";
-  const double value = static_cast<double>(x);
-  char buffer[64] = {};
+  const bool negative = signbit(x);
+  const double magnitude = std::fabs(static_cast<double>(x));
+  if (magnitude == 0.0) return negative ? "-0" : "0";
   const double max_finite =
-      static_cast<double>(detail::decode_to_float<typename type::format>(
-          type::format::max_finite_magnitude));
+      static_cast<double>(detail::decode_to_float<format>(format::max_finite_magnitude));
+  const double overflow_threshold =
+      max_finite + std::ldexp(0.5, format::max_exponent - format::mantissa_bits);
   for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, value);
-    type back{};
-    // A decimal beyond max finite can read back to max (7.5 in e2m3fn
-    // would print as "8"); never print a number outside the format's range.
-    if (std::fabs(std::strtod(buffer, nullptr)) > max_finite) continue;
-    if (parse(buffer, back) && back.bits() == x.bits()) break;
+    // printf's nearest decimal of this length and its two neighbours: the
+    // values that read back to x form an interval, which can hold a
+    // neighbour even when it misses the nearest (at powers of two).
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, magnitude);
+    unsigned long long nearest = 0;
+    for (const char* c = buffer; *c != 'e'; ++c) {
+      if (*c != '.') nearest = nearest * 10 + static_cast<unsigned long long>(*c - '0');
+    }
+    const int exponent = std::atoi(std::strchr(buffer, 'e') + 1) - (precision - 1);
+    bool found = false;
+    unsigned long long best = 0;
+    double best_distance = 0.0;
+    for (const unsigned long long candidate : {nearest, nearest - 1, nearest + 1}) {
+      if (candidate == 0) continue;
+      char text[64];
+      std::snprintf(text, sizeof text, "%s%llue%d", negative ? "-" : "", candidate, exponent);
+      const double value = std::fabs(std::strtod(text, nullptr));
+      if (value >= overflow_threshold) continue;
+      type back{};
+      if (!parse(text, back) || back.bits() != x.bits()) continue;
+      const double distance = std::fabs(value - magnitude);
+      if (!found || distance < best_distance) {
+        found = true;
+        best = candidate;
+        best_distance = distance;
+      }
+    }
+    if (found) return detail::format_decimal(negative, best, exponent);
   }
-  return detail::positional_if_moderate(buffer);
+  return detail::format_decimal(negative, 0, 0);  // unreachable: 17 digits always read back
 }
 
 template <int E, int M, int B, specials S>

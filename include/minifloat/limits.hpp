@@ -105,10 +105,10 @@ class numeric_limits<mf::minifloat<E, M, Bias, S>> {
     return type(0.5f);
   }
   MF_HOST_DEVICE static constexpr type infinity() noexcept {
-    return type(numeric_limits<float>::infinity());
+    return type(mf::detail::bit_cast<float>(0x7F800000u));  // device-safe +Inf
   }
   MF_HOST_DEVICE static constexpr type quiet_NaN() noexcept {
-    return type(numeric_limits<float>::quiet_NaN());
+    return type(mf::detail::bit_cast<float>(0x7FC00000u));  // device-safe NaN
   }
   // IEEE style: exponent all ones, mantissa 0..01. Elsewhere the quiet NaN.
   MF_HOST_DEVICE static constexpr type signaling_NaN() noexcept {

@@ -7,7 +7,6 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <type_traits>
 
 #if __cplusplus >= 202002L && __has_include(<span>)

@@ -1,0 +1,54 @@
+// The example of the seed RFC (../shared/seeds/000_253b71dab45e481b.txt,
+// "RFC: Float8E4M3FNUZ and Float8E5M2FNUZ"), a JAX session:
+//
+//   >>> x = jnp.arange(16, dtype=jnp.float8_e5m2fnuz)
+//   >>> x
+//   Array([0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 10, 12, 12, 12, 14, 16], dtype=float8_e5m2fnuz)
+//   >>> x @ x
+//   Array(1280, dtype=float8_e5m2fnuz)
+//
+// x @ x is the dot product of x with itself, accumulated in float (the
+// exact sum of squares, 1252, is a float) and rounded once to e5m2fnuz.
+#include <array>
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+#include <minifloat/minifloat.hpp>
+
+namespace {
+
+std::array<mf::e5m2fnuz, 16> arange16() {
+  std::array<mf::e5m2fnuz, 16> x{};
+  for (int i = 0; i < 16; ++i) x[static_cast<std::size_t>(i)] = mf::e5m2fnuz(i);
+  return x;
+}
+
+TEST(SeedExample, Arange16InE5m2fnuzRoundsToTheRfcsValues) {
+  const std::array<float, 16> expected = {0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 10, 12, 12, 12, 14, 16};
+  const std::array<mf::e5m2fnuz, 16> x = arange16();
+  for (std::size_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(static_cast<float>(x[i]), expected[i]) << "arange(16)[" << i << "]";
+  }
+  // 9 ties between 8 and 10 and goes to the even 8; 11 and 13 tie to 12.
+  EXPECT_EQ(x[9].bits(), x[8].bits());
+}
+
+TEST(SeedExample, DotProductOfArange16WithItselfIs1280) {
+  const std::array<mf::e5m2fnuz, 16> x = arange16();
+  float accumulator = 0.0f;
+  for (const mf::e5m2fnuz v : x) {
+    const float f = v;  // exact
+    accumulator += f * f;
+  }
+  // Squares of at most 5 bits and their sum are exact in float:
+  // 0+1+4+9+16+25+36+49+64+64+100+144+144+144+196+256 = 1252.
+  EXPECT_EQ(accumulator, 1252.0f);
+  // 1252 lies between 1024 and 1280 (e5m2fnuz's spacing is 256 there) and
+  // nearer 1280.
+  const mf::e5m2fnuz dot(accumulator);
+  EXPECT_EQ(static_cast<float>(dot), 1280.0f);
+  EXPECT_EQ(dot.bits(), mf::e5m2fnuz(1280.0f).bits());
+}
+
+}  // namespace
