@@ -54,6 +54,11 @@ struct nearest_fast_path {
   static constexpr bool nan_symmetric = sign_symmetric<F>(C::nan_pos, C::nan_neg);
   static constexpr bool inf_symmetric = sign_symmetric<F>(C::inf_pos, C::inf_neg);
   static constexpr bool inf_like_nan = C::inf_pos == C::nan_pos && C::inf_neg == C::nan_neg;
+  // The formats without NaN: a NaN input is +max for both signs, +-Inf is
+  // +-max. Both go through the symmetric path, then NaN lanes drop the sign.
+  static constexpr bool nan_unsigned_inf_signed =
+      C::nan_pos == C::nan_neg && C::inf_pos == C::nan_pos &&
+      C::inf_neg == (C::inf_pos | F::sign_mask) && F::is_signed;
   // Normal range: (a + 2^(s-1) - 1 + lsb - rebias) >> s with s = 23 - M.
   static constexpr unsigned shift = 23u - static_cast<unsigned>(F::mantissa_bits);
   static constexpr unsigned add = ((1u << (shift - 1)) - 1u) -
@@ -102,16 +107,20 @@ MF_TARGET_AVX512 inline __m512i encode16_nearest(__m512i x) {
   }
   const __mmask16 special = _mm512_cmpgt_epu32_mask(a, splat(0x7F7FFFFFu));
   __mmask16 overflowed = _mm512_cmpgt_epu32_mask(mag, splat(C::max_finite));
+  constexpr bool nan_split =
+      P::nan_unsigned_inf_signed && P::overflow_symmetric && !P::nan_symmetric;
   if constexpr (!P::overflow_symmetric && P::nan_symmetric) {
     overflowed = static_cast<__mmask16>(overflowed & ~special);
   }
   __mmask16 is_inf = 0;
-  if constexpr (!P::inf_like_nan) is_inf = _mm512_cmpeq_epi32_mask(a, splat(0x7F800000u));
+  if constexpr (!P::inf_like_nan && !nan_split) {
+    is_inf = _mm512_cmpeq_epi32_mask(a, splat(0x7F800000u));
+  }
   // Choices on the magnitude (the sign is applied below).
   if constexpr (P::overflow_symmetric) {
     mag = _mm512_mask_mov_epi32(mag, overflowed, splat(C::overflow_pos));
   }
-  if constexpr (P::nan_symmetric) {
+  if constexpr (P::nan_symmetric || nan_split) {
     mag = _mm512_mask_mov_epi32(mag, special, splat(C::nan_pos));
   }
   if constexpr (!P::inf_like_nan && P::inf_symmetric && P::nan_symmetric) {
@@ -130,7 +139,10 @@ MF_TARGET_AVX512 inline __m512i encode16_nearest(__m512i x) {
                                     splat(F::sign_mask), 0xF8);
   }
   // Choices that depend on the sign.
-  if constexpr (!P::overflow_symmetric || !P::nan_symmetric || !P::inf_symmetric) {
+  if constexpr (nan_split) {
+    res = _mm512_mask_mov_epi32(res, _mm512_cmpgt_epu32_mask(a, splat(0x7F800000u)),
+                                splat(C::nan_pos));
+  } else if constexpr (!P::overflow_symmetric || !P::nan_symmetric || !P::inf_symmetric) {
     const __mmask16 neg = _mm512_movepi32_mask(x);
     if constexpr (!P::overflow_symmetric) {
       res = _mm512_mask_mov_epi32(res, overflowed,

@@ -1,0 +1,346 @@
+// Bulk conversion throughput (Google Benchmark): encode float32 -> e4m3fn /
+// e5m2 and decode back, per ISA, at three sizes (4 KiB of output: L1;
+// 256 KiB: L2; 64 MiB: memory), next to the baselines of issue 4 measured
+// in the same binary and run:
+//   stream/...         reads n inputs, writes n outputs, trivial work (the
+//                      memory bound of the same traffic); stream_nt/... the
+//                      same with non-temporal stores
+//   hw_f16/...         the CPU's own float32 <-> binary16 (vcvtps2ph /
+//                      vcvtph2ps; AVX-512 and F16C forms) over the same n
+//   .../scalar/...     the scalar loop (the library's scalar conversion)
+// Names: <kernel>/<format>/<mode>/<isa>/<size>. Items = elements converted;
+// bytes = bytes read + bytes written. bench/bulk_compare.py prints the ratios.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <minifloat/bulk.hpp>
+
+namespace {
+
+// Sizes as bytes of output of the kernel measured.
+struct size_class {
+  const char* name;
+  std::size_t output_bytes;
+};
+const size_class kSizes[] = {
+    {"4KiB", std::size_t{4} << 10},
+    {"256KiB", std::size_t{256} << 10},
+    {"64MiB", std::size_t{64} << 20},
+};
+
+template <class T>
+struct aligned_buffer {
+  explicit aligned_buffer(std::size_t n)
+      : data(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{64}))),
+        size(n) {}
+  ~aligned_buffer() { ::operator delete[](data, std::align_val_t{64}); }
+  aligned_buffer(const aligned_buffer&) = delete;
+  aligned_buffer& operator=(const aligned_buffer&) = delete;
+  T* data;
+  std::size_t size;
+};
+
+// Inputs spread over the e4m3fn/e5m2 range, with some beyond it and a few
+// specials, as a tensor about to be quantised would be.
+void fill_floats(float* p, std::size_t n) {
+  std::mt19937 rng(42);
+  std::normal_distribution<float> dist(0.0f, 64.0f);
+  for (std::size_t i = 0; i < n; ++i) p[i] = dist(rng);
+}
+template <class S>
+void fill_codes(S* p, std::size_t n) {
+  std::mt19937 rng(7);
+  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<S>(rng());
+}
+
+void set_counters(benchmark::State& state, std::size_t n, std::size_t in_bytes,
+                  std::size_t out_bytes) {
+  const auto iterations = static_cast<std::int64_t>(state.iterations());
+  state.SetItemsProcessed(iterations * static_cast<std::int64_t>(n));
+  state.SetBytesProcessed(iterations * static_cast<std::int64_t>(in_bytes + out_bytes));
+}
+
+template <class Fmt>
+void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
+                  mf::overflow ovf) {
+  using S = typename Fmt::storage_type;
+  if (mf::bulk::set_isa(isa) != isa) {
+    state.SkipWithError("ISA not available");
+    return;
+  }
+  aligned_buffer<float> in(n);
+  aligned_buffer<S> out(n);
+  fill_floats(in.data, n);
+  for (auto _ : state) {
+    mf::bulk::encode<Fmt>(in.data, out.data, n, mf::rounding::nearest_even, ovf);
+    benchmark::DoNotOptimize(out.data);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, n * sizeof(float), n * sizeof(S));
+}
+
+template <class Fmt>
+void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
+  using S = typename Fmt::storage_type;
+  if (mf::bulk::set_isa(isa) != isa) {
+    state.SkipWithError("ISA not available");
+    return;
+  }
+  aligned_buffer<S> in(n);
+  aligned_buffer<float> out(n);
+  fill_codes(in.data, n);
+  for (auto _ : state) {
+    mf::bulk::decode<Fmt>(in.data, out.data, n);
+    benchmark::DoNotOptimize(out.data);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, n * sizeof(S), n * sizeof(float));
+}
+
+#if MF_BULK_X86
+// ---- baselines -------------------------------------------------------------
+#define MF_BENCH_AVX512 \
+  __attribute__((target("avx2,f16c,fma,avx512f,avx512bw,avx512vl,avx512dq")))
+#define MF_BENCH_AVX2 __attribute__((target("avx2,f16c,fma")))
+
+// Stream bound of encode: n floats in, n bytes out, the top byte of each
+// float as the "conversion".
+MF_BENCH_AVX512 void stream_encode_avx512(const float* in, std::uint8_t* out,
+                                          std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i a = _mm512_srli_epi32(_mm512_load_si512(in + i), 24);
+    const __m512i b = _mm512_srli_epi32(_mm512_load_si512(in + i + 16), 24);
+    const __m512i c = _mm512_srli_epi32(_mm512_load_si512(in + i + 32), 24);
+    const __m512i d = _mm512_srli_epi32(_mm512_load_si512(in + i + 48), 24);
+    const __m512i ab = _mm512_packus_epi32(a, b);
+    const __m512i cd = _mm512_packus_epi32(c, d);
+    _mm512_store_si512(out + i, _mm512_packus_epi16(ab, cd));  // lane order is irrelevant here
+  }
+  for (; i < n; ++i) {
+    std::uint32_t u;
+    std::memcpy(&u, in + i, 4);
+    out[i] = static_cast<std::uint8_t>(u >> 24);
+  }
+}
+
+// The same with non-temporal stores (the kernels stream outputs of 8 MiB and
+// more; n a multiple of 64 here, out 64-byte aligned).
+MF_BENCH_AVX512 void stream_nt_encode_avx512(const float* in, std::uint8_t* out,
+                                             std::size_t n) {
+  for (std::size_t i = 0; i + 64 <= n; i += 64) {
+    const __m512i a = _mm512_srli_epi32(_mm512_load_si512(in + i), 24);
+    const __m512i b = _mm512_srli_epi32(_mm512_load_si512(in + i + 16), 24);
+    const __m512i c = _mm512_srli_epi32(_mm512_load_si512(in + i + 32), 24);
+    const __m512i d = _mm512_srli_epi32(_mm512_load_si512(in + i + 48), 24);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(out + i),
+                        _mm512_packus_epi16(_mm512_packus_epi32(a, b),
+                                            _mm512_packus_epi32(c, d)));
+  }
+  _mm_sfence();
+}
+
+MF_BENCH_AVX512 void stream_nt_decode_avx512(const std::uint8_t* in, float* out,
+                                             std::size_t n) {
+  for (std::size_t i = 0; i + 16 <= n; i += 16) {
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(out + i),
+                        _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_load_si128(
+                                              reinterpret_cast<const __m128i*>(in + i))),
+                                          24));
+  }
+  _mm_sfence();
+}
+
+// Stream bound of decode: n bytes in, n floats out (byte << 24).
+MF_BENCH_AVX512 void stream_decode_avx512(const std::uint8_t* in, float* out,
+                                          std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512i v = _mm512_slli_epi32(
+        _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(in + i))), 24);
+    _mm512_store_si512(out + i, v);
+  }
+  for (; i < n; ++i) {
+    const std::uint32_t u = static_cast<std::uint32_t>(in[i]) << 24;
+    std::memcpy(out + i, &u, 4);
+  }
+}
+
+MF_BENCH_AVX512 void hw_f16_encode_avx512(const float* in, std::uint16_t* out,
+                                          std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out + i),
+                       _mm512_cvtps_ph(_mm512_load_ps(in + i), _MM_FROUND_TO_NEAREST_INT));
+  }
+  for (; i < n; ++i) out[i] = mf::binary16(in[i]).bits();
+}
+
+MF_BENCH_AVX512 void hw_f16_decode_avx512(const std::uint16_t* in, float* out,
+                                          std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    _mm512_store_ps(out + i, _mm512_cvtph_ps(_mm256_load_si256(
+                                 reinterpret_cast<const __m256i*>(in + i))));
+  }
+  for (; i < n; ++i) out[i] = static_cast<float>(mf::binary16::from_bits(in[i]));
+}
+
+MF_BENCH_AVX2 void hw_f16_encode_f16c(const float* in, std::uint16_t* out,
+                                      std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(out + i),
+                    _mm256_cvtps_ph(_mm256_load_ps(in + i), _MM_FROUND_TO_NEAREST_INT));
+  }
+  for (; i < n; ++i) out[i] = mf::binary16(in[i]).bits();
+}
+
+MF_BENCH_AVX2 void hw_f16_decode_f16c(const std::uint16_t* in, float* out,
+                                      std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_store_ps(out + i, _mm256_cvtph_ps(_mm_load_si128(
+                                 reinterpret_cast<const __m128i*>(in + i))));
+  }
+  for (; i < n; ++i) out[i] = static_cast<float>(mf::binary16::from_bits(in[i]));
+}
+
+template <class In, class Out, void (*Kernel)(const In*, Out*, std::size_t)>
+void bench_baseline(benchmark::State& state, std::size_t n, bool needs_avx512) {
+  if (!mf::bulk::isa_supported(needs_avx512 ? mf::bulk::isa::avx512
+                                            : mf::bulk::isa::avx2)) {
+    state.SkipWithError("ISA not available");
+    return;
+  }
+  aligned_buffer<In> in(n);
+  aligned_buffer<Out> out(n);
+  if constexpr (sizeof(In) == 4) {
+    fill_floats(reinterpret_cast<float*>(in.data), n);
+  } else {
+    fill_codes(in.data, n);
+  }
+  for (auto _ : state) {
+    Kernel(in.data, out.data, n);
+    benchmark::DoNotOptimize(out.data);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, n * sizeof(In), n * sizeof(Out));
+}
+#endif
+
+const char* ovf_name(mf::overflow o) {
+  return o == mf::overflow::saturating ? "nearest_sat" : "nearest";
+}
+
+void register_all() {
+  const mf::bulk::isa isas[] = {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
+                                mf::bulk::isa::avx512};
+  for (const size_class& size : kSizes) {
+    // Element counts: encode writes 1 byte per element, decode 4.
+    const std::size_t n_encode = size.output_bytes;
+    const std::size_t n_decode = size.output_bytes / 4;
+    const std::string suffix = std::string("/") + size.name;
+#if MF_BULK_X86
+    benchmark::RegisterBenchmark(("stream/encode/avx512" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_baseline<float, std::uint8_t, stream_encode_avx512>(
+                                       s, n_encode, true);
+                                 });
+    benchmark::RegisterBenchmark(("stream_nt/encode/avx512" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_baseline<float, std::uint8_t, stream_nt_encode_avx512>(
+                                       s, n_encode, true);
+                                 });
+    benchmark::RegisterBenchmark(("stream_nt/decode/avx512" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_baseline<std::uint8_t, float, stream_nt_decode_avx512>(
+                                       s, n_decode, true);
+                                 });
+    benchmark::RegisterBenchmark(("hw_f16/encode/avx512" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_baseline<float, std::uint16_t, hw_f16_encode_avx512>(
+                                       s, n_encode, true);
+                                 });
+    benchmark::RegisterBenchmark(("hw_f16/encode/f16c" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_baseline<float, std::uint16_t, hw_f16_encode_f16c>(
+                                       s, n_encode, false);
+                                 });
+    benchmark::RegisterBenchmark(("stream/decode/avx512" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_baseline<std::uint8_t, float, stream_decode_avx512>(
+                                       s, n_decode, true);
+                                 });
+    benchmark::RegisterBenchmark(("hw_f16/decode/avx512" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_baseline<std::uint16_t, float, hw_f16_decode_avx512>(
+                                       s, n_decode, true);
+                                 });
+    benchmark::RegisterBenchmark(("hw_f16/decode/f16c" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_baseline<std::uint16_t, float, hw_f16_decode_f16c>(
+                                       s, n_decode, false);
+                                 });
+#endif
+    for (mf::bulk::isa isa : isas) {
+      if (!mf::bulk::isa_supported(isa)) continue;
+      const std::string name = std::string("/") + mf::bulk::isa_name(isa) + suffix;
+      for (mf::overflow ovf : {mf::overflow::non_saturating, mf::overflow::saturating}) {
+        benchmark::RegisterBenchmark(
+            ("encode/e4m3fn/" + std::string(ovf_name(ovf)) + name).c_str(),
+            [=](benchmark::State& s) { bench_encode<mf::e4m3fn>(s, isa, n_encode, ovf); });
+        benchmark::RegisterBenchmark(
+            ("encode/e5m2/" + std::string(ovf_name(ovf)) + name).c_str(),
+            [=](benchmark::State& s) { bench_encode<mf::e5m2>(s, isa, n_encode, ovf); });
+      }
+      benchmark::RegisterBenchmark(
+          ("decode/e4m3fn/exact" + name).c_str(),
+          [=](benchmark::State& s) { bench_decode<mf::e4m3fn>(s, isa, n_decode); });
+      benchmark::RegisterBenchmark(
+          ("decode/e5m2/exact" + name).c_str(),
+          [=](benchmark::State& s) { bench_decode<mf::e5m2>(s, isa, n_decode); });
+    }
+  }
+  // The other formats, best ISA, L1 only (target: within 1.5x of e4m3fn).
+  const mf::bulk::isa best = mf::bulk::best_isa();
+  const std::string name = std::string("/") + mf::bulk::isa_name(best) + "/4KiB";
+  const std::size_t n = kSizes[0].output_bytes;
+#define MF_BENCH_FORMAT(F)                                                        \
+  benchmark::RegisterBenchmark(("encode/" #F "/nearest" + name).c_str(),          \
+                               [=](benchmark::State& s) {                         \
+                                 bench_encode<mf::F>(s, best, n,                  \
+                                                     mf::overflow::non_saturating); \
+                               });                                                \
+  benchmark::RegisterBenchmark(("decode/" #F "/exact" + name).c_str(),            \
+                               [=](benchmark::State& s) {                         \
+                                 bench_decode<mf::F>(s, best, n / 4);             \
+                               });
+  MF_BENCH_FORMAT(e4m3fnuz)
+  MF_BENCH_FORMAT(e5m2fnuz)
+  MF_BENCH_FORMAT(e2m1fn)
+  MF_BENCH_FORMAT(e2m3fn)
+  MF_BENCH_FORMAT(e3m2fn)
+  MF_BENCH_FORMAT(e8m0fnu)
+  MF_BENCH_FORMAT(e4m3)
+  MF_BENCH_FORMAT(e3m4)
+  MF_BENCH_FORMAT(e4m3b11fnuz)
+#undef MF_BENCH_FORMAT
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Prints the ratios of issue 4 from a minifloat_bench_bulk JSON output.
+
+    build/bench/minifloat_bench_bulk --benchmark_repetitions=5 \\
+        --benchmark_report_aggregates_only=true \\
+        --benchmark_out=bulk.json --benchmark_out_format=json
+    python3 bench/bulk_compare.py bulk.json
+
+Uses the median of the repetitions (items per second, from CPU time)."""
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    rates = {}
+    for b in data["benchmarks"]:
+        name = b.get("run_name", b["name"])
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        if "items_per_second" in b:
+            rates[name] = b["items_per_second"]
+    return rates
+
+
+def main():
+    rates = load(sys.argv[1] if len(sys.argv) > 1 else "bulk.json")
+    g = lambda name: rates.get(name)
+
+    def ratio(a, b):
+        return f"{a / b:5.2f}x" if a and b else "  n/a"
+
+    print(f"{'kernel':44s} {'G items/s':>10s}  ratios")
+    sizes = ["4KiB", "256KiB", "64MiB"]
+    for size in sizes:
+        hw_e, hw_d = g(f"hw_f16/encode/avx512/{size}"), g(f"hw_f16/decode/avx512/{size}")
+        st_e, st_d = g(f"stream/encode/avx512/{size}"), g(f"stream/decode/avx512/{size}")
+        nt_e, nt_d = g(f"stream_nt/encode/avx512/{size}"), g(f"stream_nt/decode/avx512/{size}")
+        for base in ("stream", "stream_nt", "hw_f16"):
+            for kind in ("encode", "decode"):
+                for isa in ("avx512", "f16c"):
+                    r = g(f"{base}/{kind}/{isa}/{size}")
+                    if r:
+                        print(f"{base}/{kind}/{isa}/{size}".ljust(44), f"{r / 1e9:10.2f}")
+        for name in sorted(k for k in rates if k.endswith("/" + size)
+                           and k.split("/")[0] in ("encode", "decode")):
+            r = rates[name]
+            kind, isa = name.split("/")[0], name.split("/")[-2]
+            hw, st, nt = (hw_e, st_e, nt_e) if kind == "encode" else (hw_d, st_d, nt_d)
+            scalar = g(name.replace(f"/{isa}/", "/scalar/"))
+            extra = f" vs_scalar {ratio(r, scalar)}" if isa != "scalar" and scalar else ""
+            print(f"{name:44s} {r / 1e9:10.2f}  vs_hw_f16 {ratio(r, hw)} "
+                  f"vs_stream {ratio(r, st)} vs_stream_nt {ratio(r, nt)}{extra}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,396 @@
+// The bulk conversions give the bits of the scalar path (mf::round_to,
+// static_cast<float>) for every ISA this machine has, every format, every
+// mode: all lengths 0..300 at unaligned starts, the structured boundary set,
+// specials, and a strided sweep over the float32 bit patterns. Plus the
+// dispatcher's rules.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <set>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
+
+#include "bulk_test_support.hpp"
+
+namespace {
+
+using namespace bulk_test;
+
+template <class Fmt>
+class BulkFormat : public ::testing::Test {};
+TYPED_TEST_SUITE(BulkFormat, AllFormats, FormatNames);
+
+// Values around which a format's rounding changes: every finite value, every
+// midpoint between neighbours, the overflow threshold, each with float
+// neighbours +-1, +-2 ulps, both signs; plus specials, float subnormals and
+// powers of two over float's range.
+template <class Fmt>
+std::vector<float> boundary_set() {
+  using F = typename Fmt::format;
+  std::set<double> values;
+  const unsigned patterns = 1u << F::bits;
+  for (unsigned b = 0; b < patterns; ++b) {
+    const float v = static_cast<float>(
+        Fmt::from_bits(static_cast<typename Fmt::storage_type>(b)));
+    if (!std::isnan(v) && !std::isinf(v)) values.insert(static_cast<double>(v));
+  }
+  std::vector<double> sorted(values.begin(), values.end());
+  std::vector<double> points = sorted;
+  for (std::size_t i = 0; i + 1 < sorted.size(); ++i) {
+    points.push_back((sorted[i] + sorted[i + 1]) / 2);
+  }
+  // Beyond max finite: the next value of an unbounded exponent range, and
+  // the midpoint up to it (the overflow threshold in nearest mode).
+  const double max_value = sorted.back();
+  const double ulp = std::ldexp(1.0, F::max_exponent - F::mantissa_bits);
+  for (double p : {max_value + ulp / 2, max_value + ulp, max_value + 2 * ulp,
+                   2 * max_value, 4 * max_value}) {
+    points.push_back(p);
+  }
+  std::vector<float> out;
+  const auto add_with_neighbours = [&](float f) {
+    if (std::isinf(f)) f = std::numeric_limits<float>::max();
+    const std::uint32_t u = float_bits(f) & 0x7FFFFFFFu;
+    for (int d = -2; d <= 2; ++d) {
+      const std::int64_t n = static_cast<std::int64_t>(u) + d;
+      if (n < 0 || n > 0x7F800000) continue;
+      const std::uint32_t m = static_cast<std::uint32_t>(n);
+      out.push_back(bits_float(m));
+      out.push_back(bits_float(m | 0x80000000u));
+    }
+  };
+  for (double p : points) add_with_neighbours(static_cast<float>(p));
+  for (int e = -149; e <= 127; ++e) add_with_neighbours(std::ldexp(1.0f, e));
+  for (std::uint32_t u :
+       {0x00000001u, 0x00000002u, 0x00000003u, 0x000FFFFFu, 0x00200000u,
+        0x003FFFFFu, 0x00400000u, 0x00400001u, 0x005FFFFFu, 0x00600000u,
+        0x00600001u, 0x007FFFFFu, 0x00800000u, 0x7F7FFFFFu}) {
+    add_with_neighbours(bits_float(u));
+  }
+  // Specials: zeros, infinities, quiet and signalling NaNs with payloads.
+  for (std::uint32_t u :
+       {0x00000000u, 0x7F800000u, 0x7F800001u, 0x7F800002u, 0x7FA00000u,
+        0x7FBFFFFFu, 0x7FC00000u, 0x7FC00001u, 0x7FE12345u, 0x7FFFFFFFu}) {
+    out.push_back(bits_float(u));
+    out.push_back(bits_float(u | 0x80000000u));
+  }
+  return out;
+}
+
+// A strided sweep over all 2^32 float32 bit patterns: a prime stride near
+// 2^12, each point with its neighbours +-1.
+inline const std::vector<float>& strided_sweep() {
+  static const std::vector<float> sweep = [] {
+    std::vector<float> v;
+    constexpr std::uint64_t stride = 4093;
+    v.reserve(3 * ((std::uint64_t{1} << 32) / stride + 1));
+    for (std::uint64_t u = 1; u < (std::uint64_t{1} << 32); u += stride) {
+      for (std::uint64_t d = u - 1; d <= u + 1; ++d) {
+        v.push_back(bits_float(static_cast<std::uint32_t>(d)));
+      }
+    }
+    return v;
+  }();
+  return sweep;
+}
+
+// Encodes `in` with every ISA, mode and overflow mode; compares with the
+// scalar reference.
+template <class Fmt>
+void check_encode_all(const std::vector<float>& in, const char* what) {
+  using S = typename Fmt::storage_type;
+  for (mf::rounding mode : kModes) {
+    for (mf::overflow ovf : kOverflows) {
+      const std::vector<S> expected = reference_encode<Fmt>(in, mode, ovf);
+      for (mf::bulk::isa i : available_isas()) {
+        isa_scope scope(i);
+        std::vector<S> got(in.size(), S{0x5A});
+        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mode, ovf);
+        const long long at = first_difference(got.data(), expected.data(), in.size());
+        const std::size_t k = at < 0 ? 0 : static_cast<std::size_t>(at);
+        ASSERT_LT(at, 0) << what << ": isa " << mf::bulk::isa_name(i) << ", "
+                         << mode_name(mode) << ", saturating "
+                         << (ovf == mf::overflow::saturating) << ", input 0x"
+                         << std::hex << float_bits(in[k]) << " (" << in[k]
+                         << "): got 0x" << +got[k] << ", expected 0x"
+                         << +expected[k];
+      }
+    }
+  }
+}
+
+TYPED_TEST(BulkFormat, EncodeBoundarySet) {
+  check_encode_all<TypeParam>(boundary_set<TypeParam>(), "boundary set");
+}
+
+TYPED_TEST(BulkFormat, EncodeStridedSweep) {
+  check_encode_all<TypeParam>(strided_sweep(), "strided sweep");
+}
+
+#if defined(__x86_64__) || defined(_M_X64)
+// The kernels give the scalar bits whatever MXCSR holds: every rounding
+// direction, DAZ and FTZ.
+TYPED_TEST(BulkFormat, EncodeIndependentOfMxcsr) {
+  using Fmt = TypeParam;
+  using S = typename Fmt::storage_type;
+  const std::vector<float> in = boundary_set<Fmt>();
+  std::vector<std::vector<S>> expected;
+  for (mf::rounding mode : kModes) {
+    for (mf::overflow ovf : kOverflows) expected.push_back(reference_encode<Fmt>(in, mode, ovf));
+  }
+  const unsigned saved = _mm_getcsr();
+  for (unsigned bits : {0x2000u, 0x4000u, 0x6000u, 0x0040u, 0x8000u, 0x8040u | 0x6000u}) {
+    for (mf::bulk::isa i : available_isas()) {
+      isa_scope scope(i);
+      std::size_t k = 0;
+      for (mf::rounding mode : kModes) {
+        for (mf::overflow ovf : kOverflows) {
+          std::vector<S> got(in.size());
+          _mm_setcsr((saved & ~0xE040u) | bits);
+          mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mode, ovf);
+          _mm_setcsr(saved);
+          const long long at = first_difference(got.data(), expected[k].data(), in.size());
+          ASSERT_LT(at, 0) << "MXCSR bits 0x" << std::hex << bits << " isa "
+                           << mf::bulk::isa_name(i) << " " << mode_name(mode)
+                           << " input 0x" << float_bits(in[static_cast<std::size_t>(at < 0 ? 0 : at)]);
+          ++k;
+        }
+      }
+    }
+  }
+}
+#endif
+
+// Every length 0..300 at start offsets 0..3 of both buffers; nothing outside
+// [0, n) of the output is written.
+TYPED_TEST(BulkFormat, EncodeLengthsAndOffsets) {
+  using Fmt = TypeParam;
+  using S = typename Fmt::storage_type;
+  const std::vector<float> pool = boundary_set<Fmt>();
+  constexpr std::size_t kMax = 300, kGuard = 80;
+  std::vector<float> in(kMax + 8);
+  for (std::size_t k = 0; k < in.size(); ++k) in[k] = pool[(k * 7919u) % pool.size()];
+  const S canary = static_cast<S>(0xA5A5u);
+  for (mf::rounding mode : kModes) {
+    for (mf::overflow ovf : kOverflows) {
+      for (mf::bulk::isa i : available_isas()) {
+        isa_scope scope(i);
+        for (std::size_t offset = 0; offset < 4; ++offset) {
+          for (std::size_t n = 0; n <= kMax; ++n) {
+            std::vector<S> out(kMax + 2 * kGuard, canary);
+            S* dst = out.data() + kGuard + offset;
+            const float* src = in.data() + offset;
+            mf::bulk::encode<Fmt>(src, dst, n, mode, ovf);
+            for (std::size_t k = 0; k < n; ++k) {
+              const S expected = mf::round_to<Fmt>(src[k], mode, ovf).bits();
+              ASSERT_EQ(+dst[k], +expected)
+                  << mf::bulk::isa_name(i) << " " << mode_name(mode)
+                  << " n=" << n << " offset=" << offset << " k=" << k;
+            }
+            for (std::size_t k = 0; k < out.size(); ++k) {
+              const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
+              if (!inside) {
+                ASSERT_EQ(+out[k], +canary) << mf::bulk::isa_name(i)
+                                            << " wrote outside: n=" << n
+                                            << " offset=" << offset;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Decoding every bit pattern of the storage type (the bits above a sub-byte
+// format's width are ignored, as by from_bits), at every length 0..300 and
+// offset 0..3 as well.
+TYPED_TEST(BulkFormat, DecodeEveryPattern) {
+  using Fmt = TypeParam;
+  using S = typename Fmt::storage_type;
+  const std::size_t count = std::size_t{1} << (8 * sizeof(S));
+  std::vector<S> in(count);
+  std::vector<std::uint32_t> expected(count);
+  for (std::size_t b = 0; b < count; ++b) {
+    in[b] = static_cast<S>(b);
+    expected[b] = float_bits(static_cast<float>(Fmt::from_bits(in[b])));
+  }
+  for (mf::bulk::isa i : available_isas()) {
+    isa_scope scope(i);
+    std::vector<float> out(count);
+    mf::bulk::decode<Fmt>(in.data(), out.data(), count);
+    for (std::size_t b = 0; b < count; ++b) {
+      ASSERT_EQ(float_bits(out[b]), expected[b])
+          << mf::bulk::isa_name(i) << " pattern 0x" << std::hex << b;
+    }
+    constexpr std::size_t kMax = 300, kGuard = 40;
+    std::vector<S> cycle(kMax + 4);
+    for (std::size_t k = 0; k < cycle.size(); ++k) {
+      cycle[k] = in[(k * 37 + 11) % count];
+    }
+    for (std::size_t offset = 0; offset < 4; ++offset) {
+      for (std::size_t n = 0; n <= kMax; ++n) {
+        std::vector<float> buffer(kMax + 2 * kGuard, bits_float(0xDEADBEEFu));
+        float* dst = buffer.data() + kGuard + offset;
+        mf::bulk::decode<Fmt>(cycle.data() + offset, dst, n);
+        for (std::size_t k = 0; k < buffer.size(); ++k) {
+          const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
+          const std::uint32_t want =
+              inside ? expected[cycle[offset + (k - kGuard - offset)]] : 0xDEADBEEFu;
+          ASSERT_EQ(float_bits(buffer[k]), want) << mf::bulk::isa_name(i) << " n=" << n
+                                     << " offset=" << offset << " k=" << k;
+        }
+      }
+    }
+  }
+}
+
+// Outputs past the non-temporal threshold (streaming stores after an
+// aligning head), at misaligned starts.
+TYPED_TEST(BulkFormat, EncodeLargeOutputs) {
+  using Fmt = TypeParam;
+  using S = typename Fmt::storage_type;
+  const std::vector<float> pool = boundary_set<Fmt>();
+  const std::size_t n = (std::size_t{8} << 20) / sizeof(S) + 77;
+  std::vector<float> in(n + 4);
+  for (std::size_t k = 0; k < in.size(); ++k) in[k] = pool[(k * 7919u) % pool.size()];
+  const std::vector<S> expected =
+      reference_encode<Fmt>(in, mf::rounding::nearest_even, mf::overflow::non_saturating);
+  for (mf::bulk::isa i : available_isas()) {
+    isa_scope scope(i);
+    for (std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
+      std::vector<S> out(n + 8, static_cast<S>(0xA5A5u));
+      mf::bulk::encode<Fmt>(in.data() + offset, out.data() + offset, n);
+      for (std::size_t k = 0; k < out.size(); ++k) {
+        const bool inside = k >= offset && k < offset + n;
+        ASSERT_EQ(+out[k], inside ? +expected[k] : +static_cast<S>(0xA5A5u))
+            << mf::bulk::isa_name(i) << " k=" << k;
+      }
+    }
+  }
+}
+
+// Outputs past the non-temporal threshold (streaming stores after an
+// aligning head), at misaligned starts.
+TYPED_TEST(BulkFormat, DecodeLargeOutputs) {
+  using Fmt = TypeParam;
+  using S = typename Fmt::storage_type;
+  const std::size_t n = (std::size_t{8} << 20) / sizeof(float) + 77;
+  std::vector<S> in(n + 4);
+  for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<S>(k * 2654435761u >> 7);
+  for (mf::bulk::isa i : available_isas()) {
+    isa_scope scope(i);
+    for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+      std::vector<float> out(n + 8, bits_float(0xDEADBEEFu));
+      mf::bulk::decode<Fmt>(in.data() + offset, out.data() + offset, n);
+      for (std::size_t k = 0; k < out.size(); ++k) {
+        const bool inside = k >= offset && k < offset + n;
+        const std::uint32_t want =
+            inside ? float_bits(static_cast<float>(Fmt::from_bits(in[k])))
+                   : 0xDEADBEEFu;
+        ASSERT_EQ(float_bits(out[k]), want) << mf::bulk::isa_name(i) << " k=" << k;
+      }
+    }
+  }
+}
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+TEST(BulkSpan, OverloadsMatchPointerForms) {
+  std::vector<float> in = {0.0f, -1.5f, 448.0f, 1e9f, 3.14159f, -0.001f, 17.0f};
+  std::vector<std::uint8_t> a(in.size()), b(in.size());
+  mf::bulk::encode<mf::e4m3fn>(std::span<const float>(in), std::span<std::uint8_t>(a),
+                               mf::rounding::toward_zero, mf::overflow::saturating);
+  mf::bulk::encode<mf::e4m3fn>(in.data(), b.data(), in.size(), mf::rounding::toward_zero,
+                               mf::overflow::saturating);
+  EXPECT_EQ(a, b);
+  std::vector<float> fa(in.size()), fb(in.size());
+  mf::bulk::decode<mf::e4m3fn>(std::span<const std::uint8_t>(a), std::span<float>(fa));
+  mf::bulk::decode<mf::e4m3fn>(a.data(), fb.data(), a.size());
+  for (std::size_t k = 0; k < in.size(); ++k) EXPECT_EQ(float_bits(fa[k]), float_bits(fb[k]));
+}
+#endif
+
+TEST(BulkDispatch, NeverSelectsAMissingIsa) {
+  const mf::bulk::isa previous = mf::bulk::active_isa();
+  EXPECT_TRUE(mf::bulk::isa_supported(mf::bulk::isa::scalar));
+  EXPECT_TRUE(mf::bulk::isa_supported(mf::bulk::best_isa()));
+  for (mf::bulk::isa i : {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
+                          mf::bulk::isa::avx512, mf::bulk::isa::neon}) {
+    const mf::bulk::isa got = mf::bulk::set_isa(i);
+    EXPECT_TRUE(mf::bulk::isa_supported(got));
+    EXPECT_EQ(got, mf::bulk::active_isa());
+    const mf::bulk::isa_selection sel = mf::bulk::current_selection();
+    EXPECT_EQ(sel.requested, i);
+    EXPECT_EQ(sel.active, got);
+    if (mf::bulk::isa_supported(i)) {
+      EXPECT_EQ(got, i);
+      EXPECT_FALSE(sel.fell_back);
+    } else {
+      EXPECT_EQ(got, mf::bulk::best_isa()) << mf::bulk::isa_name(i);
+      EXPECT_TRUE(sel.fell_back) << mf::bulk::isa_name(i);
+    }
+  }
+  mf::bulk::set_isa(previous);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// The detection agrees with the compiler's own CPU model (which also checks
+// the OS register state).
+TEST(BulkDispatch, DetectionAgreesWithTheCompiler) {
+  __builtin_cpu_init();
+  const bool avx2 = __builtin_cpu_supports("avx2") &&
+                    __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
+  const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
+                      __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512vl") &&
+                      __builtin_cpu_supports("avx512dq") &&
+                      __builtin_cpu_supports("avx512cd");
+  // F16C is not in GCC 12's list; the CPUs with AVX2 all have it.
+  EXPECT_EQ(mf::bulk::isa_supported(mf::bulk::isa::avx2), avx2);
+  EXPECT_EQ(mf::bulk::isa_supported(mf::bulk::isa::avx512), avx512);
+  EXPECT_FALSE(mf::bulk::isa_supported(mf::bulk::isa::neon));
+}
+#endif
+
+TEST(BulkDispatch, EnvironmentOverride) {
+  const mf::bulk::isa previous = mf::bulk::active_isa();
+  for (mf::bulk::isa i : {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
+                          mf::bulk::isa::avx512, mf::bulk::isa::neon}) {
+    ASSERT_EQ(setenv("MINIFLOAT_ISA", mf::bulk::isa_name(i), 1), 0);
+    const mf::bulk::isa got = mf::bulk::reset_isa_from_environment();
+    EXPECT_EQ(got, mf::bulk::isa_supported(i) ? i : mf::bulk::best_isa());
+    EXPECT_EQ(mf::bulk::current_selection().fell_back, !mf::bulk::isa_supported(i));
+  }
+  ASSERT_EQ(setenv("MINIFLOAT_ISA", "no-such-isa", 1), 0);
+  EXPECT_EQ(mf::bulk::reset_isa_from_environment(), mf::bulk::best_isa());
+  EXPECT_TRUE(mf::bulk::current_selection().fell_back);
+  ASSERT_EQ(unsetenv("MINIFLOAT_ISA"), 0);
+  EXPECT_EQ(mf::bulk::reset_isa_from_environment(), mf::bulk::best_isa());
+  EXPECT_FALSE(mf::bulk::current_selection().fell_back);
+  mf::bulk::set_isa(previous);
+}
+
+// Run by ctest with MINIFLOAT_ISA set (see tests/CMakeLists.txt): the value
+// is honoured at first use. Must run before any other test touches the
+// dispatcher, hence its own ctest entry with a filter.
+TEST(BulkDispatchFirstUse, HonoursEnvironment) {
+  const char* text = std::getenv("MINIFLOAT_ISA");
+  if (text == nullptr) GTEST_SKIP() << "MINIFLOAT_ISA not set";
+  mf::bulk::isa requested = mf::bulk::isa::scalar;
+  ASSERT_TRUE(mf::bulk::parse_isa(text, requested)) << text;
+  const mf::bulk::isa expected =
+      mf::bulk::isa_supported(requested) ? requested : mf::bulk::best_isa();
+  EXPECT_EQ(mf::bulk::active_isa(), expected);
+  float in[37];
+  std::uint8_t out[37];
+  for (int k = 0; k < 37; ++k) in[k] = static_cast<float>(k) * 0.3f - 5.0f;
+  mf::bulk::encode<mf::e4m3fn>(in, out, 37);
+  for (int k = 0; k < 37; ++k) {
+    EXPECT_EQ(out[k], mf::e4m3fn(in[k]).bits());
+  }
+}
+
+}  // namespace

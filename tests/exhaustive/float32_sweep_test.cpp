@@ -1,0 +1,296 @@
+// The exhaustive tier (label `exhaustive`, not run in CI): every one of the
+// 2^32 float32 inputs into every format, nearest-even with both overflow
+// modes and toward-zero, against the reference's sweep; and binary16 /
+// bfloat16 nearest-even against the CPU's own conversion instructions
+// where it has them. Two threads split the input range; each test prints
+// its wall time.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define MFTEST_X86 1
+#else
+#define MFTEST_X86 0
+#endif
+
+#include "reference/boundary_set.hpp"
+#include "reference/formats_under_test.hpp"
+
+namespace {
+
+using mf::overflow;
+using mf::rounding;
+using mfref::overflow_mode;
+using mfref::round_mode;
+
+constexpr int kThreads = 2;
+constexpr std::uint64_t kAllPatterns = std::uint64_t{1} << 32;
+constexpr std::uint32_t kPositiveInf = 0x7F800000u;
+
+// Mismatches found by the worker threads, reported by the main thread.
+class shared_log {
+ public:
+  void add(std::uint64_t checked, std::uint64_t mismatches) {
+    checked_ += checked;
+    mismatches_ += mismatches;
+  }
+  void note(std::string message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (first_.size() < 8) first_.push_back(std::move(message));
+  }
+  void report(std::uint64_t minimum) {
+    for (const std::string& m : first_) ADD_FAILURE() << m;
+    EXPECT_EQ(mismatches_.load(), 0u) << mismatches_.load() << " of " << checked_.load()
+                                      << " differ";
+    EXPECT_GE(checked_.load(), minimum);
+  }
+  std::uint64_t checked() const { return checked_.load(); }
+
+ private:
+  std::atomic<std::uint64_t> checked_{0};
+  std::atomic<std::uint64_t> mismatches_{0};
+  std::mutex mutex_;
+  std::vector<std::string> first_;
+};
+
+template <class F>
+void run_split(std::uint64_t begin, std::uint64_t end, F&& work) {
+  std::vector<std::thread> threads;
+  const std::uint64_t chunk = (end - begin + kThreads - 1) / kThreads;
+  for (int t = 0; t < kThreads; ++t) {
+    const std::uint64_t lo = begin + chunk * t;
+    const std::uint64_t hi = std::min(end, lo + chunk);
+    threads.emplace_back([&work, lo, hi] { work(lo, hi); });
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+struct checked_mode {
+  rounding rounding_mode;
+  overflow overflow_mode_;
+  round_mode ref_rounding;
+  overflow_mode ref_overflow;
+  const char* name;
+};
+
+constexpr checked_mode kModes[] = {
+    {rounding::nearest_even, overflow::non_saturating, round_mode::nearest_even,
+     overflow_mode::non_saturating, "nearest_even/non_saturating"},
+    {rounding::nearest_even, overflow::saturating, round_mode::nearest_even,
+     overflow_mode::saturating, "nearest_even/saturating"},
+    {rounding::toward_zero, overflow::non_saturating, round_mode::toward_zero,
+     overflow_mode::non_saturating, "toward_zero/non_saturating"},
+};
+
+template <class T>
+void note_mismatch(shared_log& log, const checked_mode& m, float x, unsigned got,
+                   unsigned want) {
+  log.note(std::string(mftest::spec_for<T>::value.name) + " " + m.name + " input " +
+           mftest::describe_input(x) + ": got " + mftest::hex(got) + ", expected " +
+           mftest::hex(want));
+}
+
+// Positive bit patterns [lo, hi) and their negations.
+template <class T>
+void sweep_range(std::uint64_t lo, std::uint64_t hi, shared_log& log) {
+  const mfref::reference& ref = mftest::reference_for<T>();
+  mfref::sweeper sweep(ref);
+  sweep.seek(static_cast<double>(mfref::from_bits<float>(static_cast<std::uint32_t>(lo))));
+  std::uint64_t checked = 0;
+  std::uint64_t mismatches = 0;
+  for (std::uint64_t b = lo; b < hi; ++b) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(b);
+    const float x = mfref::from_bits<float>(bits);
+    const float minus_x = mfref::from_bits<float>(bits | 0x80000000u);
+    if (bits >= kPositiveInf) {  // Inf and NaN: the reference's special rules
+      for (const checked_mode& m : kModes) {
+        for (float input : {x, minus_x}) {
+          const unsigned got = mf::round_to<T>(input, m.rounding_mode, m.overflow_mode_).bits();
+          const unsigned want = ref.encode(input, m.ref_rounding, m.ref_overflow);
+          ++checked;
+          if (got != want) {
+            ++mismatches;
+            note_mismatch<T>(log, m, input, got, want);
+          }
+        }
+      }
+      continue;
+    }
+    const double d = static_cast<double>(x);
+    sweep.advance(d);
+    // The three modes spelled out with constant arguments, so that both
+    // the library and the reference compile a specialised path for each.
+    const auto check = [&](const checked_mode& m, unsigned got_pos, unsigned got_neg,
+                           unsigned want_pos, unsigned want_neg) {
+      checked += 2;
+      if (got_pos != want_pos) {
+        ++mismatches;
+        note_mismatch<T>(log, m, x, got_pos, want_pos);
+      }
+      if (got_neg != want_neg) {
+        ++mismatches;
+        note_mismatch<T>(log, m, minus_x, got_neg, want_neg);
+      }
+    };
+    check(kModes[0],
+          mf::round_to<T>(x, rounding::nearest_even, overflow::non_saturating).bits(),
+          mf::round_to<T>(minus_x, rounding::nearest_even, overflow::non_saturating).bits(),
+          sweep.encode_as<round_mode::nearest_even>(d, overflow_mode::non_saturating),
+          sweep.encode_as<round_mode::nearest_even>(-d, overflow_mode::non_saturating));
+    check(kModes[1],
+          mf::round_to<T>(x, rounding::nearest_even, overflow::saturating).bits(),
+          mf::round_to<T>(minus_x, rounding::nearest_even, overflow::saturating).bits(),
+          sweep.encode_as<round_mode::nearest_even>(d, overflow_mode::saturating),
+          sweep.encode_as<round_mode::nearest_even>(-d, overflow_mode::saturating));
+    check(kModes[2],
+          mf::round_to<T>(x, rounding::toward_zero, overflow::non_saturating).bits(),
+          mf::round_to<T>(minus_x, rounding::toward_zero, overflow::non_saturating).bits(),
+          sweep.encode_as<round_mode::toward_zero>(d, overflow_mode::non_saturating),
+          sweep.encode_as<round_mode::toward_zero>(-d, overflow_mode::non_saturating));
+  }
+  log.add(checked, mismatches);
+}
+
+TEST(Float32Sweep, EveryInputIntoEveryFormatMatchesTheReference) {
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t expected = 0;
+  shared_log log;
+  mftest::for_each_format([&](auto tag) {
+    using T = typename decltype(tag)::type;
+    (void)mftest::reference_for<T>();  // built before the threads start
+    const auto format_start = std::chrono::steady_clock::now();
+    run_split(0, kAllPatterns / 2, [&](std::uint64_t lo, std::uint64_t hi) {
+      sweep_range<T>(lo, hi, log);
+    });
+    expected += kAllPatterns * 3;
+    std::printf("  %-12s %7.1f s\n", mftest::spec_for<T>::value.name,
+                seconds_since(format_start));
+    std::fflush(stdout);
+  });
+  log.report(expected);
+  std::printf("all formats, 2^32 inputs x 3 modes: %.1f s on %d threads\n",
+              seconds_since(start), kThreads);
+}
+
+#if MFTEST_X86
+
+// F16C is CPUID leaf 1, ECX bit 29 (clang 14's __builtin_cpu_supports does
+// not know the name); it is VEX-encoded, so the OS must enable AVX state.
+bool cpu_has_f16c() {
+  if (!__builtin_cpu_supports("avx")) return false;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  return (ecx >> 29) & 1u;
+}
+
+__attribute__((target("f16c"))) void cpu_float_to_half4(const float* in, std::uint16_t* out) {
+  const __m128i h = _mm_cvtps_ph(_mm_loadu_ps(in), _MM_FROUND_TO_NEAREST_INT);
+  std::memcpy(out, &h, 4 * sizeof(std::uint16_t));
+}
+
+TEST(Float32Sweep, Binary16NearestEvenMatchesTheCpuF16cConversion) {
+  if (!cpu_has_f16c()) GTEST_SKIP() << "the CPU has no F16C";
+  const auto start = std::chrono::steady_clock::now();
+  shared_log log;
+  run_split(0, kAllPatterns, [&](std::uint64_t lo, std::uint64_t hi) {
+    std::uint64_t checked = 0;
+    std::uint64_t mismatches = 0;
+    float in[4];
+    std::uint16_t hw[4];
+    for (std::uint64_t b = lo; b < hi; b += 4) {
+      for (int i = 0; i < 4; ++i) {
+        in[i] = mfref::from_bits<float>(static_cast<std::uint32_t>(b + i));
+      }
+      cpu_float_to_half4(in, hw);
+      for (int i = 0; i < 4; ++i) {
+        const unsigned got = mf::binary16(in[i]).bits();
+        // F16C keeps a NaN's payload; the library makes it canonical. Both
+        // must still be NaNs of the input's sign.
+        const bool same = std::isnan(in[i])
+                              ? ((got & 0x7FFFu) > 0x7C00u && (hw[i] & 0x7FFFu) > 0x7C00u &&
+                                 (got & 0x8000u) == (hw[i] & 0x8000u))
+                              : got == hw[i];
+        ++checked;
+        if (!same) {
+          ++mismatches;
+          log.note("binary16 " + mftest::describe_input(in[i]) + ": got " + mftest::hex(got) +
+                   ", F16C " + mftest::hex(hw[i]));
+        }
+      }
+    }
+    log.add(checked, mismatches);
+  });
+  log.report(kAllPatterns);
+  std::printf("binary16 vs F16C, 2^32 inputs: %.1f s\n", seconds_since(start));
+}
+
+// AVX512-BF16 is CPUID leaf 7, sub-leaf 1, EAX bit 5 (clang 14's
+// __builtin_cpu_supports does not know the name); __builtin_cpu_supports
+// ("avx512f") also checks that the OS enables the AVX-512 state.
+bool cpu_has_avx512_bf16() {
+  if (!__builtin_cpu_supports("avx512f")) return false;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return false;
+  return (eax >> 5) & 1u;
+}
+
+__attribute__((target("avx512f,avx512bf16"))) void cpu_float_to_bfloat16x16(
+    const float* in, std::uint16_t* out) {
+  const __m256bh h = _mm512_cvtneps_pbh(_mm512_loadu_ps(in));
+  std::memcpy(out, &h, 16 * sizeof(std::uint16_t));
+}
+
+TEST(Float32Sweep, Bfloat16NearestEvenMatchesTheCpuAvx512Bf16ConversionOnNormals) {
+  if (!cpu_has_avx512_bf16()) GTEST_SKIP() << "the CPU has no AVX512-BF16";
+  // VCVTNEPS2BF16 treats subnormal inputs as zero and makes its own NaN, so
+  // only normal inputs are compared (the reference covers the rest in the
+  // sweep above).
+  const auto start = std::chrono::steady_clock::now();
+  shared_log log;
+  run_split(0, kAllPatterns, [&](std::uint64_t lo, std::uint64_t hi) {
+    std::uint64_t checked = 0;
+    std::uint64_t mismatches = 0;
+    float in[16];
+    std::uint16_t hw[16];
+    for (std::uint64_t b = lo; b < hi; b += 16) {
+      for (int i = 0; i < 16; ++i) {
+        in[i] = mfref::from_bits<float>(static_cast<std::uint32_t>(b + i));
+      }
+      cpu_float_to_bfloat16x16(in, hw);
+      for (int i = 0; i < 16; ++i) {
+        if (!std::isnormal(in[i])) continue;
+        const unsigned got = mf::bfloat16(in[i]).bits();
+        ++checked;
+        if (got != hw[i]) {
+          ++mismatches;
+          log.note("bfloat16 " + mftest::describe_input(in[i]) + ": got " + mftest::hex(got) +
+                   ", AVX512-BF16 " + mftest::hex(hw[i]));
+        }
+      }
+    }
+    log.add(checked, mismatches);
+  });
+  log.report(254u * (std::uint64_t{1} << 24));
+  std::printf("bfloat16 vs AVX512-BF16, normal inputs: %.1f s\n", seconds_since(start));
+}
+
+#endif  // MFTEST_X86
+
+}  // namespace
