@@ -74,9 +74,13 @@ inline unsigned long long read_xcr0() noexcept {
 
 inline cpu_features detect_cpu() noexcept {
   cpu_features f;
-  unsigned a = 0, b = 0, c = 0, d = 0;
+  // cpuid writes all four registers; the leaves read here need only some,
+  // and an array keeps nvcc from warning about the others.
+  unsigned r[4] = {0, 0, 0, 0};
+  unsigned& b = r[1];
+  unsigned& c = r[2];
   if (__get_cpuid_max(0, nullptr) < 7) return f;
-  __cpuid_count(1, 0, a, b, c, d);
+  __cpuid_count(1, 0, r[0], r[1], r[2], r[3]);
   const bool osxsave = (c >> 27) & 1u;
   const bool avx = (c >> 28) & 1u;
   const bool fma = (c >> 12) & 1u;
@@ -85,7 +89,7 @@ inline cpu_features detect_cpu() noexcept {
   const unsigned long long xcr0 = read_xcr0();
   const bool ymm_state = (xcr0 & 0x6u) == 0x6u;     // SSE + AVX
   const bool zmm_state = (xcr0 & 0xE6u) == 0xE6u;   // + opmask, ZMM hi
-  __cpuid_count(7, 0, a, b, c, d);
+  __cpuid_count(7, 0, r[0], r[1], r[2], r[3]);
   const bool avx2 = (b >> 5) & 1u;
   const bool bmi2 = (b >> 8) & 1u;
   const bool avx512f = (b >> 16) & 1u;
