@@ -56,9 +56,9 @@ inline constexpr rounding_request default_rounding{
 // A floating-point number of 1 + ExpBits + ManBits bits (no sign bit for
 // specials::fnu). Trivially copyable, standard layout, and every member is
 // constexpr and usable in CUDA device code. Construction rounds to nearest
-// even without saturation (as ml_dtypes, PyTorch and LLVM APFloat do); use
-// mf::round_to for the other modes. Conversion to float is exact and
-// implicit.
+// even without saturation (as ml_dtypes and LLVM APFloat do, and PyTorch
+// before 2.12 did for e4m3fn); use mf::round_to for the other modes.
+// Conversion to float is exact and implicit.
 template <int ExpBits, int ManBits, int Bias, specials Specials>
 class minifloat {
  public:
