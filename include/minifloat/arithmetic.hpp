@@ -15,11 +15,9 @@
 namespace mf {
 namespace detail {
 
+// Anything a minifloat converts from can stand beside one in an operator.
 template <class T>
-inline constexpr bool is_operand_v =
-    is_minifloat_v<T> || std::is_same<T, float>::value ||
-    std::is_same<T, double>::value ||
-    (std::is_integral<T>::value && !std::is_same<T, bool>::value);
+inline constexpr bool is_operand_v = is_minifloat_v<T> || is_plain_source_v<T>;
 
 template <class A, class B>
 using enable_mixed_t =
@@ -41,19 +39,14 @@ MF_HOST_DEVICE constexpr Compute widen(T value) noexcept {
   }
 }
 
-template <class Result, class Compute>
-MF_HOST_DEVICE constexpr Result narrow(Compute value) noexcept {
-  return static_cast<Result>(value);
-}
-
 }  // namespace detail
 
 #define MF_DEFINE_BINARY_OPERATOR(op)                                        \
   template <class A, class B, detail::enable_mixed_t<A, B> = 0>              \
   MF_HOST_DEVICE constexpr promote_t<A, B> operator op(A a, B b) noexcept {  \
     using compute = detail::compute_t<A, B>;                                 \
-    return detail::narrow<promote_t<A, B>>(detail::widen<compute>(a)         \
-                                               op detail::widen<compute>(b)); \
+    return static_cast<promote_t<A, B>>(detail::widen<compute>(a)            \
+                                            op detail::widen<compute>(b));    \
   }                                                                          \
   template <int E, int M, int Bias, specials S, class B,                     \
             std::enable_if_t<detail::is_operand_v<B>, int> = 0>              \
@@ -61,8 +54,8 @@ MF_HOST_DEVICE constexpr Result narrow(Compute value) noexcept {
       minifloat<E, M, Bias, S>& a, B b) noexcept {                           \
     using type = minifloat<E, M, Bias, S>;                                   \
     using compute = detail::compute_t<type, B>;                              \
-    a = detail::narrow<type>(detail::widen<compute>(a)                       \
-                                 op detail::widen<compute>(b));              \
+    a = static_cast<type>(detail::widen<compute>(a)                          \
+                              op detail::widen<compute>(b));                 \
     return a;                                                                \
   }
 

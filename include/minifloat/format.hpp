@@ -114,9 +114,4 @@ struct format {
   }
 };
 
-template <class T>
-struct is_format : std::false_type {};
-template <int E, int M, int B, specials S>
-struct is_format<format<E, M, B, S>> : std::true_type {};
-
 }  // namespace mf
