@@ -23,6 +23,18 @@
 #define MF_HOST_DEVICE
 #endif
 
+// For the few small functions on the hot path whose inlining decides the
+// speed (clang will not inline the float conversion into a loop otherwise).
+#if defined(__CUDACC__)
+#define MF_FORCE_INLINE __forceinline__
+#elif defined(__GNUC__) || defined(__clang__)
+#define MF_FORCE_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define MF_FORCE_INLINE __forceinline
+#else
+#define MF_FORCE_INLINE inline
+#endif
+
 #if defined(__has_builtin)
 #define MF_HAS_BUILTIN(x) __has_builtin(x)
 #else

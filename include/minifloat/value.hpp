@@ -32,7 +32,8 @@ inline constexpr bool is_plain_source_v =
 // Rounds any supported source (float, double, integer, another minifloat)
 // into Format's encoding.
 template <class Format, class From>
-MF_HOST_DEVICE constexpr unsigned round_any(From value, rounding_request r) {
+MF_HOST_DEVICE MF_FORCE_INLINE constexpr unsigned round_any(From value,
+                                                   rounding_request r) {
   if constexpr (std::is_same<From, float>::value) {
     return round_float_bits<Format>(bit_cast<std::uint32_t>(value), r);
   } else if constexpr (std::is_same<From, double>::value) {
