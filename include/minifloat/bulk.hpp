@@ -1,6 +1,7 @@
 // Umbrella header of the bulk (SIMD, runtime-dispatched) conversions:
 //   mf::bulk::encode<mf::e4m3fn>(floats, bytes, n);
 //   mf::bulk::decode<mf::e4m3fn>(bytes, floats, n);
+//   mf::bulk::convert<mf::e5m2, mf::e4m3fn>(bytes, bytes2, n);   (sources.hpp)
 // Not included by minifloat.hpp.
 #pragma once
 
@@ -10,3 +11,4 @@
 #include "bulk/avx2.hpp"
 #include "bulk/avx512.hpp"
 #include "bulk/api.hpp"
+#include "bulk/sources.hpp"
