@@ -1,6 +1,8 @@
 // Umbrella header of the bulk (SIMD, runtime-dispatched) conversions:
 //   mf::bulk::encode<mf::e4m3fn>(floats, bytes, n);
 //   mf::bulk::decode<mf::e4m3fn>(bytes, floats, n);
+//   mf::bulk::encode_stochastic<mf::e4m3fn>(floats, bytes, n, {seed});
+//   mf::bulk::encode_scaled<mf::e4m3fn>(floats, bytes, n, scale);
 // Not included by minifloat.hpp.
 #pragma once
 
@@ -10,3 +12,6 @@
 #include "bulk/avx2.hpp"
 #include "bulk/avx512.hpp"
 #include "bulk/api.hpp"
+#include "bulk/amax.hpp"
+#include "bulk/scaled.hpp"
+#include "bulk/stochastic.hpp"
