@@ -5,6 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
+
 #include "stochastic/stochastic_test_support.hpp"
 
 namespace {
@@ -64,6 +68,42 @@ TYPED_TEST(FusedScale, EncodeScaledRoundsTheFloatProductOnce) {
     }
   }
 }
+
+#if defined(__x86_64__) || defined(_M_X64)
+// The product x * scale is rounded as the scalar expression is, in the
+// current floating-point environment (rounding direction, FTZ, DAZ), and
+// the encode itself does not depend on it: every ISA agrees with the scalar
+// path under every MXCSR setting.
+TYPED_TEST(FusedScale, EveryIsaFollowsTheFloatingPointEnvironmentAsScalarCode) {
+  using S = typename TypeParam::storage_type;
+  const std::vector<float> in = rounding_inputs<TypeParam>();
+  const unsigned saved = _mm_getcsr();
+  for (unsigned csr : {0x1F80u, 0x3F80u, 0x5F80u, 0x7F80u, 0x1FC0u, 0x9F80u, 0x9FC0u}) {
+    for (float scale : {0.7f, 1e-30f}) {
+      _mm_setcsr(csr);
+      std::vector<S> expected(in.size()), expected_sr(in.size());
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        const float product = in[i] * scale;
+        expected[i] = mf::round_to<TypeParam>(product).bits();
+        expected_sr[i] =
+            mf::round_to_stochastic<TypeParam>(product, mf::stochastic_random_word(2, i)).bits();
+      }
+      for (mf::bulk::isa isa : available_isas()) {
+        isa_scope scope(isa);
+        std::vector<S> got(in.size()), got_sr(in.size());
+        mf::bulk::encode_scaled<TypeParam>(in.data(), got.data(), in.size(), scale);
+        mf::bulk::encode_scaled_stochastic<TypeParam>(in.data(), got_sr.data(), in.size(),
+                                                      scale, {2});
+        const bool same = got == expected && got_sr == expected_sr;
+        _mm_setcsr(saved);
+        ASSERT_TRUE(same) << mf::bulk::isa_name(isa) << " mxcsr 0x" << std::hex << csr;
+        _mm_setcsr(csr);
+      }
+    }
+  }
+  _mm_setcsr(saved);
+}
+#endif
 
 TYPED_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition) {
   using S = typename TypeParam::storage_type;

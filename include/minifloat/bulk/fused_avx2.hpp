@@ -31,7 +31,9 @@ MF_TARGET_AVX2 inline __m256i load8_float_bits(const Src* p) {
   }
 }
 
-template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale>
+// Fast: the nearest-even fast path of avx2.hpp (callers check its MXCSR
+// condition).
+template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Fast>
 MF_TARGET_AVX2 inline __m256i encode8_fused(__m256i x, __m256 scale, __m256i r_aligned) {
   if constexpr (Scale) {
     x = _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(x), scale));
@@ -40,8 +42,11 @@ MF_TARGET_AVX2 inline __m256i encode8_fused(__m256i x, __m256 scale, __m256i r_a
     return encode8_stochastic<F, Ovf>(x, r_aligned);
   } else {
     (void)r_aligned;
-    // The general kernel: the nearest-even fast path depends on MXCSR.
-    return encode8<F, Mode, Ovf>(x);
+    if constexpr (Fast) {
+      return encode8_nearest<F, Ovf>(x);
+    } else {
+      return encode8<F, Mode, Ovf>(x);
+    }
   }
 }
 
@@ -72,7 +77,7 @@ struct random_source8<true> {
 
 // 32 elements from `block` on.
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          class Src>
+          bool Fast, class Src>
 MF_TARGET_AVX2 inline void encode_fused32(const Src* in, typename Fmt::storage_type* out,
                                           std::uint64_t block,
                                           const random_source8<Stochastic>& random,
@@ -86,13 +91,13 @@ MF_TARGET_AVX2 inline void encode_fused32(const Src* in, typename Fmt::storage_t
     if constexpr (Amax) {
       acc = _mm256_max_epu32(acc, _mm256_and_si256(x, splat(0x7FFFFFFFu)));
     }
-    res[k] = encode8_fused<F, Stochastic, Mode, Ovf, Scale>(x, scale, w[k]);
+    res[k] = encode8_fused<F, Stochastic, Mode, Ovf, Scale, Fast>(x, scale, w[k]);
   }
   store32(out, res[0], res[1], res[2], res[3]);
 }
 
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          class Src>
+          bool Fast, class Src>
 MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
                                                       typename Fmt::storage_type* out,
                                                       std::size_t n,
@@ -111,7 +116,7 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
   std::uint64_t block = (r.offset + head) / 4;
   std::size_t i = head;
   for (; i + 32 <= n; i += 32, block += 8) {
-    encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax>(in + i, out + i, block, random,
+    encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(in + i, out + i, block, random,
                                                             scale, acc);
   }
   if (i < n) {
@@ -122,7 +127,7 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
     S result[32];
     const std::size_t rest = n - i;
     std::memcpy(static_cast<void*>(buffer), static_cast<const void*>(in + i), rest * sizeof(Src));
-    encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax>(buffer, result, block, random,
+    encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(buffer, result, block, random,
                                                             scale, acc);
     std::memcpy(out + i, result, rest * sizeof(S));
   }
@@ -139,22 +144,31 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_ovf(const Src* in,
                                                      typename Fmt::storage_type* out,
                                                      std::size_t n,
                                                      const detail::fused_request& r) {
+  using F = typename Fmt::format;
   if constexpr (Stochastic) {
-    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax>(in, out, n, r);
+    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax, false>(
+        in, out, n, r);
   } else {
     switch (r.mode) {
       case rounding::nearest_even:
-        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax>(
+        if constexpr (nearest_fast_path<F, Ovf>::eligible) {
+          // The fast path's magic-number add needs round-to-nearest, no DAZ.
+          if ((_mm_getcsr() & 0x6040u) == 0) {
+            return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax,
+                                     true>(in, out, n, r);
+          }
+        }
+        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax, false>(
             in, out, n, r);
       case rounding::toward_zero:
-        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax, false>(
             in, out, n, r);
       case rounding::toward_positive:
-        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax>(
-            in, out, n, r);
+        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax,
+                                 false>(in, out, n, r);
       case rounding::toward_negative:
-        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax>(
-            in, out, n, r);
+        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax,
+                                 false>(in, out, n, r);
     }
     return 0;
   }
