@@ -125,7 +125,7 @@ void register_format(const char* format) {
                                    size.name;
           benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
             bench<Fmt>(state, k, isa, n, ovf);
-          })->UseRealTime();
+          });
         }
       }
     }
