@@ -2,6 +2,8 @@
 //   mf::bulk::encode<mf::e4m3fn>(floats, bytes, n);
 //   mf::bulk::decode<mf::e4m3fn>(bytes, floats, n);
 //   mf::bulk::convert<mf::e5m2, mf::e4m3fn>(bytes, bytes2, n);   (sources.hpp)
+//   mf::bulk::encode_stochastic<mf::e4m3fn>(floats, bytes, n, {seed});
+//   mf::bulk::encode_scaled<mf::e4m3fn>(floats, bytes, n, scale);
 // Not included by minifloat.hpp.
 #pragma once
 
@@ -12,3 +14,6 @@
 #include "bulk/avx512.hpp"
 #include "bulk/api.hpp"
 #include "bulk/sources.hpp"
+#include "bulk/amax.hpp"
+#include "bulk/scaled.hpp"
+#include "bulk/stochastic.hpp"

@@ -1,0 +1,145 @@
+// Stochastic-rounding bulk encode throughput (Google Benchmark), beside the
+// nearest-even bulk encode measured in the same binary and run (the
+// baseline the target refers to: stochastic >= 0.5x nearest-even in L1 on
+// AVX-512), float32 -> e4m3fn and -> e5m2 at 4 KiB / 256 KiB / 64 MiB of
+// output, per ISA, both overflow modes; also the fused scale (x * 0.75)
+// and the fused amax. The generator's share of the time is read off as
+// stochastic minus nearest-even. Names:
+// <kernel>/<format>/<overflow>/<isa>/<size>.
+// Items = elements; bytes = bytes read + written.
+//   build/ci/bench/minifloat_bench_stochastic --benchmark_repetitions=5
+//       --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <random>
+#include <string>
+
+#include <minifloat/bulk.hpp>
+
+namespace {
+
+struct size_class {
+  const char* name;
+  std::size_t output_bytes;
+};
+const size_class kSizes[] = {
+    {"4KiB", std::size_t{4} << 10},
+    {"256KiB", std::size_t{256} << 10},
+    {"64MiB", std::size_t{64} << 20},
+};
+
+template <class T>
+struct aligned_buffer {
+  explicit aligned_buffer(std::size_t n)
+      : data(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{64}))) {}
+  ~aligned_buffer() { ::operator delete[](data, std::align_val_t{64}); }
+  aligned_buffer(const aligned_buffer&) = delete;
+  aligned_buffer& operator=(const aligned_buffer&) = delete;
+  T* data;
+};
+
+// The inputs of bench/bulk_bench.cpp: a normal distribution over the
+// e4m3fn/e5m2 range with some values beyond it.
+void fill_floats(float* p, std::size_t n) {
+  std::mt19937 rng(42);
+  std::normal_distribution<float> dist(0.0f, 64.0f);
+  for (std::size_t i = 0; i < n; ++i) p[i] = dist(rng);
+}
+
+enum class kernel { nearest, stochastic, nearest_scaled, stochastic_scaled, nearest_amax };
+
+const char* kernel_name(kernel k) {
+  switch (k) {
+    case kernel::nearest: return "encode_nearest";
+    case kernel::stochastic: return "encode_stochastic";
+    case kernel::nearest_scaled: return "encode_scaled_nearest";
+    case kernel::stochastic_scaled: return "encode_scaled_stochastic";
+    case kernel::nearest_amax: return "encode_scaled_amax_nearest";
+  }
+  return "?";
+}
+
+template <class Fmt>
+void bench(benchmark::State& state, kernel k, mf::bulk::isa isa, std::size_t n,
+           mf::overflow ovf) {
+  using S = typename Fmt::storage_type;
+  if (mf::bulk::set_isa(isa) != isa) {
+    state.SkipWithError("ISA not available");
+    return;
+  }
+  aligned_buffer<float> in(n);
+  aligned_buffer<S> out(n);
+  fill_floats(in.data, n);
+  std::uint64_t seed = 1;
+  float amax = 0;
+  for (auto _ : state) {
+    switch (k) {
+      case kernel::nearest:
+        mf::bulk::encode<Fmt>(in.data, out.data, n, mf::rounding::nearest_even, ovf);
+        break;
+      case kernel::stochastic:
+        mf::bulk::encode_stochastic<Fmt>(in.data, out.data, n, {seed++}, ovf);
+        break;
+      case kernel::nearest_scaled:
+        mf::bulk::encode_scaled<Fmt>(in.data, out.data, n, 0.75f, mf::rounding::nearest_even,
+                                     ovf);
+        break;
+      case kernel::stochastic_scaled:
+        mf::bulk::encode_scaled_stochastic<Fmt>(in.data, out.data, n, 0.75f, {seed++}, ovf);
+        break;
+      case kernel::nearest_amax:
+        amax = mf::bulk::encode_scaled_amax<Fmt>(in.data, out.data, n, 0.75f,
+                                                 mf::rounding::nearest_even, ovf);
+        break;
+    }
+    benchmark::DoNotOptimize(out.data);
+    benchmark::DoNotOptimize(amax);
+    benchmark::ClobberMemory();
+  }
+  const auto iterations = static_cast<std::int64_t>(state.iterations());
+  state.SetItemsProcessed(iterations * static_cast<std::int64_t>(n));
+  state.SetBytesProcessed(iterations *
+                          static_cast<std::int64_t>(n * (sizeof(float) + sizeof(S))));
+}
+
+const char* overflow_name(mf::overflow o) {
+  return o == mf::overflow::saturating ? "sat" : "nonsat";
+}
+
+template <class Fmt>
+void register_format(const char* format) {
+  for (mf::bulk::isa isa : {mf::bulk::isa::avx512, mf::bulk::isa::avx2, mf::bulk::isa::scalar}) {
+    if (!mf::bulk::isa_supported(isa)) continue;
+    for (const size_class& size : kSizes) {
+      const std::size_t n = size.output_bytes / sizeof(typename Fmt::storage_type);
+      for (kernel k : {kernel::nearest, kernel::stochastic, kernel::nearest_scaled,
+                       kernel::stochastic_scaled, kernel::nearest_amax}) {
+        for (mf::overflow ovf : {mf::overflow::saturating, mf::overflow::non_saturating}) {
+          // The scalar loop only at 4 KiB and 256 KiB (it is slow).
+          if (isa == mf::bulk::isa::scalar && size.output_bytes > (std::size_t{1} << 20)) continue;
+          const std::string name = std::string(kernel_name(k)) + "/" + format + "/" +
+                                   overflow_name(ovf) + "/" + mf::bulk::isa_name(isa) + "/" +
+                                   size.name;
+          benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+            bench<Fmt>(state, k, isa, n, ovf);
+          });
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_format<mf::e4m3fn>("e4m3fn");
+  register_format<mf::e5m2>("e5m2");
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

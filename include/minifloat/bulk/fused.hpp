@@ -1,0 +1,53 @@
+// Runtime choice among the fused kernel sets (fused_scalar.hpp,
+// fused_avx2.hpp, fused_avx512.hpp) by mf::bulk::active_isa(), like api.hpp
+// does for the plain conversions. The public functions are in
+// stochastic.hpp, scaled.hpp and amax.hpp.
+#pragma once
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+
+#include "api.hpp"
+#include "dispatch.hpp"
+#include "fused_avx2.hpp"
+#include "fused_avx512.hpp"
+#include "fused_scalar.hpp"
+
+namespace mf {
+namespace bulk {
+namespace detail {
+
+// Encodes with the fused steps the template flags select; returns the
+// integer max of |x| bits (meaningful when Amax).
+template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
+inline std::uint32_t run_fused(const Src* in, typename Fmt::storage_type* out, std::size_t n,
+                               const fused_request& r) {
+  static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
+  static_assert(is_fused_source_v<Src>, "sources: float, mf::bfloat16, mf::binary16");
+  assert(!ranges_overlap(in, n * sizeof(Src), out, n * sizeof(typename Fmt::storage_type)));
+  switch (active_isa()) {
+#if MF_BULK_X86
+    case isa::avx512:
+      return avx512_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>(in, out, n, r);
+    case isa::avx2:
+      return avx2_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>(in, out, n, r);
+#endif
+    default:
+      return scalar_kernels::encode_fused<Fmt, Scale>(in, out, n, r);
+  }
+}
+
+inline fused_request stochastic_request(const stochastic_rounding& sr, overflow on_overflow,
+                                        float scale) {
+  return fused_request{true, rounding::nearest_even, on_overflow, scale, sr.seed, sr.offset,
+                       clamp_random_bits(sr.random_bits)};
+}
+
+inline fused_request deterministic_request(rounding mode, overflow on_overflow, float scale) {
+  return fused_request{false, mode, on_overflow, scale, 0, 0, stochastic_default_bits};
+}
+
+}  // namespace detail
+}  // namespace bulk
+}  // namespace mf

@@ -1,0 +1,256 @@
+// The AVX2 fused kernels: the jobs of fused_avx512.hpp with 8 lanes. Tails
+// run the same vector code over a zero-padded copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "avx2.hpp"
+#include "fused_scalar.hpp"
+#include "philox_simd.hpp"
+#include "stochastic_avx2.hpp"
+
+#if MF_BULK_X86
+
+namespace mf {
+namespace bulk {
+namespace avx2_kernels {
+
+template <class Src>
+MF_TARGET_AVX2 inline __m256i load8_float_bits(const Src* p) {
+  if constexpr (std::is_same<Src, float>::value) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  } else if constexpr (std::is_same<Src, mf::bfloat16>::value) {
+    return _mm256_slli_epi32(
+        _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16);
+  } else {
+    return _mm256_castps_si256(
+        _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  }
+}
+
+// Fast: the nearest-even fast path of avx2.hpp (callers check its MXCSR
+// condition).
+template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Fast>
+MF_TARGET_AVX2 inline __m256i encode8_fused(__m256i x, __m256 scale, __m256i r_aligned) {
+  if constexpr (Scale) {
+    x = _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(x), scale));
+  }
+  if constexpr (Stochastic) {
+    return encode8_stochastic<F, Ovf>(x, r_aligned);
+  } else {
+    (void)r_aligned;
+    if constexpr (Fast) {
+      return encode8_nearest<F, Ovf>(x);
+    } else {
+      return encode8<F, Mode, Ovf>(x);
+    }
+  }
+}
+
+template <bool Stochastic>
+struct random_source8;
+
+template <>
+struct random_source8<false> {
+  MF_TARGET_AVX2 explicit random_source8(const detail::fused_request&) {}
+  MF_TARGET_AVX2 void words32(std::uint64_t, __m256i (&w)[4]) const {
+    for (__m256i& v : w) v = _mm256_setzero_si256();
+  }
+};
+
+template <>
+struct random_source8<true> {
+  philox8 philox;
+  __m256i align_shift;
+  MF_TARGET_AVX2 explicit random_source8(const detail::fused_request& r)
+      : philox(r.seed),
+        align_shift(_mm256_set1_epi32(32 - detail::clamp_random_bits(r.random_bits))) {}
+  MF_TARGET_AVX2 void words32(std::uint64_t block, __m256i (&w)[4]) const {
+    philox_words16(philox, block, w[0], w[1]);
+    philox_words16(philox, block + 4, w[2], w[3]);
+    for (__m256i& v : w) v = _mm256_sllv_epi32(v, align_shift);
+  }
+};
+
+// 32 elements from `block` on.
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
+          bool Fast, class Src>
+MF_TARGET_AVX2 inline void encode_fused32(const Src* in, typename Fmt::storage_type* out,
+                                          std::uint64_t block,
+                                          const random_source8<Stochastic>& random,
+                                          __m256 scale, __m256i& acc) {
+  using F = typename Fmt::format;
+  __m256i w[4];
+  random.words32(block, w);
+  __m256i res[4];
+  for (int k = 0; k < 4; ++k) {
+    const __m256i x = load8_float_bits(in + 8 * k);
+    if constexpr (Amax) {
+      acc = _mm256_max_epu32(acc, _mm256_and_si256(x, splat(0x7FFFFFFFu)));
+    }
+    res[k] = encode8_fused<F, Stochastic, Mode, Ovf, Scale, Fast>(x, scale, w[k]);
+  }
+  store32(out, res[0], res[1], res[2], res[3]);
+}
+
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
+          bool Fast, class Src>
+MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
+                                                      typename Fmt::storage_type* out,
+                                                      std::size_t n,
+                                                      const detail::fused_request& r) {
+  using S = typename Fmt::storage_type;
+  std::size_t head = 0;
+  std::uint32_t amax = 0;
+  if constexpr (Stochastic) {
+    head = static_cast<std::size_t>((4 - r.offset % 4) % 4);
+    if (head > n) head = n;
+    amax = scalar_kernels::encode_fused_range<Fmt, Scale>(in, out, head, 0, r);
+  }
+  const random_source8<Stochastic> random(r);
+  const __m256 scale = _mm256_set1_ps(r.scale);
+  __m256i acc = _mm256_setzero_si256();
+  std::uint64_t block = (r.offset + head) / 4;
+  std::size_t i = head;
+  for (; i + 32 <= n; i += 32, block += 8) {
+    encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(in + i, out + i, block, random,
+                                                            scale, acc);
+  }
+  if (i < n) {
+    // Zero padding: a zero encodes without side effects and adds nothing to
+    // the maximum.
+    Src buffer[32];
+    std::memset(static_cast<void*>(buffer), 0, sizeof buffer);
+    S result[32];
+    const std::size_t rest = n - i;
+    std::memcpy(static_cast<void*>(buffer), static_cast<const void*>(in + i), rest * sizeof(Src));
+    encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(buffer, result, block, random,
+                                                            scale, acc);
+    std::memcpy(out + i, result, rest * sizeof(S));
+  }
+  if constexpr (Amax) {
+    alignas(32) std::uint32_t lanes[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
+    for (std::uint32_t v : lanes) amax = v > amax ? v : amax;
+  }
+  return amax;
+}
+
+template <class Fmt, bool Stochastic, overflow Ovf, bool Scale, bool Amax, class Src>
+MF_TARGET_AVX2 inline std::uint32_t encode_fused_ovf(const Src* in,
+                                                     typename Fmt::storage_type* out,
+                                                     std::size_t n,
+                                                     const detail::fused_request& r) {
+  using F = typename Fmt::format;
+  if constexpr (Stochastic) {
+    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax, false>(
+        in, out, n, r);
+  } else {
+    switch (r.mode) {
+      case rounding::nearest_even:
+        if constexpr (nearest_fast_path<F, Ovf>::eligible) {
+          // The fast path's magic-number add needs round-to-nearest, no DAZ.
+          if ((_mm_getcsr() & 0x6040u) == 0) {
+            return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax,
+                                     true>(in, out, n, r);
+          }
+        }
+        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax, false>(
+            in, out, n, r);
+      case rounding::toward_zero:
+        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax, false>(
+            in, out, n, r);
+      case rounding::toward_positive:
+        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax,
+                                 false>(in, out, n, r);
+      case rounding::toward_negative:
+        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax,
+                                 false>(in, out, n, r);
+    }
+    return 0;
+  }
+}
+
+template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
+MF_TARGET_AVX2 inline std::uint32_t encode_fused(const Src* in,
+                                                 typename Fmt::storage_type* out,
+                                                 std::size_t n,
+                                                 const detail::fused_request& r) {
+  if (r.on_overflow == overflow::saturating) {
+    return encode_fused_ovf<Fmt, Stochastic, overflow::saturating, Scale, Amax>(in, out, n, r);
+  }
+  return encode_fused_ovf<Fmt, Stochastic, overflow::non_saturating, Scale, Amax>(in, out, n,
+                                                                                   r);
+}
+
+template <class Fmt>
+MF_TARGET_AVX2 inline void decode_scaled8(const typename Fmt::storage_type* in, float* out,
+                                          __m256 factor) {
+  using F = typename Fmt::format;
+  using S = typename Fmt::storage_type;
+  __m256i v;
+  if constexpr (sizeof(S) == 1) {
+    v = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in)));
+  } else {
+    v = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
+  }
+  v = _mm256_and_si256(v, splat(detail::decode_constants<F>::valid_mask));
+  _mm256_storeu_ps(out, _mm256_mul_ps(_mm256_castsi256_ps(decode8<F>(v)), factor));
+}
+
+template <class Fmt>
+MF_TARGET_AVX2 inline void decode_scaled(const typename Fmt::storage_type* in, float* out,
+                                         std::size_t n, float scale) {
+  using S = typename Fmt::storage_type;
+  const __m256 factor = _mm256_set1_ps(scale);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) decode_scaled8<Fmt>(in + i, out + i, factor);
+  if (i < n) {
+    S buffer[8] = {};
+    float result[8];
+    std::memcpy(buffer, in + i, (n - i) * sizeof(S));
+    decode_scaled8<Fmt>(buffer, result, factor);
+    std::memcpy(out + i, result, (n - i) * sizeof(float));
+  }
+}
+
+MF_TARGET_AVX2 inline void amax_step(const float* p, __m256i limit, __m256i inclusive,
+                                     __m256i& acc) {
+  const __m256i a = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                                     splat(0x7FFFFFFFu));
+  const __m256i keep = _mm256_or_si256(_mm256_cmpgt_epi32(limit, a), inclusive);
+  acc = _mm256_max_epu32(acc, _mm256_and_si256(a, keep));
+}
+
+MF_TARGET_AVX2 inline std::uint32_t amax_bits(const float* in, std::size_t n,
+                                              bool finite_only) {
+  // Signed compare: every magnitude is non-negative.
+  const __m256i limit = splat(finite_only ? 0x7F800000u : 0x7FFFFFFFu);
+  const __m256i inclusive = finite_only ? _mm256_setzero_si256() : splat(0xFFFFFFFFu);
+  __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    amax_step(in + i, limit, inclusive, acc0);
+    amax_step(in + i + 8, limit, inclusive, acc1);
+  }
+  if (i < n) {
+    float buffer[16] = {};
+    std::memcpy(buffer, in + i, (n - i) * sizeof(float));
+    amax_step(buffer, limit, inclusive, acc0);
+    amax_step(buffer + 8, limit, inclusive, acc1);
+  }
+  alignas(32) std::uint32_t lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), _mm256_max_epu32(acc0, acc1));
+  std::uint32_t amax = 0;
+  for (std::uint32_t v : lanes) amax = v > amax ? v : amax;
+  return amax;
+}
+
+}  // namespace avx2_kernels
+}  // namespace bulk
+}  // namespace mf
+
+#endif  // MF_BULK_X86

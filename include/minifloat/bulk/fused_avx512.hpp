@@ -1,0 +1,232 @@
+// The AVX-512 fused kernels: encode with stochastic rounding (Philox words
+// from philox_simd.hpp), with the fused scale (x * scale rounded to float,
+// then encoded), with the fused absolute maximum, from float, bfloat16 or
+// binary16; decode with the fused scale; amax alone. Same bits as the scalar
+// kernels of fused_scalar.hpp for every input.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "avx512.hpp"
+#include "fused_scalar.hpp"
+#include "philox_simd.hpp"
+#include "stochastic_avx512.hpp"
+
+#if MF_BULK_X86
+
+namespace mf {
+namespace bulk {
+namespace avx512_kernels {
+
+// 16 elements (lanes in m) as float bit patterns; 16-bit sources widen
+// exactly (bfloat16 is the top half of a float; vcvtph2ps is exact).
+template <class Src>
+MF_TARGET_AVX512 inline __m512i load16_float_bits(const Src* p, __mmask16 m) {
+  if constexpr (std::is_same<Src, float>::value) {
+    return _mm512_maskz_loadu_epi32(m, p);
+  } else if constexpr (std::is_same<Src, mf::bfloat16>::value) {
+    return _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p)), 16);
+  } else {
+    return _mm512_castps_si512(_mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p)));
+  }
+}
+
+template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale>
+MF_TARGET_AVX512 inline __m512i encode16_fused(__m512i x, __m512 scale, __m512i r_aligned) {
+  if constexpr (Scale) {
+    x = _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(x), scale));
+  }
+  if constexpr (Stochastic) {
+    return encode16_stochastic<F, Ovf>(x, r_aligned);
+  } else {
+    (void)r_aligned;
+    return encode16<F, Mode, Ovf>(x);
+  }
+}
+
+// The random words of 64 elements from block `block` on, aligned for
+// random_bits (see stochastic_avx512.hpp). Empty when not stochastic.
+template <bool Stochastic>
+struct random_source16;
+
+template <>
+struct random_source16<false> {
+  MF_TARGET_AVX512 explicit random_source16(const detail::fused_request&) {}
+  MF_TARGET_AVX512 void words64(std::uint64_t, __m512i (&w)[4]) const {
+    for (__m512i& v : w) v = _mm512_setzero_si512();
+  }
+};
+
+template <>
+struct random_source16<true> {
+  philox16 philox;
+  __m512i align_shift;
+  MF_TARGET_AVX512 explicit random_source16(const detail::fused_request& r)
+      : philox(r.seed),
+        align_shift(_mm512_set1_epi32(32 - detail::clamp_random_bits(r.random_bits))) {}
+  MF_TARGET_AVX512 void words64(std::uint64_t block, __m512i (&w)[4]) const {
+    philox_words32(philox, block, w[0], w[1]);
+    philox_words32(philox, block + 8, w[2], w[3]);
+    for (__m512i& v : w) v = _mm512_sllv_epi32(v, align_shift);
+  }
+};
+
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
+          class Src>
+MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
+                                                        typename Fmt::storage_type* out,
+                                                        std::size_t n,
+                                                        const detail::fused_request& r) {
+  using F = typename Fmt::format;
+  using S = typename Fmt::storage_type;
+  // The vector loop starts on an element whose index is a multiple of 4 (a
+  // Philox block boundary); the up to 3 before it take the scalar kernel.
+  std::size_t head = 0;
+  std::uint32_t amax = 0;
+  if constexpr (Stochastic) {
+    head = static_cast<std::size_t>((4 - r.offset % 4) % 4);
+    if (head > n) head = n;
+    amax = scalar_kernels::encode_fused_range<Fmt, Scale>(in, out, head, 0, r);
+  }
+  const random_source16<Stochastic> random(r);
+  const __m512 scale = _mm512_set1_ps(r.scale);
+  const __m512i magnitude = splat(0x7FFFFFFFu);
+  __m512i acc = _mm512_setzero_si512();
+  std::uint64_t block = (r.offset + head) / 4;
+  std::size_t i = head;
+  __m512i w[4];
+  for (; i + 64 <= n; i += 64, block += 16) {
+    random.words64(block, w);
+    __m512i res[4];
+    for (int k = 0; k < 4; ++k) {
+      const __m512i x = load16_float_bits(in + i + 16 * k, static_cast<__mmask16>(0xFFFF));
+      if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x, magnitude));
+      res[k] = encode16_fused<F, Stochastic, Mode, Ovf, Scale>(x, scale, w[k]);
+    }
+    if constexpr (sizeof(S) == 1) {
+      const __m256i lo = _mm256_inserti128_si256(
+          _mm256_castsi128_si256(_mm512_cvtepi32_epi8(res[0])), _mm512_cvtepi32_epi8(res[1]), 1);
+      const __m256i hi = _mm256_inserti128_si256(
+          _mm256_castsi128_si256(_mm512_cvtepi32_epi8(res[2])), _mm512_cvtepi32_epi8(res[3]), 1);
+      _mm512_storeu_si512(out + i, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
+    } else {
+      for (int k = 0; k < 4; ++k) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16 * k),
+                            _mm512_cvtepi32_epi16(res[k]));
+      }
+    }
+  }
+  if (i < n) {
+    // Tail: the words of the next 16 blocks, masked loads and stores.
+    random.words64(block, w);
+    for (int k = 0; k < 4 && i + 16 * k < n; ++k) {
+      const std::size_t rest = n - i - 16 * k;
+      const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                     : static_cast<__mmask16>((1u << rest) - 1);
+      const __m512i x = load16_float_bits(in + i + 16 * k, m);
+      if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x, magnitude));
+      store16(out + i + 16 * k, encode16_fused<F, Stochastic, Mode, Ovf, Scale>(x, scale, w[k]),
+              m);
+    }
+  }
+  if constexpr (Amax) {
+    const std::uint32_t lanes = static_cast<std::uint32_t>(_mm512_reduce_max_epu32(acc));
+    amax = lanes > amax ? lanes : amax;
+  }
+  return amax;
+}
+
+template <class Fmt, bool Stochastic, overflow Ovf, bool Scale, bool Amax, class Src>
+MF_TARGET_AVX512 inline std::uint32_t encode_fused_ovf(const Src* in,
+                                                       typename Fmt::storage_type* out,
+                                                       std::size_t n,
+                                                       const detail::fused_request& r) {
+  if constexpr (Stochastic) {
+    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax>(in, out, n, r);
+  } else {
+    switch (r.mode) {
+      case rounding::nearest_even:
+        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax>(
+            in, out, n, r);
+      case rounding::toward_zero:
+        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax>(
+            in, out, n, r);
+      case rounding::toward_positive:
+        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax>(
+            in, out, n, r);
+      case rounding::toward_negative:
+        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax>(
+            in, out, n, r);
+    }
+    return 0;
+  }
+}
+
+// Returns the integer max of |x| bits when Amax (see amax_from_bits).
+template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
+MF_TARGET_AVX512 inline std::uint32_t encode_fused(const Src* in,
+                                                   typename Fmt::storage_type* out,
+                                                   std::size_t n,
+                                                   const detail::fused_request& r) {
+  if (r.on_overflow == overflow::saturating) {
+    return encode_fused_ovf<Fmt, Stochastic, overflow::saturating, Scale, Amax>(in, out, n, r);
+  }
+  return encode_fused_ovf<Fmt, Stochastic, overflow::non_saturating, Scale, Amax>(in, out, n,
+                                                                                   r);
+}
+
+template <class Fmt>
+MF_TARGET_AVX512 inline void decode_scaled(const typename Fmt::storage_type* in, float* out,
+                                           std::size_t n, float scale) {
+  using F = typename Fmt::format;
+  using S = typename Fmt::storage_type;
+  const __m512i valid = splat(detail::decode_constants<F>::valid_mask);
+  const __m512 factor = _mm512_set1_ps(scale);
+  for (std::size_t i = 0; i < n; i += 16) {
+    const std::size_t rest = n - i;
+    const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                   : static_cast<__mmask16>((1u << rest) - 1);
+    __m512i v;
+    if constexpr (sizeof(S) == 1) {
+      v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, in + i));
+    } else {
+      v = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, in + i));
+    }
+    const __m512 value = _mm512_castsi512_ps(decode16<F>(_mm512_and_si512(v, valid)));
+    _mm512_mask_storeu_ps(out + i, m, _mm512_mul_ps(value, factor));
+  }
+}
+
+// Integer max of |x| bits; with finite_only, NaN and Inf lanes are skipped.
+MF_TARGET_AVX512 inline std::uint32_t amax_bits(const float* in, std::size_t n,
+                                                bool finite_only) {
+  const __m512i magnitude = splat(0x7FFFFFFFu);
+  const __m512i limit = splat(finite_only ? 0x7F800000u : 0xFFFFFFFFu);
+  __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                    _mm512_setzero_si512()};
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    for (int k = 0; k < 4; ++k) {
+      const __m512i a = _mm512_and_si512(_mm512_loadu_si512(in + i + 16 * k), magnitude);
+      acc[k] = _mm512_mask_max_epu32(acc[k], _mm512_cmplt_epu32_mask(a, limit), acc[k], a);
+    }
+  }
+  for (; i < n; i += 16) {
+    const std::size_t rest = n - i;
+    const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                   : static_cast<__mmask16>((1u << rest) - 1);
+    const __m512i a = _mm512_and_si512(_mm512_maskz_loadu_epi32(m, in + i), magnitude);
+    acc[0] = _mm512_mask_max_epu32(acc[0], _mm512_cmplt_epu32_mask(a, limit), acc[0], a);
+  }
+  const __m512i all = _mm512_max_epu32(_mm512_max_epu32(acc[0], acc[1]),
+                                       _mm512_max_epu32(acc[2], acc[3]));
+  return static_cast<std::uint32_t>(_mm512_reduce_max_epu32(all));
+}
+
+}  // namespace avx512_kernels
+}  // namespace bulk
+}  // namespace mf
+
+#endif  // MF_BULK_X86

@@ -1,0 +1,157 @@
+// What the fused encoders share (stochastic rounding, the fused scale, the
+// fused absolute maximum, 16-bit sources), and their scalar kernel set: a
+// plain loop over the scalar conversion, the reference the SIMD kernels
+// (fused_avx2.hpp, fused_avx512.hpp) match bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "../convert.hpp"
+#include "../formats.hpp"
+#include "../random.hpp"
+#include "../rounding.hpp"
+#include "../scalar_convert.hpp"
+
+namespace mf {
+namespace bulk {
+
+// The random stream of a stochastic encode: element i of the call uses
+// mf::stochastic_random_word(seed, offset + i) and its low random_bits bits
+// (1..32), exactly as mf::round_to_stochastic. A tensor encoded in chunks,
+// each call passing the chunk's start as offset, gets the bits of one call.
+struct stochastic_rounding {
+  std::uint64_t seed = 0;
+  std::uint64_t offset = 0;
+  int random_bits = stochastic_default_bits;
+};
+
+namespace detail {
+
+// Which sources the fused encoders read: float, and the 16-bit formats,
+// which widen to float exactly (so rounding the float rounds the 16-bit
+// value: every binary16 and bfloat16 value is a float).
+template <class Src>
+inline constexpr bool is_fused_source_v =
+    std::is_same<Src, float>::value || std::is_same<Src, mf::binary16>::value ||
+    std::is_same<Src, mf::bfloat16>::value;
+
+// How a fused encode rounds and what it computes besides the encodings.
+struct fused_request {
+  bool stochastic;
+  rounding mode;  // when !stochastic
+  overflow on_overflow;
+  float scale;    // used when the kernel is instantiated with Scale
+  std::uint64_t seed;
+  std::uint64_t offset;
+  int random_bits;  // clamped to 1..32
+};
+
+inline int clamp_random_bits(int bits) noexcept {
+  return bits < 1 ? 1 : (bits > 32 ? 32 : bits);
+}
+
+// |x| as an unsigned integer orders every float by magnitude with every NaN
+// above +Inf, so one integer max gives max |x|, NaN if any input was.
+inline float amax_from_bits(std::uint32_t magnitude_bits) noexcept {
+  if (magnitude_bits > 0x7F800000u) return std::numeric_limits<float>::quiet_NaN();
+  float f;
+  std::memcpy(&f, &magnitude_bits, sizeof f);
+  return f;
+}
+
+template <class Src>
+inline float widen_to_float(const Src& v) noexcept {
+  if constexpr (std::is_same<Src, float>::value) {
+    return v;
+  } else {
+    return static_cast<float>(v);
+  }
+}
+
+inline std::uint32_t float_magnitude_bits(float f) noexcept {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u & 0x7FFFFFFFu;
+}
+
+// One element of a fused encode: the scalar definition every kernel meets.
+//   x = widen(in), p = Scale ? x * scale (rounded to float) : x,
+//   out = round_to_stochastic<Fmt>(p, word, overflow, bits) or
+//         round_to<Fmt>(p, mode, overflow).
+template <class Fmt, bool Scale>
+inline typename Fmt::storage_type fused_encode_one(float x, std::uint32_t random,
+                                                   const fused_request& r) noexcept {
+  const float p = Scale ? x * r.scale : x;
+  if (r.stochastic) {
+    return mf::round_to_stochastic<Fmt>(p, random, r.on_overflow, r.random_bits).bits();
+  }
+  return mf::round_to<Fmt>(p, r.mode, r.on_overflow).bits();
+}
+
+}  // namespace detail
+
+namespace scalar_kernels {
+
+// Encodes n elements starting at element `first` of the call (the random
+// word of element i is that of index offset + first + i); returns the
+// integer max of |x| bits over them (see amax_from_bits).
+template <class Fmt, bool Scale, class Src>
+inline std::uint32_t encode_fused_range(const Src* in, typename Fmt::storage_type* out,
+                                        std::size_t n, std::size_t first,
+                                        const detail::fused_request& r) {
+  std::uint32_t amax = 0;
+  std::uint64_t cached_block = ~std::uint64_t{0};
+  philox4x32_block block{};
+  for (std::size_t i = 0; i < n; ++i) {
+    const float x = detail::widen_to_float(in[i]);
+    const std::uint32_t a = detail::float_magnitude_bits(x);
+    amax = a > amax ? a : amax;
+    std::uint32_t random = 0;
+    if (r.stochastic) {
+      const std::uint64_t index = r.offset + first + i;
+      if (index / 4 != cached_block) {
+        cached_block = index / 4;
+        block = stochastic_random_block(r.seed, cached_block);
+      }
+      random = block.word[index % 4];
+    }
+    out[i] = detail::fused_encode_one<Fmt, Scale>(x, random, r);
+  }
+  return amax;
+}
+
+template <class Fmt, bool Scale, class Src>
+inline std::uint32_t encode_fused(const Src* in, typename Fmt::storage_type* out,
+                                  std::size_t n, const detail::fused_request& r) {
+  return encode_fused_range<Fmt, Scale>(in, out, n, 0, r);
+}
+
+template <class Fmt>
+inline void decode_scaled(const typename Fmt::storage_type* in, float* out,
+                          std::size_t n, float scale) {
+  using F = typename Fmt::format;
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = mf::detail::decode_to_float<F>(
+                 static_cast<unsigned>(in[i]) & (F::magnitude_mask | F::sign_mask)) *
+             scale;
+  }
+}
+
+// Integer max of |x| bits; with finite_only, NaN and Inf are skipped.
+inline std::uint32_t amax_bits(const float* in, std::size_t n, bool finite_only) {
+  std::uint32_t amax = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t a = detail::float_magnitude_bits(in[i]);
+    if (finite_only && a >= 0x7F800000u) continue;
+    amax = a > amax ? a : amax;
+  }
+  return amax;
+}
+
+}  // namespace scalar_kernels
+}  // namespace bulk
+}  // namespace mf

@@ -1,0 +1,169 @@
+// Philox4x32-10 (random.hpp) evaluated for many counters at once, giving the
+// stochastic-rounding words of consecutive elements in element order:
+// word j of the result is mf::stochastic_random_word(seed, 4 * block + j),
+// bit for bit, whatever the vector width.
+//
+// Layout: one Philox block per 64-bit lane, its four state words in four
+// vectors (low half of each lane; the high half holds garbage that
+// vpmuludq ignores). A round is then two vpmuludq (the 64-bit products are
+// hi:lo, so the lo words need no work), two dword shuffles for the hi words
+// and two three-way xors. The lanes hold the blocks in an order chosen so
+// that two unpacks at the end leave the words in element order.
+#pragma once
+
+#include <cstdint>
+
+#include "../random.hpp"
+#include "dispatch.hpp"
+
+#if MF_BULK_X86
+#include "avx2.hpp"
+#include "avx512.hpp"
+#include "x86_intrinsics.hpp"
+
+namespace mf {
+namespace bulk {
+namespace detail {
+
+// The ten round keys of Philox4x32-10 for a seed (Weyl-bumped per round).
+struct philox_round_keys {
+  std::uint32_t k0[10];
+  std::uint32_t k1[10];
+};
+
+inline philox_round_keys make_philox_round_keys(std::uint64_t seed) noexcept {
+  philox_round_keys keys{};
+  std::uint32_t a = static_cast<std::uint32_t>(seed);
+  std::uint32_t b = static_cast<std::uint32_t>(seed >> 32);
+  for (int r = 0; r < 10; ++r) {
+    keys.k0[r] = a;
+    keys.k1[r] = b;
+    a = static_cast<std::uint32_t>(a + mf::detail::philox4x32_weyl_0);
+    b = static_cast<std::uint32_t>(b + mf::detail::philox4x32_weyl_1);
+  }
+  return keys;
+}
+
+}  // namespace detail
+
+namespace avx512_kernels {
+
+// Round keys and multipliers as broadcast vectors, built once per call.
+struct philox16 {
+  __m512i k0[10];
+  __m512i k1[10];
+  __m512i m0, m1;
+  // Lane order of the blocks: lane 2k holds block k, lane 2k + 1 block k + 4,
+  // so that unpacklo/unpackhi give blocks 0..3 and 4..7 in order.
+  __m512i order;
+
+  MF_TARGET_AVX512 explicit philox16(std::uint64_t seed) {
+    const detail::philox_round_keys keys = detail::make_philox_round_keys(seed);
+    for (int r = 0; r < 10; ++r) {
+      k0[r] = _mm512_set1_epi32(static_cast<int>(keys.k0[r]));
+      k1[r] = _mm512_set1_epi32(static_cast<int>(keys.k1[r]));
+    }
+    m0 = _mm512_set1_epi64(mf::detail::philox4x32_multiplier_0);
+    m1 = _mm512_set1_epi64(mf::detail::philox4x32_multiplier_1);
+    order = _mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7);
+  }
+};
+
+// Eight blocks (block .. block + 7) -> the 32 words of elements
+// 4 * block .. 4 * block + 31 in w0 (first 16) and w1.
+MF_TARGET_AVX512 inline void philox_words32(const philox16& p, std::uint64_t block,
+                                            __m512i& w0, __m512i& w1) {
+  const __m512i counter =
+      _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(block)), p.order);
+  const __m512i counter_hi = _mm512_srli_epi64(counter, 32);
+  // Round 1: counter words 2 and 3 are zero, so one product and no xor with
+  // them: X = {hi ^ k0, 0, hi(M0 * lo) ^ k1, lo(M0 * lo)}.
+  __m512i p0 = _mm512_mul_epu32(counter, p.m0);
+  __m512i x0 = _mm512_xor_si512(counter_hi, p.k0[0]);
+  __m512i x2 = _mm512_xor_si512(_mm512_shuffle_epi32(p0, _MM_PERM_DDBB), p.k1[0]);
+  __m512i x3 = p0;
+  // Round 2: word 1 is zero.
+  __m512i p1 = _mm512_mul_epu32(x2, p.m1);
+  p0 = _mm512_mul_epu32(x0, p.m0);
+  x0 = _mm512_xor_si512(_mm512_shuffle_epi32(p1, _MM_PERM_DDBB), p.k0[1]);
+  __m512i x1 = p1;
+  x2 = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(p0, _MM_PERM_DDBB), x3, p.k1[1], 0x96);
+  x3 = p0;
+  for (int r = 2; r < 10; ++r) {
+    p0 = _mm512_mul_epu32(x0, p.m0);
+    p1 = _mm512_mul_epu32(x2, p.m1);
+    x0 = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(p1, _MM_PERM_DDBB), x1, p.k0[r], 0x96);
+    x1 = p1;
+    x2 = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(p0, _MM_PERM_DDBB), x3, p.k1[r], 0x96);
+    x3 = p0;
+  }
+  // Per 64-bit lane: {w0, w1} and {w2, w3}; then one block per 128 bits.
+  const __m512i w01 = _mm512_mask_shuffle_epi32(x0, 0xAAAA, x1, _MM_PERM_CCAA);
+  const __m512i w23 = _mm512_mask_shuffle_epi32(x2, 0xAAAA, x3, _MM_PERM_CCAA);
+  w0 = _mm512_unpacklo_epi64(w01, w23);
+  w1 = _mm512_unpackhi_epi64(w01, w23);
+}
+
+}  // namespace avx512_kernels
+
+namespace avx2_kernels {
+
+struct philox8 {
+  __m256i k0[10];
+  __m256i k1[10];
+  __m256i m0, m1;
+  // Lane 0 holds block 0, lane 1 block 2, lane 2 block 1, lane 3 block 3.
+  __m256i order;
+
+  MF_TARGET_AVX2 explicit philox8(std::uint64_t seed) {
+    const detail::philox_round_keys keys = detail::make_philox_round_keys(seed);
+    for (int r = 0; r < 10; ++r) {
+      k0[r] = _mm256_set1_epi32(static_cast<int>(keys.k0[r]));
+      k1[r] = _mm256_set1_epi32(static_cast<int>(keys.k1[r]));
+    }
+    m0 = _mm256_set1_epi64x(mf::detail::philox4x32_multiplier_0);
+    m1 = _mm256_set1_epi64x(mf::detail::philox4x32_multiplier_1);
+    order = _mm256_setr_epi64x(0, 2, 1, 3);
+  }
+};
+
+MF_TARGET_AVX2 inline __m256i xor3(__m256i a, __m256i b, __m256i c) {
+  return _mm256_xor_si256(_mm256_xor_si256(a, b), c);
+}
+
+// Four blocks (block .. block + 3) -> the 16 words of elements
+// 4 * block .. 4 * block + 15 in w0 (first 8) and w1.
+MF_TARGET_AVX2 inline void philox_words16(const philox8& p, std::uint64_t block,
+                                          __m256i& w0, __m256i& w1) {
+  const __m256i counter =
+      _mm256_add_epi64(_mm256_set1_epi64x(static_cast<long long>(block)), p.order);
+  const __m256i counter_hi = _mm256_srli_epi64(counter, 32);
+  __m256i p0 = _mm256_mul_epu32(counter, p.m0);
+  __m256i x0 = _mm256_xor_si256(counter_hi, p.k0[0]);
+  __m256i x2 = _mm256_xor_si256(_mm256_shuffle_epi32(p0, 0xF5), p.k1[0]);
+  __m256i x3 = p0;
+  __m256i p1 = _mm256_mul_epu32(x2, p.m1);
+  p0 = _mm256_mul_epu32(x0, p.m0);
+  x0 = _mm256_xor_si256(_mm256_shuffle_epi32(p1, 0xF5), p.k0[1]);
+  __m256i x1 = p1;
+  x2 = xor3(_mm256_shuffle_epi32(p0, 0xF5), x3, p.k1[1]);
+  x3 = p0;
+  for (int r = 2; r < 10; ++r) {
+    p0 = _mm256_mul_epu32(x0, p.m0);
+    p1 = _mm256_mul_epu32(x2, p.m1);
+    x0 = xor3(_mm256_shuffle_epi32(p1, 0xF5), x1, p.k0[r]);
+    x1 = p1;
+    x2 = xor3(_mm256_shuffle_epi32(p0, 0xF5), x3, p.k1[r]);
+    x3 = p0;
+  }
+  const __m256i w01 = _mm256_blend_epi32(x0, _mm256_slli_epi64(x1, 32), 0xAA);
+  const __m256i w23 = _mm256_blend_epi32(x2, _mm256_slli_epi64(x3, 32), 0xAA);
+  w0 = _mm256_unpacklo_epi64(w01, w23);
+  w1 = _mm256_unpackhi_epi64(w01, w23);
+}
+
+}  // namespace avx2_kernels
+}  // namespace bulk
+}  // namespace mf
+
+#endif  // MF_BULK_X86

@@ -1,0 +1,200 @@
+// Scaled quantization of float tensors into a format (FP8 data + float
+// scales) and back: per tensor, per channel (each row or each column of a
+// row-major matrix) and per block (2-D tiles such as 1x128 or 128x128, the
+// DeepSeek-V3 / TransformerEngine blockwise recipes). Built on the bulk
+// kernels (fused scale, stochastic rounding, amax).
+//
+// Conventions (docs/scaling.md):
+// - A group's scale is compute_scale<Fmt>(amax) of its finite elements (NaN
+//   and Inf do not move the scale: they still encode as the format's NaN /
+//   Inf / saturated max); q = round(x * scale), the product rounded to float
+//   first; what is stored beside the data is the dequantization factor
+//   scale_inv = 1 / scale (TransformerEngine's scale_inv, the factor
+//   torch._scaled_mm takes), and dequantize gives float(q) * scale_inv.
+// - Overflow saturates by default (CUDA's and TransformerEngine's casts).
+// - Stochastic rounding uses element index r * cols + c (+ offset) of the
+//   whole matrix, so the bits do not depend on the grouping or the order.
+#pragma once
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "../bulk/amax.hpp"
+#include "../bulk/api.hpp"
+#include "../bulk/scaled.hpp"
+#include "../bulk/stochastic.hpp"
+#include "amax.hpp"
+#include "compute_scale.hpp"
+
+namespace mf {
+namespace scaling {
+
+struct quantize_options {
+  scale_options scale{};
+  overflow on_overflow = overflow::saturating;
+  bool stochastic = false;  // else nearest-even
+  std::uint64_t seed = 0;
+  std::uint64_t offset = 0;  // index of element 0 in the random stream
+};
+
+// Which groups of a row-major rows x cols matrix share a scale.
+enum class channel_axis : unsigned char {
+  rows,     // one scale per row (per output channel of a [out, in] weight)
+  columns,  // one scale per column
+};
+
+// A tile of the per-block scheme: {1, 128} (activations in DeepSeek-V3),
+// {128, 128} (weights). Edge tiles may be smaller.
+struct block_shape {
+  std::size_t rows;
+  std::size_t cols;
+};
+
+namespace detail {
+
+// Encodes n elements (index `index` of the whole tensor first) times scale.
+template <class Fmt>
+inline void encode_group(const float* in, typename Fmt::storage_type* out, std::size_t n,
+                         float scale, std::uint64_t index, const quantize_options& o) {
+  if (o.stochastic) {
+    bulk::encode_scaled_stochastic<Fmt>(in, out, n, scale, {o.seed, o.offset + index},
+                                        o.on_overflow);
+  } else {
+    bulk::encode_scaled<Fmt>(in, out, n, scale, rounding::nearest_even, o.on_overflow);
+  }
+}
+
+inline float reciprocal(float scale) noexcept { return 1.0f / scale; }
+
+}  // namespace detail
+
+// ---- per tensor -------------------------------------------------------------
+
+// Quantizes in[0..n) with one scale; returns scale_inv (x ~ q * scale_inv).
+template <class Fmt>
+inline float quantize_per_tensor(const float* in, typename Fmt::storage_type* out, std::size_t n,
+                                 const quantize_options& o = {}) {
+  const float scale =
+      compute_scale<Fmt>(bulk::amax(in, n, bulk::amax_nan::finite_only), o.scale);
+  detail::encode_group<Fmt>(in, out, n, scale, 0, o);
+  return detail::reciprocal(scale);
+}
+
+template <class Fmt>
+inline void dequantize_per_tensor(const typename Fmt::storage_type* in, float* out,
+                                  std::size_t n, float scale_inv) {
+  bulk::decode_scaled<Fmt>(in, out, n, scale_inv);
+}
+
+// ---- per channel ------------------------------------------------------------
+
+inline std::size_t channel_count(std::size_t rows, std::size_t cols, channel_axis axis) {
+  return axis == channel_axis::rows ? rows : cols;
+}
+
+// Quantizes a row-major rows x cols matrix with one scale per row or per
+// column; scale_inv gets channel_count(rows, cols, axis) factors.
+template <class Fmt>
+inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t cols,
+                                 channel_axis axis, typename Fmt::storage_type* out,
+                                 float* scale_inv, const quantize_options& o = {}) {
+  if (axis == channel_axis::rows) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float* row = in + r * cols;
+      const float scale =
+          compute_scale<Fmt>(bulk::amax(row, cols, bulk::amax_nan::finite_only), o.scale);
+      detail::encode_group<Fmt>(row, out + r * cols, cols, scale, r * cols, o);
+      scale_inv[r] = detail::reciprocal(scale);
+    }
+    return;
+  }
+  // Columns: the per-column scales multiply each row element-wise (the
+  // product rounded to float, as the fused scale does), then one encode.
+  std::vector<float> scales(cols), scaled(cols);
+  column_amax(in, rows, cols, scales.data(), amax_nan::finite_only);
+  for (std::size_t j = 0; j < cols; ++j) {
+    scales[j] = compute_scale<Fmt>(scales[j], o.scale);
+    scale_inv[j] = detail::reciprocal(scales[j]);
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = in + r * cols;
+    for (std::size_t j = 0; j < cols; ++j) scaled[j] = row[j] * scales[j];
+    if (o.stochastic) {
+      bulk::encode_stochastic<Fmt>(scaled.data(), out + r * cols, cols,
+                                   {o.seed, o.offset + r * cols}, o.on_overflow);
+    } else {
+      bulk::encode<Fmt>(scaled.data(), out + r * cols, cols, rounding::nearest_even,
+                        o.on_overflow);
+    }
+  }
+}
+
+template <class Fmt>
+inline void dequantize_per_channel(const typename Fmt::storage_type* in, std::size_t rows,
+                                   std::size_t cols, channel_axis axis, const float* scale_inv,
+                                   float* out) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (axis == channel_axis::rows) {
+      bulk::decode_scaled<Fmt>(in + r * cols, out + r * cols, cols, scale_inv[r]);
+    } else {
+      bulk::decode<Fmt>(in + r * cols, out + r * cols, cols);
+      for (std::size_t j = 0; j < cols; ++j) out[r * cols + j] *= scale_inv[j];
+    }
+  }
+}
+
+// ---- per block ----------------------------------------------------------------
+
+// Number of tiles (and scales): ceil(rows / block.rows) * ceil(cols / block.cols).
+inline std::size_t block_count(std::size_t rows, std::size_t cols, block_shape block) {
+  assert(block.rows > 0 && block.cols > 0);
+  return ((rows + block.rows - 1) / block.rows) * ((cols + block.cols - 1) / block.cols);
+}
+
+// Quantizes a row-major rows x cols matrix with one scale per tile;
+// scale_inv[tile_row * tiles_per_row + tile_col] (block_count of them).
+template <class Fmt>
+inline void quantize_per_block(const float* in, std::size_t rows, std::size_t cols,
+                               block_shape block, typename Fmt::storage_type* out,
+                               float* scale_inv, const quantize_options& o = {}) {
+  assert(block.rows > 0 && block.cols > 0);
+  const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
+  for (std::size_t r0 = 0; r0 < rows; r0 += block.rows) {
+    const std::size_t r1 = r0 + block.rows < rows ? r0 + block.rows : rows;
+    for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
+      const std::size_t width = c0 + block.cols < cols ? block.cols : cols - c0;
+      float tile_amax = 0.0f;
+      for (std::size_t r = r0; r < r1; ++r) {
+        const float a = bulk::amax(in + r * cols + c0, width, bulk::amax_nan::finite_only);
+        tile_amax = a > tile_amax ? a : tile_amax;
+      }
+      const float scale = compute_scale<Fmt>(tile_amax, o.scale);
+      for (std::size_t r = r0; r < r1; ++r) {
+        detail::encode_group<Fmt>(in + r * cols + c0, out + r * cols + c0, width, scale,
+                                  r * cols + c0, o);
+      }
+      scale_inv[(r0 / block.rows) * tiles_per_row + c0 / block.cols] =
+          detail::reciprocal(scale);
+    }
+  }
+}
+
+template <class Fmt>
+inline void dequantize_per_block(const typename Fmt::storage_type* in, std::size_t rows,
+                                 std::size_t cols, block_shape block, const float* scale_inv,
+                                 float* out) {
+  assert(block.rows > 0 && block.cols > 0);
+  const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
+      const std::size_t width = c0 + block.cols < cols ? block.cols : cols - c0;
+      bulk::decode_scaled<Fmt>(in + r * cols + c0, out + r * cols + c0, width,
+                               scale_inv[(r / block.rows) * tiles_per_row + c0 / block.cols]);
+    }
+  }
+}
+
+}  // namespace scaling
+}  // namespace mf
