@@ -64,6 +64,14 @@ constexpr std::uint32_t double_to_float_round_to_odd(std::uint64_t d) noexcept {
 template <class Fmt>
 using storage_of = typename Fmt::storage_type;
 
+// Calls step(first, count) over [0, n) in chunks of chunk_elements.
+template <class Step>
+inline void for_each_chunk(std::size_t n, Step&& step) {
+  for (std::size_t first = 0; first < n; first += chunk_elements) {
+    step(first, n - first < chunk_elements ? n - first : chunk_elements);
+  }
+}
+
 }  // namespace detail
 
 // Rounds in[0..n) (doubles) into Fmt: out[i] ==
@@ -77,17 +85,15 @@ inline void encode(const double* in, detail::storage_of<Fmt>* out,
   assert(!detail::ranges_overlap(in, n * sizeof(double), out,
                                  n * sizeof(detail::storage_of<Fmt>)));
   float narrowed[detail::chunk_elements];
-  for (std::size_t done = 0; done < n; done += detail::chunk_elements) {
-    const std::size_t count =
-        n - done < detail::chunk_elements ? n - done : detail::chunk_elements;
+  detail::for_each_chunk(n, [&](std::size_t first, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) {
       std::uint64_t bits;
-      std::memcpy(&bits, in + done + i, sizeof bits);
+      std::memcpy(&bits, in + first + i, sizeof bits);
       const std::uint32_t f = detail::double_to_float_round_to_odd(bits);
       std::memcpy(narrowed + i, &f, sizeof f);
     }
-    encode<Fmt>(narrowed, out + done, count, mode, on_overflow);
-  }
+    encode<Fmt>(narrowed, out + first, count, mode, on_overflow);
+  });
 }
 
 // Rounds encodings of From (raw storage; bits above From's width ignored)
@@ -103,12 +109,10 @@ inline void convert(const detail::storage_of<From>* in,
   assert(!detail::ranges_overlap(in, n * sizeof(detail::storage_of<From>), out,
                                  n * sizeof(detail::storage_of<To>)));
   float widened[detail::chunk_elements];
-  for (std::size_t done = 0; done < n; done += detail::chunk_elements) {
-    const std::size_t count =
-        n - done < detail::chunk_elements ? n - done : detail::chunk_elements;
-    decode<From>(in + done, widened, count);
-    encode<To>(widened, out + done, count, mode, on_overflow);
-  }
+  detail::for_each_chunk(n, [&](std::size_t first, std::size_t count) {
+    decode<From>(in + first, widened, count);
+    encode<To>(widened, out + first, count, mode, on_overflow);
+  });
 }
 
 // The same from an array of minifloat objects (mf::binary16, mf::bfloat16,
@@ -122,12 +126,10 @@ inline void encode(const From* in, detail::storage_of<To>* out, std::size_t n,
   static_assert(sizeof(From) == sizeof(detail::storage_of<From>),
                 "a minifloat is exactly its encoding");
   detail::storage_of<From> encodings[detail::chunk_elements];
-  for (std::size_t done = 0; done < n; done += detail::chunk_elements) {
-    const std::size_t count =
-        n - done < detail::chunk_elements ? n - done : detail::chunk_elements;
-    for (std::size_t i = 0; i < count; ++i) encodings[i] = in[done + i].bits();
-    convert<To, From>(encodings, out + done, count, mode, on_overflow);
-  }
+  detail::for_each_chunk(n, [&](std::size_t first, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) encodings[i] = in[first + i].bits();
+    convert<To, From>(encodings, out + first, count, mode, on_overflow);
+  });
 }
 
 // Raw IEEE binary16 / bfloat16 bit patterns as the source.
