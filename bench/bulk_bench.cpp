@@ -17,6 +17,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <minifloat/bulk.hpp>
@@ -101,6 +102,71 @@ void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
     benchmark::ClobberMemory();
   }
   set_counters(state, n, n * sizeof(S), n * sizeof(float));
+}
+
+// The other sources and targets of sources.hpp: `run` converts n elements
+// of In (raw codes, or fill_floats' values converted) into Out.
+template <class In, class Out, class Run>
+void bench_source(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
+                  Run run) {
+  if (mf::bulk::set_isa(isa) != isa) {
+    state.SkipWithError("ISA not available");
+    return;
+  }
+  aligned_buffer<In> in(n);
+  if constexpr (std::is_integral_v<In>) {
+    fill_codes(in.data, n);
+  } else {
+    aligned_buffer<float> floats(n);
+    fill_floats(floats.data, n);
+    for (std::size_t i = 0; i < n; ++i) in.data[i] = static_cast<In>(floats.data[i]);
+  }
+  aligned_buffer<Out> out(n);
+  for (auto _ : state) {
+    run(in.data, out.data, n);
+    benchmark::DoNotOptimize(out.data);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, n * sizeof(In), n * sizeof(Out));
+}
+
+void register_sources(mf::bulk::isa isa) {
+  for (const size_class& size : {kSizes[0], kSizes[1]}) {
+    const std::string name = std::string("/") + mf::bulk::isa_name(isa) + "/" + size.name;
+    const std::size_t n = size.output_bytes;  // one-byte outputs; 2n for 16-bit
+    benchmark::RegisterBenchmark(("source/double_to_e4m3fn" + name).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_source<double, std::uint8_t>(
+                                       s, isa, n, [](const double* i, std::uint8_t* o,
+                                                     std::size_t k) {
+                                         mf::bulk::encode<mf::e4m3fn>(i, o, k);
+                                       });
+                                 });
+    benchmark::RegisterBenchmark(("source/binary16_to_e4m3fn" + name).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_source<mf::binary16, std::uint8_t>(
+                                       s, isa, n, [](const mf::binary16* i, std::uint8_t* o,
+                                                     std::size_t k) {
+                                         mf::bulk::encode<mf::e4m3fn>(i, o, k);
+                                       });
+                                 });
+    benchmark::RegisterBenchmark(("source/e4m3fn_to_e5m2" + name).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_source<mf::e4m3fn, std::uint8_t>(
+                                       s, isa, n, [](const mf::e4m3fn* i, std::uint8_t* o,
+                                                     std::size_t k) {
+                                         mf::bulk::encode<mf::e5m2>(i, o, k);
+                                       });
+                                 });
+    benchmark::RegisterBenchmark(("source/e4m3fn_to_binary16" + name).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_source<std::uint8_t, std::uint16_t>(
+                                       s, isa, n / 2, [](const std::uint8_t* i, std::uint16_t* o,
+                                                         std::size_t k) {
+                                         mf::bulk::decode_to_binary16<mf::e4m3fn>(i, o, k);
+                                       });
+                                 });
+  }
 }
 
 #if MF_BULK_X86
@@ -332,6 +398,7 @@ void register_all() {
   MF_BENCH_FORMAT(e3m4)
   MF_BENCH_FORMAT(e4m3b11fnuz)
 #undef MF_BENCH_FORMAT
+  register_sources(best);
 }
 
 }  // namespace

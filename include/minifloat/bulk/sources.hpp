@@ -16,11 +16,11 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "../formats.hpp"
 #include "api.hpp"
+#include "narrow_double.hpp"
 
 namespace mf {
 namespace bulk {
@@ -28,38 +28,6 @@ namespace detail {
 
 // Elements per step: 2 KiB of floats on the stack.
 inline constexpr std::size_t chunk_elements = 512;
-
-// The float nearest to d toward zero, with its last bit set when that is
-// inexact (round to odd). NaN becomes the quiet NaN with d's sign; beyond
-// float's range gives +-FLT_MAX (odd, so still marked inexact).
-constexpr std::uint32_t double_to_float_round_to_odd(std::uint64_t d) noexcept {
-  const std::uint32_t sign = static_cast<std::uint32_t>(d >> 32) & 0x80000000u;
-  const std::uint64_t magnitude = d & 0x7FFFFFFFFFFFFFFFull;
-  const int field = static_cast<int>(magnitude >> 52);
-  const std::uint64_t mantissa = magnitude & 0x000FFFFFFFFFFFFFull;
-  if (field == 0x7FF) {
-    return sign | 0x7F800000u | (mantissa != 0 ? 0x00400000u : 0u);
-  }
-  if (magnitude == 0) return sign;
-  // Double subnormals are far below float's range: only "non-zero" survives.
-  const int exponent = field != 0 ? field - 1023 : -1022;
-  if (exponent > 127) return sign | 0x7F7FFFFFu;
-  const std::uint64_t significand =
-      field != 0 ? (mantissa | (std::uint64_t{1} << 52)) : mantissa;
-  // Float keeps 24 bits of a normal, fewer below 2^-126.
-  const int dropped_bits = 29 + (exponent < -126 ? -126 - exponent : 0);
-  const std::uint64_t kept = dropped_bits < 64 ? significand >> dropped_bits : 0u;
-  const bool inexact =
-      dropped_bits < 64
-          ? (significand & ((std::uint64_t{1} << dropped_bits) - 1u)) != 0
-          : true;
-  // A normal's kept significand carries the hidden bit at 2^23, which adds
-  // the one missing from (exponent + 126); a subnormal's has none.
-  const int biased = exponent < -126 ? 0 : exponent + 126;
-  const std::uint32_t bits =
-      (static_cast<std::uint32_t>(biased) << 23) + static_cast<std::uint32_t>(kept);
-  return sign | bits | (inexact ? 1u : 0u);
-}
 
 template <class Fmt>
 using storage_of = typename Fmt::storage_type;
@@ -86,12 +54,7 @@ inline void encode(const double* in, detail::storage_of<Fmt>* out,
                                  n * sizeof(detail::storage_of<Fmt>)));
   float narrowed[detail::chunk_elements];
   detail::for_each_chunk(n, [&](std::size_t first, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) {
-      std::uint64_t bits;
-      std::memcpy(&bits, in + first + i, sizeof bits);
-      const std::uint32_t f = detail::double_to_float_round_to_odd(bits);
-      std::memcpy(narrowed + i, &f, sizeof f);
-    }
+    detail::narrow_to_odd(in + first, narrowed, count);
     encode<Fmt>(narrowed, out + first, count, mode, on_overflow);
   });
 }
