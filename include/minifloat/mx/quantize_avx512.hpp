@@ -1,0 +1,208 @@
+// AVX-512 MX quantize and dequantize for MXFP8 (e4m3fn, e5m2) and MXFP4
+// (e2m1fn), whole blocks of a multiple of 16 elements. Per block: amax by
+// an integer max of the magnitudes, the scale by the same rule as the
+// scalar path (scale.hpp), then each element divided by X exactly on its
+// bits and rounded to the element (nearest even, saturating) with integer
+// arithmetic, so nothing depends on MXCSR. Same bytes as the scalar path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "block.hpp"
+#include "element.hpp"
+#include "scale.hpp"
+#include "target.hpp"
+
+#if MF_BULK_X86
+
+namespace mf {
+namespace mx {
+namespace avx512_kernels {
+
+// The formats and block sizes these kernels cover.
+template <class Fmt>
+inline constexpr bool supports =
+    !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
+    (Fmt::element_bits == 8 || Fmt::element_bits == 4);
+
+MF_MX_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
+  return _mm512_set1_epi32(static_cast<int>(v));
+}
+
+// V * 2^shift exactly, below 2^-126 to +-0: scale.hpp's
+// scale_by_power_of_two on 16 lanes. A float subnormal V is normalised by
+// converting its integer significand to float (exact: < 2^23).
+MF_MX_TARGET_AVX512 inline __m512i scale16(__m512i x, __m512i shift, __m512i shift_subnormal) {
+  const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
+  const __mmask16 sub = _mm512_cmplt_epu32_mask(a, splat(0x00800000u));
+  const __m512i src = _mm512_mask_mov_epi32(a, sub, _mm512_castps_si512(_mm512_cvtepi32_ps(a)));
+  const __m512i adjust = _mm512_mask_mov_epi32(shift, sub, shift_subnormal);
+  const __mmask16 keep = _mm512_cmpgt_epi32_mask(
+      _mm512_add_epi32(_mm512_srli_epi32(src, 23), adjust), _mm512_setzero_si512());
+  const __m512i r = _mm512_maskz_add_epi32(keep, src, _mm512_slli_epi32(adjust, 23));
+  return _mm512_ternarylogic_epi32(r, x, splat(0x80000000u), 0xF8);  // r | (x & sign)
+}
+
+// Nearest-even, saturating encode of 16 finite floats into Elem (codes in
+// 32-bit lanes): the significand with its hidden bit is shifted right by s
+// (23 - M in the element's normal range, more below it) with the rounding
+// increment added first; the element's exponent field is added above it,
+// and a carry out of the significand moves into it, as it should.
+template <class Elem>
+MF_MX_TARGET_AVX512 inline __m512i encode16(__m512i r) {
+  using F = typename Elem::format;
+  constexpr int m = F::mantissa_bits;
+  constexpr std::uint32_t shift_base = static_cast<std::uint32_t>(151 - F::bias - m);
+  constexpr std::uint32_t normal_shift = static_cast<std::uint32_t>(23 - m);
+  constexpr std::uint32_t base_offset = static_cast<std::uint32_t>(128 - F::bias);
+  constexpr int sign_shift = 31 - (F::bits - 1);
+  const __m512i a = _mm512_and_si512(r, splat(0x7FFFFFFFu));
+  const __m512i e = _mm512_max_epu32(_mm512_srli_epi32(a, 23), splat(1));
+  const __m512i sig = _mm512_sub_epi32(a, _mm512_slli_epi32(_mm512_sub_epi32(e, splat(1)), 23));
+  const __m512i s = _mm512_min_epi32(
+      _mm512_max_epi32(_mm512_sub_epi32(splat(shift_base), e), splat(normal_shift)), splat(25));
+  const __m512i half_minus_one = _mm512_srlv_epi32(splat(0xFFFFFFFFu), _mm512_sub_epi32(splat(33), s));
+  const __m512i lsb = _mm512_and_si512(_mm512_srlv_epi32(sig, s), splat(1));
+  const __m512i kept =
+      _mm512_srlv_epi32(_mm512_add_epi32(_mm512_add_epi32(sig, half_minus_one), lsb), s);
+  const __m512i base = _mm512_slli_epi32(
+      _mm512_max_epi32(_mm512_sub_epi32(e, splat(base_offset)), _mm512_setzero_si512()), m);
+  const __m512i mag =
+      _mm512_min_epu32(_mm512_add_epi32(base, kept), splat(F::max_finite_magnitude));
+  return _mm512_ternarylogic_epi32(mag, _mm512_srli_epi32(r, sign_shift), splat(F::sign_mask),
+                                   0xF8);
+}
+
+// The 16 values of a 4-bit element, for decode16's table lookup.
+template <class Elem>
+MF_MX_TARGET_AVX512 inline __m512 value_table16() {
+  alignas(64) float table[16] = {};
+  if constexpr (Elem::format::bits == 4) {
+    for (unsigned i = 0; i < 16; ++i) table[i] = decode_element<Elem>(static_cast<std::uint8_t>(i));
+  }
+  return _mm512_load_ps(table);
+}
+
+// Elements (codes in 32-bit lanes) to float, exactly: a 4-bit element by
+// one permute of its 16 values, an 8-bit one from its fields.
+template <class Elem>
+MF_MX_TARGET_AVX512 inline __m512 decode16(__m512i c, __m512 table16) {
+  using F = typename Elem::format;
+  if constexpr (F::bits == 4) {
+    return _mm512_permutexvar_ps(c, table16);
+  } else {
+    (void)table16;
+    constexpr int m = F::mantissa_bits;
+    const __m512i mag = _mm512_and_si512(c, splat(F::magnitude_mask));
+    __m512i bits = _mm512_add_epi32(_mm512_slli_epi32(mag, 23 - m),
+                                    splat(static_cast<std::uint32_t>(127 - F::bias) << 23));
+    // Subnormals: mag * 2^(1 - bias - m), exact.
+    const float quantum = static_cast<float>(1.0 / static_cast<double>(1ull << (F::bias + m - 1)));
+    bits = _mm512_mask_mov_epi32(
+        bits, _mm512_cmplt_epu32_mask(mag, splat(1u << m)),
+        _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtepi32_ps(mag), _mm512_set1_ps(quantum))));
+    if constexpr (F::has_inf) {
+      bits = _mm512_mask_mov_epi32(bits, _mm512_cmpeq_epi32_mask(mag, splat(F::inf_magnitude)),
+                                   splat(0x7F800000u));
+    }
+    if constexpr (F::encoding == specials::ieee) {
+      bits = _mm512_mask_mov_epi32(bits, _mm512_cmpgt_epu32_mask(mag, splat(F::inf_magnitude)),
+                                   splat(0x7FC00000u));
+    } else if constexpr (F::encoding == specials::fn) {
+      bits = _mm512_mask_mov_epi32(bits, _mm512_cmpeq_epi32_mask(mag, splat(F::magnitude_mask)),
+                                   splat(0x7FC00000u));
+    }
+    bits = _mm512_or_si512(bits, _mm512_slli_epi32(_mm512_and_si512(c, splat(F::sign_mask)),
+                                                   31 - (F::bits - 1)));
+    return _mm512_castsi512_ps(bits);
+  }
+}
+
+// 16 codes (32-bit lanes) -> 16 bytes (8-bit) or 8 bytes (4-bit, packed).
+template <int Bits>
+MF_MX_TARGET_AVX512 inline void store_codes16(std::uint8_t* out, __m512i c) {
+  if constexpr (Bits == 8) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm512_cvtepi32_epi8(c));
+  } else {
+    // Code 2i sits in the low dword of a qword, 2i+1 in the high one.
+    const __m512i pairs = _mm512_or_si512(c, _mm512_srli_epi64(c, 28));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm512_cvtepi64_epi8(pairs));
+  }
+}
+
+template <int Bits>
+MF_MX_TARGET_AVX512 inline __m512i load_codes16(const std::uint8_t* in) {
+  if constexpr (Bits == 8) {
+    return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
+  } else {
+    const __m512i b = _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in)));
+    return _mm512_or_si512(_mm512_and_si512(b, _mm512_set1_epi64(0x0F)),
+                           _mm512_slli_epi64(_mm512_and_si512(b, _mm512_set1_epi64(0xF0)), 28));
+  }
+}
+
+// blocks whole blocks of Fmt::block_size elements.
+template <class Fmt>
+MF_MX_TARGET_AVX512 inline void quantize(const float* in, std::size_t blocks,
+                                         std::uint8_t* scales, std::uint8_t* elements,
+                                         scale_rounding mode) {
+  using Elem = typename Fmt::element;
+  constexpr std::size_t k = Fmt::block_size;
+  constexpr std::size_t vectors = k / 16;
+  constexpr std::size_t bytes16 = 16 * Fmt::element_bits / 8;
+  for (std::size_t j = 0; j < blocks; ++j) {
+    const float* p = in + j * k;
+    std::uint8_t* out = elements + j * Fmt::element_bytes;
+    __m512i v[vectors];
+    __m512i amax = _mm512_setzero_si512();
+    for (std::size_t t = 0; t < vectors; ++t) {
+      v[t] = _mm512_loadu_si512(p + 16 * t);
+      amax = _mm512_max_epu32(amax, _mm512_and_si512(v[t], splat(0x7FFFFFFFu)));
+    }
+    const std::uint8_t code = shared_scale<Elem>(_mm512_reduce_max_epu32(amax), mode);
+    scales[j] = code;
+    if (code == scale_nan) {
+      std::memset(out, 0, Fmt::element_bytes);
+      continue;
+    }
+    const int shift = 127 - static_cast<int>(code);
+    const __m512i shift_v = _mm512_set1_epi32(shift);
+    const __m512i shift_sub = _mm512_set1_epi32(shift - 149);
+    for (std::size_t t = 0; t < vectors; ++t) {
+      store_codes16<Fmt::element_bits>(out + bytes16 * t,
+                                       encode16<Elem>(scale16(v[t], shift_v, shift_sub)));
+    }
+  }
+}
+
+template <class Fmt>
+MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
+                                           const std::uint8_t* elements, std::size_t blocks,
+                                           float* out) {
+  using Elem = typename Fmt::element;
+  constexpr std::size_t k = Fmt::block_size;
+  constexpr std::size_t bytes16 = 16 * Fmt::element_bits / 8;
+  const __m512 table16 = value_table16<Elem>();
+  for (std::size_t j = 0; j < blocks; ++j) {
+    const std::uint8_t* in = elements + j * Fmt::element_bytes;
+    float* o = out + j * k;
+    const __m512 x = _mm512_set1_ps(scale_value(scales[j]));
+    if (scales[j] == scale_nan) {
+      for (std::size_t t = 0; t < k / 16; ++t) _mm512_storeu_ps(o + 16 * t, x);
+      continue;
+    }
+    for (std::size_t t = 0; t < k / 16; ++t) {
+      _mm512_storeu_ps(o + 16 * t,
+                       _mm512_mul_ps(decode16<Elem>(load_codes16<Fmt::element_bits>(in + bytes16 * t), table16),
+                                     x));
+    }
+  }
+}
+
+}  // namespace avx512_kernels
+}  // namespace mx
+}  // namespace mf
+
+#endif  // MF_BULK_X86
