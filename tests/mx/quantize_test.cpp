@@ -6,6 +6,10 @@
 #include <limits>
 #include <string>
 
+#if defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
+
 #include "mx_reference.hpp"
 #include "mx_test_support.hpp"
 
@@ -377,5 +381,32 @@ TYPED_TEST(MxFormat, LengthsAndOffsetsMatchModel) {
     }
   }
 }
+
+#if defined(__x86_64__) || defined(_M_X64)
+// The division by the scale and the element rounding are done on the bits
+// (and with embedded rounding), so FTZ, DAZ and the rounding direction in
+// MXCSR do not change what quantize writes.
+TYPED_TEST(MxFormat, QuantizeIndependentOfMxcsr) {
+  using Fmt = TypeParam;
+  const auto data = structured_inputs<typename Fmt::element>(32 * 256, 17);
+  const std::size_t n = data.size();
+  for (scale_rounding m : kModes) {
+    for_each_isa([&](mf::bulk::isa) {
+      std::vector<std::uint8_t> s0(mf::mx::scale_count<Fmt>(n)), e0(mf::mx::element_bytes<Fmt>(n));
+      mf::mx::quantize<Fmt>(data.data(), n, s0.data(), e0.data(), m);
+      const unsigned saved = _mm_getcsr();
+      for (unsigned csr : {0x9FC0u /* FTZ|DAZ */, 0x7FC0u /* toward zero */, 0x5FC0u /* up */,
+                           0xBFC0u /* down, FTZ */}) {
+        std::vector<std::uint8_t> s1(s0.size()), e1(e0.size());
+        _mm_setcsr(csr);
+        mf::mx::quantize<Fmt>(data.data(), n, s1.data(), e1.data(), m);
+        _mm_setcsr(saved);
+        ASSERT_EQ(s1, s0) << std::hex << csr;
+        ASSERT_EQ(e1, e0) << std::hex << csr;
+      }
+    });
+  }
+}
+#endif
 
 }  // namespace
