@@ -1,7 +1,7 @@
 // MX quantize (float32 -> scales + elements) and dequantize, in the tensor
 // layout and the array-of-blocks layout of block.hpp. The AVX-512 kernels
-// run for MXFP8 and MXFP4 with blocks of a multiple of 16 when
-// mf::bulk::active_isa() is avx512; everything else (and a partial last
+// (quantize_avx512.hpp, dequantize_avx512.hpp) run for MXFP8 and MXFP4
+// with blocks of a multiple of 16 when mf::bulk::active_isa() is avx512; everything else (and a partial last
 // block) takes the scalar path. Both give the same bytes and floats.
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "block.hpp"
+#include "dequantize_avx512.hpp"
 #include "quantize_avx512.hpp"
 #include "quantize_scalar.hpp"
 #include "scale.hpp"
@@ -40,20 +41,21 @@ inline void quantize(const float* in, std::size_t n, std::uint8_t* scales,
                                 elements + blocks_done * Fmt::element_bytes, mode);
 }
 
-// out[i] = X_j * P_i as float32 for the n elements. The product is exact
-// unless it falls below 2^-126 (float subnormal: rounded to nearest even)
-// or above float's max (Inf); NaN elements stay NaN, and every element of a
-// NaN-scale block is the quiet NaN 0x7FC00000.
+// out[i] = X_j * P_i as float32 for the n elements, computed so that MXCSR
+// (FTZ, DAZ, rounding direction) does not change it (scale.hpp's
+// multiply_by_scale). The product is exact (also where it is a float
+// subnormal) unless it exceeds float's max: +-Inf. NaN elements stay NaN,
+// and every element of a NaN-scale block is the quiet NaN 0x7FC00000.
 template <class Fmt>
 inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n,
                        float* out) {
   constexpr std::size_t k = Fmt::block_size;
   std::size_t blocks_done = 0;
 #if MF_BULK_X86
-  if constexpr (avx512_kernels::supports<Fmt>) {
+  if constexpr (avx512_dequantize::supports<Fmt>) {
     if (detail::use_avx512()) {
       blocks_done = n / k;
-      avx512_kernels::dequantize<Fmt>(scales, elements, blocks_done, out);
+      avx512_dequantize::dequantize<Fmt>(scales, elements, blocks_done, out);
     }
   }
 #endif

@@ -1,4 +1,4 @@
-// AVX-512 MX quantize and dequantize for MXFP8 (e4m3fn, e5m2) and MXFP4
+// AVX-512 MX quantize for MXFP8 (e4m3fn, e5m2) and MXFP4
 // (e2m1fn), whole blocks of a multiple of 16 elements. Per block: amax by
 // an integer max of the magnitudes, the scale by the same rule as the
 // scalar path (scale.hpp), then each element divided by X exactly on its
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../bulk/api.hpp"
+#include "../bulk/dispatch.hpp"
 #include "block.hpp"
 #include "element.hpp"
 #include "scale.hpp"
@@ -76,51 +76,6 @@ MF_MX_TARGET_AVX512 inline __m512i encode16(__m512i r) {
                                    0xF8);
 }
 
-// The 16 values of a 4-bit element, for decode16's table lookup.
-template <class Elem>
-MF_MX_TARGET_AVX512 inline __m512 value_table16() {
-  alignas(64) float table[16] = {};
-  if constexpr (Elem::format::bits == 4) {
-    for (unsigned i = 0; i < 16; ++i) table[i] = decode_element<Elem>(static_cast<std::uint8_t>(i));
-  }
-  return _mm512_load_ps(table);
-}
-
-// Elements (codes in 32-bit lanes) to float, exactly: a 4-bit element by
-// one permute of its 16 values, an 8-bit one from its fields.
-template <class Elem>
-MF_MX_TARGET_AVX512 inline __m512 decode16(__m512i c, __m512 table16) {
-  using F = typename Elem::format;
-  if constexpr (F::bits == 4) {
-    return _mm512_permutexvar_ps(c, table16);
-  } else {
-    (void)table16;
-    constexpr int m = F::mantissa_bits;
-    const __m512i mag = _mm512_and_si512(c, splat(F::magnitude_mask));
-    __m512i bits = _mm512_add_epi32(_mm512_slli_epi32(mag, 23 - m),
-                                    splat(static_cast<std::uint32_t>(127 - F::bias) << 23));
-    // Subnormals: mag * 2^(1 - bias - m), exact.
-    const float quantum = static_cast<float>(1.0 / static_cast<double>(1ull << (F::bias + m - 1)));
-    bits = _mm512_mask_mov_epi32(
-        bits, _mm512_cmplt_epu32_mask(mag, splat(1u << m)),
-        _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtepi32_ps(mag), _mm512_set1_ps(quantum))));
-    if constexpr (F::has_inf) {
-      bits = _mm512_mask_mov_epi32(bits, _mm512_cmpeq_epi32_mask(mag, splat(F::inf_magnitude)),
-                                   splat(0x7F800000u));
-    }
-    if constexpr (F::encoding == specials::ieee) {
-      bits = _mm512_mask_mov_epi32(bits, _mm512_cmpgt_epu32_mask(mag, splat(F::inf_magnitude)),
-                                   splat(0x7FC00000u));
-    } else if constexpr (F::encoding == specials::fn) {
-      bits = _mm512_mask_mov_epi32(bits, _mm512_cmpeq_epi32_mask(mag, splat(F::magnitude_mask)),
-                                   splat(0x7FC00000u));
-    }
-    bits = _mm512_or_si512(bits, _mm512_slli_epi32(_mm512_and_si512(c, splat(F::sign_mask)),
-                                                   31 - (F::bits - 1)));
-    return _mm512_castsi512_ps(bits);
-  }
-}
-
 // 16 codes (32-bit lanes) -> 16 bytes (8-bit) or 8 bytes (4-bit, packed).
 template <int Bits>
 MF_MX_TARGET_AVX512 inline void store_codes16(std::uint8_t* out, __m512i c) {
@@ -130,17 +85,6 @@ MF_MX_TARGET_AVX512 inline void store_codes16(std::uint8_t* out, __m512i c) {
     // Code 2i sits in the low dword of a qword, 2i+1 in the high one.
     const __m512i pairs = _mm512_or_si512(c, _mm512_srli_epi64(c, 28));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm512_cvtepi64_epi8(pairs));
-  }
-}
-
-template <int Bits>
-MF_MX_TARGET_AVX512 inline __m512i load_codes16(const std::uint8_t* in) {
-  if constexpr (Bits == 8) {
-    return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
-  } else {
-    const __m512i b = _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in)));
-    return _mm512_or_si512(_mm512_and_si512(b, _mm512_set1_epi64(0x0F)),
-                           _mm512_slli_epi64(_mm512_and_si512(b, _mm512_set1_epi64(0xF0)), 28));
   }
 }
 
@@ -327,56 +271,6 @@ MF_MX_TARGET_AVX512 inline void quantize(const float* in, std::size_t blocks,
       return quantize_mode<Fmt, scale_rounding::ceil>(in, blocks, scales, elements);
     case scale_rounding::even:
       return quantize_mode<Fmt, scale_rounding::even>(in, blocks, scales, elements);
-  }
-}
-
-// P_i * X for whole blocks whose elements out[] already holds as floats.
-template <class Fmt>
-MF_MX_TARGET_AVX512 inline void scale_blocks(const std::uint8_t* scales, std::size_t blocks,
-                                             float* out) {
-  constexpr std::size_t k = Fmt::block_size;
-  for (std::size_t j = 0; j < blocks; ++j) {
-    float* o = out + j * k;
-    const __m512 x = _mm512_set1_ps(scale_value(scales[j]));
-    for (std::size_t t = 0; t < k / 16; ++t) {
-      const __m512 v = scales[j] == scale_nan ? x : _mm512_mul_ps(_mm512_loadu_ps(o + 16 * t), x);
-      _mm512_storeu_ps(o + 16 * t, v);
-    }
-  }
-}
-
-template <class Fmt>
-MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
-                                           const std::uint8_t* elements, std::size_t blocks,
-                                           float* out) {
-  using Elem = typename Fmt::element;
-  constexpr std::size_t k = Fmt::block_size;
-  if constexpr (Fmt::element_bits == 8) {
-    // One-byte elements: the bulk decoder (a table lookup with AVX-512
-    // VBMI), an L1-sized chunk at a time, then one multiply per element.
-    constexpr std::size_t chunk_blocks = (2048 + k - 1) / k;
-    for (std::size_t j = 0; j < blocks; j += chunk_blocks) {
-      const std::size_t count = blocks - j < chunk_blocks ? blocks - j : chunk_blocks;
-      mf::bulk::decode<Elem>(elements + j * k, out + j * k, count * k);
-      scale_blocks<Fmt>(scales + j, count, out + j * k);
-    }
-  } else {
-    constexpr std::size_t bytes16 = 16 * Fmt::element_bits / 8;
-    const __m512 table16 = value_table16<Elem>();
-    for (std::size_t j = 0; j < blocks; ++j) {
-      const std::uint8_t* in = elements + j * Fmt::element_bytes;
-      float* o = out + j * k;
-      const __m512 x = _mm512_set1_ps(scale_value(scales[j]));
-      if (scales[j] == scale_nan) {
-        for (std::size_t t = 0; t < k / 16; ++t) _mm512_storeu_ps(o + 16 * t, x);
-        continue;
-      }
-      for (std::size_t t = 0; t < k / 16; ++t) {
-        _mm512_storeu_ps(o + 16 * t,
-                         _mm512_mul_ps(decode16<Elem>(load_codes16<Fmt::element_bits>(in + bytes16 * t), table16),
-                                       x));
-      }
-    }
   }
 }
 

@@ -84,8 +84,10 @@ inline void dequantize_block(std::uint8_t scale, const std::uint8_t* elements,
     for (std::size_t i = 0; i < count; ++i) out[i] = scale_value(scale_nan);
     return;
   }
-  const float x = scale_value(scale);
-  for (std::size_t i = 0; i < count; ++i) out[i] = decode_element<Elem>(codes[i]) * x;
+  for (std::size_t i = 0; i < count; ++i) {
+    out[i] = mf::detail::bit_cast<float>(
+        multiply_by_scale(mf::detail::bit_cast<std::uint32_t>(decode_element<Elem>(codes[i])), scale));
+  }
 }
 
 template <class Fmt>

@@ -102,5 +102,40 @@ constexpr std::uint32_t scale_by_power_of_two(std::uint32_t bits, int shift) noe
   return sign | (static_cast<std::uint32_t>(result) << 23) | fraction;
 }
 
+// P * 2^(code - 127), the dequantized element, for an element value P
+// (float bits) and a scale code that is not NaN; computed on the bits so
+// that the result does not depend on MXCSR (DAZ would read the scale 2^-127
+// as 0, FTZ would flush a subnormal product, and the rounding direction
+// would turn an overflow into FLT_MAX). The product is exact unless it
+// leaves float's range: an overflow is +-Inf, and a result below 2^-126 is
+// rounded to nearest even on float's subnormal grid (for the MX element
+// types that rounding is exact too: their values are multiples of 2^-16 and
+// X >= 2^-127). Zero, Inf and NaN P come back unchanged.
+constexpr std::uint32_t multiply_by_scale(std::uint32_t p, std::uint8_t code) noexcept {
+  const std::uint32_t sign = p & 0x80000000u;
+  const std::uint32_t a = p & 0x7FFFFFFFu;
+  int biased = static_cast<int>(a >> 23);
+  if (a == 0 || biased == 255) return p;
+  std::uint32_t fraction = a & 0x7FFFFFu;
+  if (biased == 0) {  // a float subnormal P: normalise
+    const int top = detail::leading_one_position(a);
+    fraction = (a << (23 - top)) & 0x7FFFFFu;
+    biased = top - 22;
+  }
+  const int result = biased + static_cast<int>(code) - 127;
+  if (result >= 255) return sign | 0x7F800000u;
+  if (result >= 1) return sign | (static_cast<std::uint32_t>(result) << 23) | fraction;
+  // Subnormal: the significand counts 2^(result - 150); in quanta of 2^-149
+  // that is significand >> (1 - result), rounded to nearest even.
+  const int shift = 1 - result;
+  if (shift > 24) return sign;  // below half the smallest subnormal
+  const std::uint32_t significand = fraction | 0x800000u;
+  std::uint32_t kept = significand >> shift;
+  const std::uint32_t rest = significand & ((1u << shift) - 1u);
+  const std::uint32_t half = 1u << (shift - 1);
+  if (rest > half || (rest == half && (kept & 1u))) ++kept;
+  return sign | kept;
+}
+
 }  // namespace mx
 }  // namespace mf

@@ -11,6 +11,11 @@
 
 #define MF_MX_TARGET_AVX512 \
   __attribute__((target("avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
+// The same plus VBMI (byte permutes across the register), checked with
+// mf::bulk::detail::cpu().avx512vbmi before use.
+#define MF_MX_TARGET_AVX512VBMI                                                               \
+  __attribute__((target(                                                                      \
+      "avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi")))
 #endif
 
 namespace mf {
