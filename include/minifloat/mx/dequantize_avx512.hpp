@@ -8,7 +8,7 @@
 //    neither all zeros nor near float's limits), one float multiply: it is
 //    then exact, so DAZ, FTZ and the rounding direction cannot change it,
 //    and no subnormal operand or result slows it down;
-//  * a chunk of 16 blocks holding any other scale (2^-127 of an all-zero
+//  * a group of 64 elements with any other scale (2^-127 of an all-zero
 //    block, 2^127, NaN) goes through multiply_by_scale16, on the bits.
 // Decoders: 8-bit elements through two 256-entry byte planes with VBMI
 // (the bulk decoder's tables), else from their fields; FP4 through two
@@ -81,47 +81,63 @@ MF_MX_TARGET_AVX512 inline __m512i multiply_by_scale16(__m512i p, __m512i d) {
   return _mm512_mask_mov_epi32(result, keep, p);
 }
 
-// The scales of up to 16 consecutive blocks (a chunk).
-struct chunk_scales {
-  alignas(64) std::uint32_t x_bits[16];  // 2^(code - 127) as float bits, for safe codes
-  alignas(64) std::uint32_t codes[16];
-  bool safe;  // every code in safe_codes
-};
+// 2^(code - 127) for a code in 1..254, in every lane.
+MF_MX_TARGET_AVX512 inline __m512 power_of_two(std::uint32_t code) {
+  return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(code << 23)));
+}
 
 template <class Elem>
-MF_MX_TARGET_AVX512 inline void load_chunk_scales(const std::uint8_t* scales, std::size_t count,
-                                                  chunk_scales& s) {
-  using S = safe_codes<Elem>;
-  const auto valid = static_cast<__mmask16>((1u << count) - 1u);
-  const __m512i codes = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(valid, scales));
-  const __mmask16 unsafe = _mm512_mask_cmplt_epu32_mask(valid, codes, splat(S::lo)) |
-                           _mm512_mask_cmpgt_epu32_mask(valid, codes, splat(S::hi));
-  _mm512_store_si512(s.codes, codes);
-  _mm512_store_si512(s.x_bits, _mm512_slli_epi32(codes, 23));
-  s.safe = unsafe == 0;
+constexpr bool is_safe_code(std::uint32_t code) noexcept {
+  return code - safe_codes<Elem>::lo <= safe_codes<Elem>::hi - safe_codes<Elem>::lo;
 }
 
-// Element values (float bits) of block b of the chunk times its scale.
-template <bool Safe>
-MF_MX_TARGET_AVX512 inline __m512 scale16(__m512i p, const chunk_scales& s, std::size_t b) {
-  if constexpr (Safe) {
-    return _mm512_mul_ps(_mm512_castsi512_ps(p),
-                         _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(s.x_bits[b]))));
+// 16 element values (float bits) times 2^(code - 127), the bits of
+// multiply_by_scale: outside safe_codes on the bits (not inlined: rare).
+template <class Elem>
+MF_MX_TARGET_AVX512 inline __m512 scale16(__m512i p, std::uint32_t code) {
+  if (is_safe_code<Elem>(code)) {
+    return _mm512_mul_ps(_mm512_castsi512_ps(p), power_of_two(code));
+  }
+  if (code == scale_nan) return _mm512_castsi512_ps(splat(0x7FC00000u));
+  return _mm512_castsi512_ps(multiply_by_scale16(p, _mm512_set1_epi32(static_cast<int>(code) - 127)));
+}
+
+// The block of vector t (16 elements) of the group starting at element g
+// (a multiple of 64).
+template <class Fmt>
+constexpr std::size_t block_of(std::size_t g, std::size_t t) noexcept {
+  constexpr std::size_t k = Fmt::block_size;
+  if constexpr (64 % k == 0) {
+    return g / k + 16 * t / k;  // lets the compiler see shared blocks
   } else {
-    if (s.codes[b] == scale_nan) return _mm512_castsi512_ps(splat(0x7FC00000u));
-    return _mm512_castsi512_ps(
-        multiply_by_scale16(p, _mm512_set1_epi32(static_cast<int>(s.codes[b]) - 127)));
+    return (g + 16 * t) / k;
   }
 }
 
-// Stores `vectors` (<= 4) vectors of 16 decoded elements, the first at
-// element g of the chunk, each times its block's scale.
-template <class Fmt, bool Safe>
-MF_MX_TARGET_AVX512 inline void store_group(float* out, const __m512i (&v)[4], std::size_t g,
-                                            std::size_t vectors, const chunk_scales& s) {
-  for (std::size_t t = 0; t < vectors; ++t) {
-    _mm512_storeu_ps(out + g + 16 * t, scale16<Safe>(v[t], s, (g + 16 * t) / Fmt::block_size));
+// Stores the first `vectors` (1..4) of v, the decoded elements g.., each
+// times its block's scale. A whole group whose scales are all safe (the
+// common case) takes one multiply per vector and no other branch.
+template <class Fmt>
+MF_MX_TARGET_AVX512 inline void store_group(float* out, const std::uint8_t* scales,
+                                            const __m512i (&v)[4], std::size_t g,
+                                            std::size_t vectors) {
+  using Elem = typename Fmt::element;
+  if (vectors == 4) {
+    const std::uint32_t c0 = scales[block_of<Fmt>(g, 0)], c1 = scales[block_of<Fmt>(g, 1)];
+    const std::uint32_t c2 = scales[block_of<Fmt>(g, 2)], c3 = scales[block_of<Fmt>(g, 3)];
+    if (is_safe_code<Elem>(c0) && is_safe_code<Elem>(c1) && is_safe_code<Elem>(c2) &&
+        is_safe_code<Elem>(c3)) {
+      _mm512_storeu_ps(out + g, _mm512_mul_ps(_mm512_castsi512_ps(v[0]), power_of_two(c0)));
+      _mm512_storeu_ps(out + g + 16, _mm512_mul_ps(_mm512_castsi512_ps(v[1]), power_of_two(c1)));
+      _mm512_storeu_ps(out + g + 32, _mm512_mul_ps(_mm512_castsi512_ps(v[2]), power_of_two(c2)));
+      _mm512_storeu_ps(out + g + 48, _mm512_mul_ps(_mm512_castsi512_ps(v[3]), power_of_two(c3)));
+      return;
+    }
   }
+  _mm512_storeu_ps(out + g, scale16<Elem>(v[0], scales[block_of<Fmt>(g, 0)]));
+  if (vectors > 1) _mm512_storeu_ps(out + g + 16, scale16<Elem>(v[1], scales[block_of<Fmt>(g, 1)]));
+  if (vectors > 2) _mm512_storeu_ps(out + g + 32, scale16<Elem>(v[2], scales[block_of<Fmt>(g, 2)]));
+  if (vectors > 3) _mm512_storeu_ps(out + g + 48, scale16<Elem>(v[3], scales[block_of<Fmt>(g, 3)]));
 }
 
 // Dword j of the result takes dword (j % 4) * 4 + j / 4: a 4x4 transpose of
@@ -224,69 +240,68 @@ struct nibble_decoder {
   }
 };
 
-// The chunk loop, for the decoders that need AVX-512 F/BW only.
+// The loop, for the decoders that need AVX-512 F/BW only: whole groups of
+// 64 elements, then the rest (a multiple of 16) with a masked load.
 template <class Fmt, class Decoder>
 MF_MX_TARGET_AVX512 inline void dequantize_loop(const std::uint8_t* scales,
                                                 const std::uint8_t* elements, std::size_t blocks,
                                                 float* out, const Decoder& decode) {
-  constexpr std::size_t k = Fmt::block_size;
-  chunk_scales s;
+  const std::size_t n = blocks * Fmt::block_size;
   __m512i v[4];
-  for (std::size_t c = 0; c < blocks; c += 16) {
-    const std::size_t count = (blocks - c < 16 ? blocks - c : 16) * k;
-    load_chunk_scales<typename Fmt::element>(scales + c, count / k, s);
-    const std::uint8_t* in = elements + c * Fmt::element_bytes;
-    float* o = out + c * k;
-    for (std::size_t g = 0; g < count; g += 64) {
-      const std::size_t left = count - g < 64 ? count - g : 64;
-      decode(in + g * Fmt::element_bits / 8, left, v);
-      if (s.safe) {
-        store_group<Fmt, true>(o, v, g, left / 16, s);
-      } else {
-        store_group<Fmt, false>(o, v, g, left / 16, s);
-      }
-    }
+  std::size_t g = 0;
+  for (; g + 64 <= n; g += 64) {
+    decode(elements + g * Fmt::element_bits / 8, 64, v);
+    store_group<Fmt>(out, scales, v, g, 4);
+  }
+  if (g < n) {
+    decode(elements + g * Fmt::element_bits / 8, n - g, v);
+    store_group<Fmt>(out, scales, v, g, (n - g) / 16);
   }
 }
 
 // 8-bit elements with VBMI: the bulk decoder's byte planes (256 entries
 // each, two vpermi2b and a blend on the index's top bit per plane).
+struct byte_planes {
+  __m512i a[4];  // float bits 16..23 of codes 0..255
+  __m512i b[4];  // float bits 24..31
+};
+
+MF_MX_TARGET_AVX512VBMI inline void decode64_vbmi(const byte_planes& t, const std::uint8_t* in,
+                                                  std::size_t count, __m512i (&v)[4]) {
+  const __m512i raw = count == 64 ? _mm512_loadu_si512(in)
+                                  : _mm512_maskz_loadu_epi8((1ull << count) - 1u, in);
+  const __m512i idx = transpose_groups(raw);
+  const __mmask64 upper = _mm512_movepi8_mask(idx);
+  byte_planes_to_floats(_mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(t.a[0], idx, t.a[1]),
+                                               _mm512_permutex2var_epi8(t.a[2], idx, t.a[3])),
+                        _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(t.b[0], idx, t.b[1]),
+                                               _mm512_permutex2var_epi8(t.b[2], idx, t.b[3])),
+                        v);
+}
+
+// dequantize_loop with decode64_vbmi, written out again because a VBMI
+// function cannot be inlined into one without VBMI.
 template <class Fmt>
 MF_MX_TARGET_AVX512VBMI inline void dequantize_table_vbmi(const std::uint8_t* scales,
                                                           const std::uint8_t* elements,
                                                           std::size_t blocks, float* out) {
   using F = typename Fmt::element::format;
-  constexpr std::size_t k = Fmt::block_size;
-  const auto& t = mf::bulk::avx512_kernels::get_decode_table<F>();
-  const __m512i a0 = _mm512_load_si512(t.plane16), a1 = _mm512_load_si512(t.plane16 + 64);
-  const __m512i a2 = _mm512_load_si512(t.plane16 + 128), a3 = _mm512_load_si512(t.plane16 + 192);
-  const __m512i b0 = _mm512_load_si512(t.plane24), b1 = _mm512_load_si512(t.plane24 + 64);
-  const __m512i b2 = _mm512_load_si512(t.plane24 + 128), b3 = _mm512_load_si512(t.plane24 + 192);
-  chunk_scales s;
+  const auto& table = mf::bulk::avx512_kernels::get_decode_table<F>();
+  byte_planes t;
+  for (int q = 0; q < 4; ++q) {
+    t.a[q] = _mm512_load_si512(table.plane16 + 64 * q);
+    t.b[q] = _mm512_load_si512(table.plane24 + 64 * q);
+  }
+  const std::size_t n = blocks * Fmt::block_size;
   __m512i v[4];
-  for (std::size_t c = 0; c < blocks; c += 16) {
-    const std::size_t count = (blocks - c < 16 ? blocks - c : 16) * k;
-    load_chunk_scales<typename Fmt::element>(scales + c, count / k, s);
-    const std::uint8_t* in = elements + c * k;
-    float* o = out + c * k;
-    for (std::size_t g = 0; g < count; g += 64) {
-      const std::size_t left = count - g < 64 ? count - g : 64;
-      const __m512i raw = left == 64 ? _mm512_loadu_si512(in + g)
-                                     : _mm512_maskz_loadu_epi8((1ull << left) - 1u, in + g);
-      const __m512i idx = transpose_groups(raw);
-      const __mmask64 upper = _mm512_movepi8_mask(idx);
-      byte_planes_to_floats(
-          _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(a0, idx, a1),
-                                 _mm512_permutex2var_epi8(a2, idx, a3)),
-          _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(b0, idx, b1),
-                                 _mm512_permutex2var_epi8(b2, idx, b3)),
-          v);
-      if (s.safe) {
-        store_group<Fmt, true>(o, v, g, left / 16, s);
-      } else {
-        store_group<Fmt, false>(o, v, g, left / 16, s);
-      }
-    }
+  std::size_t g = 0;
+  for (; g + 64 <= n; g += 64) {
+    decode64_vbmi(t, elements + g, 64, v);
+    store_group<Fmt>(out, scales, v, g, 4);
+  }
+  if (g < n) {
+    decode64_vbmi(t, elements + g, n - g, v);
+    store_group<Fmt>(out, scales, v, g, (n - g) / 16);
   }
 }
 
