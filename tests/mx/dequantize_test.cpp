@@ -2,8 +2,8 @@
 // VBMI) against the double model of mx_reference.hpp: every element pattern
 // under every scale code 0..255 (2^-127, 2^127, the NaN scale 0xFF, the
 // codes where the product becomes a float subnormal or overflows), under
-// several MXCSR settings, and every length across the kernel's 16-block
-// chunks with random scales and elements.
+// several MXCSR settings, and every length across the kernel's groups and
+// runs with random scales and elements.
 #include <string>
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -78,8 +78,8 @@ void check_dequantize(const tensor& t, const std::vector<std::uint32_t>& ref,
 }
 
 // Every scale code 0..255, each over enough blocks to hold every element
-// pattern once (in order, so chunks of 16 blocks are all safe codes in the
-// middle of the range and mixed at its ends).
+// pattern once (in order, so groups and runs hold only safe codes in the
+// middle of the range and a mix at its ends).
 template <class Fmt>
 tensor every_pattern_every_scale() {
   constexpr std::size_t k = Fmt::block_size;
@@ -97,8 +97,9 @@ tensor every_pattern_every_scale() {
   return make_tensor<Fmt>(codes, scales);
 }
 
-// n elements: random codes; per 16-block chunk either only codes in the
-// middle of the range or a mix with the extremes and the NaN scale.
+// n elements: random codes; per run of 64 blocks (the kernel's unit for
+// FP4) either only codes in the middle of the range or a mix with the
+// extremes and the NaN scale.
 template <class Fmt>
 tensor random_tensor(std::size_t n, std::uint64_t seed) {
   static constexpr std::uint8_t extremes[] = {0, 1, 2, 9, 10, 16, 17, 127, 239, 240,
@@ -108,7 +109,7 @@ tensor random_tensor(std::size_t n, std::uint64_t seed) {
   for (auto& c : codes) c = static_cast<std::uint8_t>(rng.next() & ((1u << Fmt::element_bits) - 1u));
   bool mixed = false;
   for (std::size_t j = 0; j < scales.size(); ++j) {
-    if (j % 16 == 0) mixed = (rng.next() & 1u) != 0;
+    if (j % 64 == 0) mixed = (rng.next() & 1u) != 0;
     const std::uint32_t r = rng.next();
     scales[j] = mixed && (r & 3u) == 0 ? extremes[(r >> 2) % 16]
                                       : static_cast<std::uint8_t>(20 + (r >> 8) % 211);
@@ -135,8 +136,9 @@ TYPED_TEST(MxDequantize, EveryElementUnderEveryScale) {
   check_dequantize<TypeParam>(t, model<TypeParam>(t), "every pattern");
 }
 
-// The kernels work on 16 blocks and 64 elements at a time: every length up
-// to three blocks and a bit, and around the end of the first chunk.
+// The kernels work on 64 elements and (FP4) runs of 64 blocks at a time:
+// every length up to three blocks and a bit, and around the end of the
+// first run.
 TYPED_TEST(MxDequantize, LengthsAcrossChunksMatchModel) {
   using Fmt = TypeParam;
   constexpr std::size_t k = Fmt::block_size;
@@ -144,7 +146,7 @@ TYPED_TEST(MxDequantize, LengthsAcrossChunksMatchModel) {
     const tensor t = random_tensor<Fmt>(n, n);
     check_dequantize<Fmt>(t, model<Fmt>(t), "n " + std::to_string(n));
   }
-  for (std::size_t n = 16 * k - 20; n <= 17 * k + 20; ++n) {
+  for (std::size_t n = 64 * k - 20; n <= 65 * k + 20; ++n) {
     const tensor t = random_tensor<Fmt>(n, n);
     check_dequantize<Fmt>(t, model<Fmt>(t), "n " + std::to_string(n));
   }

@@ -3,9 +3,9 @@
 // time are decoded to float bits by byte-table lookups and multiplied by
 // their block's scale before the store. Same bits as the scalar path
 // (scale.hpp's multiply_by_scale), whatever MXCSR holds:
-//  * where every nonzero element times X is a float normal (the scale codes
-//    of safe_codes, which is all that quantize produces for data that is
-//    neither all zeros nor near float's limits), one float multiply: it is
+//  * where every nonzero element times X is a float normal (scale.hpp's
+//    multiply_is_exact, which holds for every scale quantize gives data that
+//    is neither all zeros nor near float's limits), one float multiply: it is
 //    then exact, so DAZ, FTZ and the rounding direction cannot change it,
 //    and no subnormal operand or result slows it down;
 //  * a group of 64 elements with any other scale (2^-127 of an all-zero
@@ -34,21 +34,6 @@ template <class Fmt>
 inline constexpr bool supports =
     !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
     (Fmt::element_bits == 8 || Fmt::element_bits == 4);
-
-// The scale codes for which P * X is a float normal for every nonzero
-// finite element P: the smallest element (2^(emin - M)) times X is at least
-// 2^-126 and the largest (below 2^(emax + 1)) times X below 2^128; X itself
-// is a float normal (code >= 1). e4m3fn: 10..246, e5m2: 17..239, e2m1fn:
-// 2..252.
-template <class Elem>
-struct safe_codes {
-  using F = typename Elem::format;
-  static constexpr int smallest_exponent =
-      F::has_subnormals ? F::min_exponent - F::mantissa_bits : F::min_exponent;
-  static constexpr unsigned lo =
-      static_cast<unsigned>(1 - smallest_exponent > 1 ? 1 - smallest_exponent : 1);
-  static constexpr unsigned hi = static_cast<unsigned>(254 - F::max_exponent);
-};
 
 MF_MX_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
   return _mm512_set1_epi32(static_cast<int>(v));
@@ -86,16 +71,11 @@ MF_MX_TARGET_AVX512 inline __m512 power_of_two(std::uint32_t code) {
   return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(code << 23)));
 }
 
-template <class Elem>
-constexpr bool is_safe_code(std::uint32_t code) noexcept {
-  return code - safe_codes<Elem>::lo <= safe_codes<Elem>::hi - safe_codes<Elem>::lo;
-}
-
 // 16 element values (float bits) times 2^(code - 127), the bits of
-// multiply_by_scale: outside safe_codes on the bits (not inlined: rare).
+// multiply_by_scale: outside multiply_is_exact on the bits (not inlined: rare).
 template <class Elem>
 MF_MX_TARGET_AVX512 inline __m512 scale16(__m512i p, std::uint32_t code) {
-  if (is_safe_code<Elem>(code)) {
+  if (multiply_is_exact<Elem>(code)) {
     return _mm512_mul_ps(_mm512_castsi512_ps(p), power_of_two(code));
   }
   if (code == scale_nan) return _mm512_castsi512_ps(splat(0x7FC00000u));
@@ -115,7 +95,7 @@ constexpr std::size_t block_of(std::size_t g, std::size_t t) noexcept {
 }
 
 // Stores the first `vectors` (1..4) of v, the decoded elements g.., each
-// times its block's scale. A whole group whose scales are all safe (the
+// times its block's scale. A whole group whose scales all pass multiply_is_exact (the
 // common case) takes one multiply per vector and no other branch.
 template <class Fmt>
 MF_MX_TARGET_AVX512 inline void store_group(float* out, const std::uint8_t* scales,
@@ -125,8 +105,8 @@ MF_MX_TARGET_AVX512 inline void store_group(float* out, const std::uint8_t* scal
   if (vectors == 4) {
     const std::uint32_t c0 = scales[block_of<Fmt>(g, 0)], c1 = scales[block_of<Fmt>(g, 1)];
     const std::uint32_t c2 = scales[block_of<Fmt>(g, 2)], c3 = scales[block_of<Fmt>(g, 3)];
-    if (is_safe_code<Elem>(c0) && is_safe_code<Elem>(c1) && is_safe_code<Elem>(c2) &&
-        is_safe_code<Elem>(c3)) {
+    if (multiply_is_exact<Elem>(c0) && multiply_is_exact<Elem>(c1) &&
+        multiply_is_exact<Elem>(c2) && multiply_is_exact<Elem>(c3)) {
       _mm512_storeu_ps(out + g, _mm512_mul_ps(_mm512_castsi512_ps(v[0]), power_of_two(c0)));
       _mm512_storeu_ps(out + g + 16, _mm512_mul_ps(_mm512_castsi512_ps(v[1]), power_of_two(c1)));
       _mm512_storeu_ps(out + g + 32, _mm512_mul_ps(_mm512_castsi512_ps(v[2]), power_of_two(c2)));
@@ -141,7 +121,7 @@ MF_MX_TARGET_AVX512 inline void store_group(float* out, const std::uint8_t* scal
 }
 
 // The scales of a run of up to 64 blocks as float bits 2^(code - 127)
-// (meaningful for the safe codes), and whether all of them are safe. The
+// (meaningful where multiply_is_exact holds), and whether it holds for all. The
 // asm statement makes the compiler read them back from memory, so each
 // folds into its multiply as a broadcast load instead of being extracted
 // from a register with shuffles.
@@ -152,13 +132,15 @@ struct run_scales {
 template <class Elem>
 MF_MX_TARGET_AVX512 inline bool load_run_scales(const std::uint8_t* scales, std::size_t count,
                                                 run_scales& r) {
-  using S = safe_codes<Elem>;
   __mmask16 unsafe = 0;
   for (std::size_t q = 0; q < count; q += 16) {
     const auto valid = static_cast<__mmask16>((1u << (count - q < 16 ? count - q : 16)) - 1u);
     const __m512i c = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(valid, scales + q));
-    unsafe = static_cast<__mmask16>(unsafe | _mm512_mask_cmplt_epu32_mask(valid, c, splat(S::lo)) |
-                                    _mm512_mask_cmpgt_epu32_mask(valid, c, splat(S::hi)));
+    // multiply_is_exact on 16 codes: code - lo > hi - lo (unsigned).
+    using C = exact_multiply_codes<Elem>;
+    const __m512i rel = _mm512_sub_epi32(c, splat(C::lo));
+    unsafe = static_cast<__mmask16>(
+        unsafe | _mm512_mask_cmpgt_epu32_mask(valid, rel, splat(C::hi - C::lo)));
     _mm512_store_si512(r.bits + q, _mm512_slli_epi32(c, 23));
   }
   __asm__("" : "+m"(r.bits));

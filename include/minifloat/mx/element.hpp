@@ -42,6 +42,10 @@ struct element_traits<minifloat<E, M, B, S>> {
       format::max_finite_magnitude & format::mantissa_mask;
   // Power of two folded into the scaling before encode (INT8's 2^6).
   static constexpr int implicit_shift = 0;
+  // Exponents of the smallest and largest finite nonzero magnitudes.
+  static constexpr int min_value_exponent =
+      format::has_subnormals ? format::min_exponent - M : format::min_exponent;
+  static constexpr int max_value_exponent = format::max_exponent;
   // A scaled value below 2^-126 (float's smallest normal) rounds to +-0 in
   // every element format here, because half the element's smallest
   // subnormal is far above it. The exact scaling in scale.hpp relies on it.
@@ -58,6 +62,8 @@ struct element_traits<int8_element> {
   static constexpr int emax = 0;
   static constexpr unsigned max_fraction = 63;
   static constexpr int implicit_shift = 6;
+  static constexpr int min_value_exponent = -6;  // 1/64
+  static constexpr int max_value_exponent = 1;   // -128/64 = -2
 };
 
 namespace detail {

@@ -84,6 +84,11 @@ inline void dequantize_block(std::uint8_t scale, const std::uint8_t* elements,
     for (std::size_t i = 0; i < count; ++i) out[i] = scale_value(scale_nan);
     return;
   }
+  if (multiply_is_exact<Elem>(scale)) {  // the common case: one exact multiply
+    const float x = mf::detail::bit_cast<float>(static_cast<std::uint32_t>(scale) << 23);
+    for (std::size_t i = 0; i < count; ++i) out[i] = decode_element<Elem>(codes[i]) * x;
+    return;
+  }
   for (std::size_t i = 0; i < count; ++i) {
     out[i] = mf::detail::bit_cast<float>(
         multiply_by_scale(mf::detail::bit_cast<std::uint32_t>(decode_element<Elem>(codes[i])), scale));

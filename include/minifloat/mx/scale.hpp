@@ -137,5 +137,25 @@ constexpr std::uint32_t multiply_by_scale(std::uint32_t p, std::uint8_t code) no
   return sign | kept;
 }
 
+// Whether P * 2^(code - 127) is a float normal for every finite nonzero
+// element P of Elem (and X itself a float normal): then one float multiply
+// is exact, gives multiply_by_scale's bits, and no MXCSR setting (DAZ, FTZ,
+// rounding direction) can change it. e4m3fn: codes 10..246, e5m2: 17..239,
+// e2m1fn: 2..252 — every scale quantize gives a block that is not all zeros
+// and not near float's limits.
+template <class Elem>
+struct exact_multiply_codes {
+  using T = element_traits<Elem>;
+  static constexpr std::uint32_t lo =
+      static_cast<std::uint32_t>(1 - T::min_value_exponent > 1 ? 1 - T::min_value_exponent : 1);
+  static constexpr std::uint32_t hi = static_cast<std::uint32_t>(254 - T::max_value_exponent);
+};
+
+template <class Elem>
+constexpr bool multiply_is_exact(std::uint32_t code) noexcept {
+  using C = exact_multiply_codes<Elem>;
+  return code - C::lo <= C::hi - C::lo;
+}
+
 }  // namespace mx
 }  // namespace mf
