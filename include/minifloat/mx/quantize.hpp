@@ -1,14 +1,17 @@
 // MX quantize (float32 -> scales + elements) and dequantize, in the tensor
 // layout and the array-of-blocks layout of block.hpp. The AVX-512 kernels
 // (quantize_avx512.hpp, dequantize_avx512.hpp) run for MXFP8 and MXFP4
-// with blocks of a multiple of 16 when mf::bulk::active_isa() is avx512; everything else (and a partial last
-// block) takes the scalar path. Both give the same bytes and floats.
+// with blocks of a multiple of 16 when mf::bulk::active_isa() is avx512,
+// and dequantize_avx2.hpp's dequantize when it is avx2; everything else
+// (and a partial last block) takes the scalar path. All give the same bytes
+// and floats.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "block.hpp"
+#include "dequantize_avx2.hpp"
 #include "dequantize_avx512.hpp"
 #include "quantize_avx512.hpp"
 #include "quantize_scalar.hpp"
@@ -56,6 +59,12 @@ inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
     if (detail::use_avx512()) {
       blocks_done = n / k;
       avx512_dequantize::dequantize<Fmt>(scales, elements, blocks_done, out);
+    }
+  }
+  if constexpr (avx2_dequantize::supports<Fmt>) {
+    if (detail::use_avx2()) {
+      blocks_done = n / k;
+      avx2_dequantize::dequantize<Fmt>(scales, elements, blocks_done, out);
     }
   }
 #endif

@@ -9,6 +9,7 @@
 #if MF_BULK_X86
 #include "../bulk/x86_intrinsics.hpp"
 
+#define MF_MX_TARGET_AVX2 __attribute__((target("avx2,fma,f16c,bmi,bmi2")))
 #define MF_MX_TARGET_AVX512 \
   __attribute__((target("avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
 // The same plus VBMI (byte permutes across the register), checked with
@@ -26,6 +27,15 @@ namespace detail {
 inline bool use_avx512() noexcept {
 #if MF_BULK_X86
   return mf::bulk::active_isa() == mf::bulk::isa::avx512;
+#else
+  return false;
+#endif
+}
+
+// Whether the AVX2 MX kernels may run now.
+inline bool use_avx2() noexcept {
+#if MF_BULK_X86
+  return mf::bulk::active_isa() == mf::bulk::isa::avx2;
 #else
   return false;
 #endif
