@@ -1,0 +1,114 @@
+// AVX2 MX dequantize for MXFP8 (e4m3fn, e5m2) and MXFP4 (e2m1fn), whole
+// blocks of a multiple of 16 elements, in one pass: 8 elements at a time
+// decoded from their fields (FP8) or looked up by magnitude in an 8-entry
+// vpermps table (FP4), then multiplied by the block's scale. The multiply
+// runs only where it is exact (scale.hpp's multiply_is_exact), so MXCSR
+// cannot change it; a block with any other scale (2^-127, the largest
+// scales, NaN) goes through the scalar path. Same bits as the scalar path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "block.hpp"
+#include "element.hpp"
+#include "quantize_scalar.hpp"
+#include "scale.hpp"
+#include "target.hpp"
+
+#if MF_BULK_X86
+
+namespace mf {
+namespace mx {
+namespace avx2_dequantize {
+
+template <class Fmt>
+inline constexpr bool supports =
+    !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
+    (Fmt::element_bits == 8 || Fmt::element_bits == 4);
+
+MF_MX_TARGET_AVX2 inline __m256i splat8(std::uint32_t v) {
+  return _mm256_set1_epi32(static_cast<int>(v));
+}
+
+// 8 one-byte codes (32-bit lanes) to float bits, exactly, from the fields.
+template <class Elem>
+MF_MX_TARGET_AVX2 inline __m256 decode8_fields(__m256i c) {
+  using F = typename Elem::format;
+  constexpr int m = F::mantissa_bits;
+  const __m256i mag = _mm256_and_si256(c, splat8(F::magnitude_mask));
+  __m256i bits = _mm256_add_epi32(_mm256_slli_epi32(mag, 23 - m),
+                                  splat8(static_cast<std::uint32_t>(127 - F::bias) << 23));
+  // Subnormals: mag * 2^(1 - bias - m), a float normal, exact.
+  const float quantum = static_cast<float>(1.0 / static_cast<double>(1ull << (F::bias + m - 1)));
+  const __m256i subnormal =
+      _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(mag), _mm256_set1_ps(quantum)));
+  bits = _mm256_blendv_epi8(bits, subnormal, _mm256_cmpgt_epi32(splat8(1u << m), mag));
+  if constexpr (F::has_inf) {
+    bits = _mm256_blendv_epi8(bits, splat8(0x7F800000u),
+                              _mm256_cmpeq_epi32(mag, splat8(F::inf_magnitude)));
+  }
+  if constexpr (F::encoding == specials::ieee) {
+    bits = _mm256_blendv_epi8(bits, splat8(0x7FC00000u),
+                              _mm256_cmpgt_epi32(mag, splat8(F::inf_magnitude)));
+  } else if constexpr (F::encoding == specials::fn) {
+    bits = _mm256_blendv_epi8(bits, splat8(0x7FC00000u),
+                              _mm256_cmpeq_epi32(mag, splat8(F::magnitude_mask)));
+  }
+  const __m256i sign =
+      _mm256_slli_epi32(_mm256_and_si256(c, splat8(F::sign_mask)), 31 - (F::bits - 1));
+  return _mm256_castsi256_ps(_mm256_or_si256(bits, sign));
+}
+
+// 8 FP4 codes from 4 bytes: the magnitude (3 bits) through vpermps, which
+// reads only the low 3 bits of each index, and the sign (bit 3) to bit 31.
+template <class Elem>
+MF_MX_TARGET_AVX2 inline __m256 decode8_fp4(const std::uint8_t* in, __m256 magnitudes) {
+  std::int32_t word = 0;
+  __builtin_memcpy(&word, in, 4);
+  // Qword i = b_i | b_i << 28: dword 2i holds b_i (low nibble in bits
+  // 0..3), dword 2i+1 holds b_i >> 4.
+  const __m256i q = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(word));
+  const __m256i d = _mm256_or_si256(q, _mm256_slli_epi64(q, 28));
+  const __m256 mag = _mm256_permutevar8x32_ps(magnitudes, d);
+  const __m256i sign = _mm256_and_si256(_mm256_slli_epi32(d, 28), splat8(0x80000000u));
+  return _mm256_or_ps(mag, _mm256_castsi256_ps(sign));
+}
+
+template <class Fmt>
+MF_MX_TARGET_AVX2 inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
+                                         std::size_t blocks, float* out) {
+  using Elem = typename Fmt::element;
+  constexpr std::size_t k = Fmt::block_size;
+  alignas(32) float table[8] = {};
+  if constexpr (Fmt::element_bits == 4) {
+    for (unsigned i = 0; i < 8; ++i) table[i] = decode_element<Elem>(static_cast<std::uint8_t>(i));
+  }
+  const __m256 magnitudes = _mm256_load_ps(table);
+  for (std::size_t j = 0; j < blocks; ++j) {
+    const std::uint8_t code = scales[j];
+    const std::uint8_t* in = elements + j * Fmt::element_bytes;
+    float* o = out + j * k;
+    if (!multiply_is_exact<Elem>(code)) {
+      scalar_kernels::dequantize_block<Fmt>(code, in, k, o);
+      continue;
+    }
+    const __m256 x = _mm256_castsi256_ps(splat8(static_cast<std::uint32_t>(code) << 23));
+    for (std::size_t t = 0; t < k; t += 8) {
+      __m256 v;
+      if constexpr (Fmt::element_bits == 8) {
+        v = decode8_fields<Elem>(
+            _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + t))));
+      } else {
+        v = decode8_fp4<Elem>(in + t / 2, magnitudes);
+      }
+      _mm256_storeu_ps(o + t, _mm256_mul_ps(v, x));
+    }
+  }
+}
+
+}  // namespace avx2_dequantize
+}  // namespace mx
+}  // namespace mf
+
+#endif  // MF_BULK_X86

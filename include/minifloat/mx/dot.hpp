@@ -1,0 +1,69 @@
+// The dot product of two MX vectors as OCP MX v1.0 defines it (§6.1 Dot,
+// §6.2 DotGeneral), evaluated in a fixed, documented order so that it can
+// serve as a reference for hardware verification:
+//
+//   per block pair j: S_j = sum_{i=0}^{k-1} P_a,i * P_b,i, each product
+//     exact in float32 (at most 8 significant bits for the FP elements, a
+//     14-bit integer times 2^-12 for INT8), added in float32 from i = 0
+//     upwards (round to nearest even after each addition);
+//   Dot_j = S_j * X_a * X_b with ONE rounding to float32 (the product of
+//     the two scales, 2^(e_a + e_b), may lie outside float's range);
+//   DotGeneral = sum over j of Dot_j, in float32 from j = 0 upwards.
+// A NaN scale makes its block's Dot NaN; NaN/Inf elements (e4m3fn NaN,
+// e5m2 Inf/NaN) propagate by IEEE arithmetic.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "block.hpp"
+#include "element.hpp"
+#include "quantize_scalar.hpp"
+#include "scale.hpp"
+
+namespace mf {
+namespace mx {
+
+// Dot of one block pair of `count` (<= K) elements.
+template <class FmtA, class FmtB>
+inline float dot_block(std::uint8_t scale_a, const std::uint8_t* elements_a,
+                       std::uint8_t scale_b, const std::uint8_t* elements_b,
+                       std::size_t count = FmtA::block_size) {
+  static_assert(FmtA::block_size == FmtB::block_size, "both operands need the same block size");
+  if (scale_a == scale_nan || scale_b == scale_nan) return scale_value(scale_nan);
+  std::uint8_t codes_a[FmtA::block_size];
+  std::uint8_t codes_b[FmtB::block_size];
+  detail::load_codes<FmtA::element_bits>(elements_a, codes_a, count);
+  detail::load_codes<FmtB::element_bits>(elements_b, codes_b, count);
+  float sum = 0.0f;
+  for (std::size_t i = 0; i < count; ++i) {
+    sum += decode_element<typename FmtA::element>(codes_a[i]) *
+           decode_element<typename FmtB::element>(codes_b[i]);
+  }
+  const int exponent = static_cast<int>(scale_a) + static_cast<int>(scale_b) - 254;
+  // Exact in double (|exponent| <= 254), then one rounding to float.
+  return static_cast<float>(std::ldexp(static_cast<double>(sum), exponent));
+}
+
+template <class FmtA, class FmtB>
+inline float dot_block(const block<FmtA>& a, const block<FmtB>& b) {
+  return dot_block<FmtA, FmtB>(a.scale, a.elements, b.scale, b.elements);
+}
+
+// DotGeneral over n elements in the tensor layout of block.hpp.
+template <class FmtA, class FmtB>
+inline float dot(const std::uint8_t* scales_a, const std::uint8_t* elements_a,
+                 const std::uint8_t* scales_b, const std::uint8_t* elements_b, std::size_t n) {
+  constexpr std::size_t k = FmtA::block_size;
+  float sum = 0.0f;
+  for (std::size_t j = 0; j * k < n; ++j) {
+    const std::size_t count = n - j * k < k ? n - j * k : k;
+    sum += dot_block<FmtA, FmtB>(scales_a[j], elements_a + j * FmtA::element_bytes, scales_b[j],
+                                 elements_b + j * FmtB::element_bytes, count);
+  }
+  return sum;
+}
+
+}  // namespace mx
+}  // namespace mf

@@ -1,0 +1,111 @@
+// Packed FP4 / FP6 storage, in bulk (layout in packing_scalar.hpp), and
+// float32 <-> packed encode/decode directly. The AVX-512 packers run when
+// mf::bulk::active_isa() is avx512; elsewhere (and for the tails) the
+// scalar ones. FP6 one-per-byte (CUDA's layout) is the plain bulk API:
+// mf::bulk::encode<mf::e2m3fn>.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../bulk.hpp"
+#include "packing_avx512.hpp"
+#include "packing_scalar.hpp"
+#include "target.hpp"
+
+namespace mf {
+namespace mx {
+
+// codes[0..n) (one per byte, bits above 4 ignored) -> packed_bytes<4>(n) bytes.
+inline void pack_fp4(const std::uint8_t* codes, std::uint8_t* packed, std::size_t n) {
+  std::size_t done = 0;
+#if MF_BULK_X86
+  if (detail::use_avx512()) done = avx512_packing::pack_fp4(codes, packed, n);
+#endif
+  scalar_packing::pack_fp4(codes + done, packed + done / 2, n - done);
+}
+
+inline void unpack_fp4(const std::uint8_t* packed, std::uint8_t* codes, std::size_t n) {
+  std::size_t done = 0;
+#if MF_BULK_X86
+  if (detail::use_avx512()) done = avx512_packing::unpack_fp4(packed, codes, n);
+#endif
+  scalar_packing::unpack_fp4(packed + done / 2, codes + done, n - done);
+}
+
+// codes[0..n) (bits above 6 ignored) -> packed_bytes<6>(n) bytes.
+inline void pack_fp6(const std::uint8_t* codes, std::uint8_t* packed, std::size_t n) {
+  std::size_t done = 0;
+#if MF_BULK_X86
+  if (detail::use_avx512()) done = avx512_packing::pack_fp6(codes, packed, n);
+#endif
+  scalar_packing::pack_fp6(codes + done, packed + done / 4 * 3, n - done);
+}
+
+inline void unpack_fp6(const std::uint8_t* packed, std::uint8_t* codes, std::size_t n) {
+  std::size_t done = 0;
+#if MF_BULK_X86
+  if (detail::use_avx512()) done = avx512_packing::unpack_fp6(packed, codes, n);
+#endif
+  scalar_packing::unpack_fp6(packed + done / 4 * 3, codes + done, n - done);
+}
+
+// Packs or unpacks by the width of Fmt (4 or 6 bits).
+template <class Fmt>
+inline void pack(const std::uint8_t* codes, std::uint8_t* packed, std::size_t n) {
+  constexpr int bits = Fmt::format::bits;
+  static_assert(bits == 4 || bits == 6, "packing is for the 4- and 6-bit formats");
+  if constexpr (bits == 4) {
+    pack_fp4(codes, packed, n);
+  } else {
+    pack_fp6(codes, packed, n);
+  }
+}
+
+template <class Fmt>
+inline void unpack(const std::uint8_t* packed, std::uint8_t* codes, std::size_t n) {
+  constexpr int bits = Fmt::format::bits;
+  static_assert(bits == 4 || bits == 6, "packing is for the 4- and 6-bit formats");
+  if constexpr (bits == 4) {
+    unpack_fp4(packed, codes, n);
+  } else {
+    unpack_fp6(packed, codes, n);
+  }
+}
+
+namespace detail {
+// Elements per pass of the direct encode/decode: a multiple of 64 (the
+// vector packers' step, so only the last pass has a scalar tail) whose
+// one-byte staging buffer stays in L1.
+inline constexpr std::size_t packing_chunk = 1024;
+}  // namespace detail
+
+// Rounds in[0..n) into Fmt (e2m1fn, e2m3fn or e3m2fn) and writes them
+// packed: same bits as mf::bulk::encode<Fmt> followed by pack<Fmt>.
+template <class Fmt>
+inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n,
+                          rounding mode = rounding::nearest_even,
+                          overflow on_overflow = overflow::non_saturating) {
+  constexpr int bits = Fmt::format::bits;
+  std::uint8_t codes[detail::packing_chunk];
+  for (std::size_t i = 0; i < n; i += detail::packing_chunk) {
+    const std::size_t count = n - i < detail::packing_chunk ? n - i : detail::packing_chunk;
+    mf::bulk::encode<Fmt>(in + i, codes, count, mode, on_overflow);
+    pack<Fmt>(codes, out + i * bits / 8, count);
+  }
+}
+
+// Decodes packed_bytes<bits>(n) bytes of Fmt to n floats (exact).
+template <class Fmt>
+inline void decode_packed(const std::uint8_t* in, float* out, std::size_t n) {
+  constexpr int bits = Fmt::format::bits;
+  std::uint8_t codes[detail::packing_chunk];
+  for (std::size_t i = 0; i < n; i += detail::packing_chunk) {
+    const std::size_t count = n - i < detail::packing_chunk ? n - i : detail::packing_chunk;
+    unpack<Fmt>(in + i * bits / 8, codes, count);
+    mf::bulk::decode<Fmt>(codes, out + i, count);
+  }
+}
+
+}  // namespace mx
+}  // namespace mf
