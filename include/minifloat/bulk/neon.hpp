@@ -124,10 +124,12 @@ inline uint32x4_t encode4_at(const float* p) {
 // (which keep the low half of each lane) are exact.
 template <class F, rounding Mode, overflow Ovf, class S>
 inline void encode16(const float* in, S* out) {
-  const uint16x8_t lo = vcombine_u16(vmovn_u32(encode4_at<F, Mode, Ovf>(in)),
-                                     vmovn_u32(encode4_at<F, Mode, Ovf>(in + 4)));
-  const uint16x8_t hi = vcombine_u16(vmovn_u32(encode4_at<F, Mode, Ovf>(in + 8)),
-                                     vmovn_u32(encode4_at<F, Mode, Ovf>(in + 12)));
+  const uint32x4_t r0 = encode4_at<F, Mode, Ovf>(in);
+  const uint32x4_t r1 = encode4_at<F, Mode, Ovf>(in + 4);
+  const uint32x4_t r2 = encode4_at<F, Mode, Ovf>(in + 8);
+  const uint32x4_t r3 = encode4_at<F, Mode, Ovf>(in + 12);
+  const uint16x8_t lo = vcombine_u16(vmovn_u32(r0), vmovn_u32(r1));
+  const uint16x8_t hi = vcombine_u16(vmovn_u32(r2), vmovn_u32(r3));
   if constexpr (sizeof(S) == 1) {
     vst1q_u8(reinterpret_cast<std::uint8_t*>(out),
              vcombine_u8(vmovn_u16(lo), vmovn_u16(hi)));
