@@ -11,7 +11,7 @@
 
 // The x86 kernels use per-function target attributes (GCC and Clang), so no
 // -march flag is needed; elsewhere (other compilers, other targets) only the
-// scalar kernels are compiled.
+// scalar kernels are compiled, and the NEON ones on AArch64 (below).
 #if (defined(__x86_64__) || defined(_M_X64)) && \
     (defined(__GNUC__) || defined(__clang__)) && !defined(MINIFLOAT_BULK_NO_SIMD)
 #define MF_BULK_X86 1
