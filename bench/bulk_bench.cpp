@@ -307,7 +307,7 @@ const char* ovf_name(mf::overflow o) {
 
 void register_all() {
   const mf::bulk::isa isas[] = {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                                mf::bulk::isa::avx512};
+                                mf::bulk::isa::avx512, mf::bulk::isa::neon};
   for (const size_class& size : kSizes) {
     // Element counts: encode writes 1 byte per element, decode 4.
     const std::size_t n_encode = size.output_bytes;

@@ -40,6 +40,10 @@ void encode_with(mf::bulk::isa i, const float* in, typename Fmt::storage_type* o
     case mf::bulk::isa::avx2:
       return mf::bulk::avx2_kernels::encode<Fmt>(in, out, n, mode, ovf);
 #endif
+#if MF_BULK_NEON
+    case mf::bulk::isa::neon:
+      return mf::bulk::neon_kernels::encode<Fmt>(in, out, n, mode, ovf);
+#endif
     default:
       return mf::bulk::scalar_kernels::encode<Fmt>(in, out, n, mode, ovf);
   }

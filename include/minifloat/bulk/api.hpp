@@ -17,6 +17,7 @@
 #include "avx2.hpp"
 #include "avx512.hpp"
 #include "dispatch.hpp"
+#include "neon.hpp"
 #include "scalar.hpp"
 
 namespace mf {
@@ -53,6 +54,10 @@ inline void encode(const float* in, typename Fmt::storage_type* out,
     case isa::avx2:
       return avx2_kernels::encode<Fmt>(in, out, n, mode, on_overflow);
 #endif
+#if MF_BULK_NEON
+    case isa::neon:
+      return neon_kernels::encode<Fmt>(in, out, n, mode, on_overflow);
+#endif
     default:
       return scalar_kernels::encode<Fmt>(in, out, n, mode, on_overflow);
   }
@@ -74,6 +79,10 @@ inline void decode(const typename Fmt::storage_type* in, float* out,
       return avx512_kernels::decode<Fmt>(in, out, n);
     case isa::avx2:
       return avx2_kernels::decode<Fmt>(in, out, n);
+#endif
+#if MF_BULK_NEON
+    case isa::neon:
+      return neon_kernels::decode<Fmt>(in, out, n);
 #endif
     default:
       return scalar_kernels::decode<Fmt>(in, out, n);

@@ -11,13 +11,21 @@
 
 // The x86 kernels use per-function target attributes (GCC and Clang), so no
 // -march flag is needed; elsewhere (other compilers, other targets) only the
-// scalar kernels are compiled.
+// scalar kernels are compiled, and the NEON ones on AArch64 (below).
 #if (defined(__x86_64__) || defined(_M_X64)) && \
     (defined(__GNUC__) || defined(__clang__)) && !defined(MINIFLOAT_BULK_NO_SIMD)
 #define MF_BULK_X86 1
 #include <cpuid.h>
 #else
 #define MF_BULK_X86 0
+#endif
+
+// NEON is baseline on AArch64: its kernels compile whenever the target is
+// AArch64 (no attribute, no run-time check).
+#if defined(__aarch64__) && !defined(MINIFLOAT_BULK_NO_SIMD)
+#define MF_BULK_NEON 1
+#else
+#define MF_BULK_NEON 0
 #endif
 
 namespace mf {
@@ -29,7 +37,7 @@ enum class isa : unsigned char {
   scalar,
   avx2,    // AVX2 + FMA + F16C, with the OS saving YMM state
   avx512,  // AVX-512 F/BW/VL/DQ (+CD), with the OS saving ZMM/opmask state
-  neon,    // AArch64 Advanced SIMD (no kernels yet: falls back to scalar)
+  neon,    // AArch64 Advanced SIMD (baseline there; never on x86)
 };
 
 inline const char* isa_name(isa i) noexcept {
@@ -121,13 +129,14 @@ inline bool isa_supported(isa i) noexcept {
     case isa::scalar: return true;
     case isa::avx2: return detail::cpu().avx2;
     case isa::avx512: return detail::cpu().avx512;
-    case isa::neon: return false;  // no NEON kernels in this version
+    case isa::neon: return MF_BULK_NEON != 0;  // baseline on AArch64
   }
   return false;
 }
 
 // The best kernel set this CPU supports.
 inline isa best_isa() noexcept {
+  if (isa_supported(isa::neon)) return isa::neon;
   if (isa_supported(isa::avx512)) return isa::avx512;
   if (isa_supported(isa::avx2)) return isa::avx2;
   return isa::scalar;

@@ -1,0 +1,296 @@
+// The NEON kernel set (AArch64 Advanced SIMD). NEON is part of the AArch64
+// baseline, so no target attribute or CPU check is needed: dispatch.hpp
+// reports it as supported whenever this header compiles its kernels.
+//
+// The algorithm is the lane-wise integer one of avx2.hpp (encode8/decode8),
+// four 32-bit lanes at a time. Only integer instructions touch the values, so
+// the results do not depend on FPCR (rounding mode, FZ, DN).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "dispatch.hpp"
+#include "scalar.hpp"
+
+#if MF_BULK_NEON
+#include <arm_neon.h>
+
+namespace mf {
+namespace bulk {
+namespace neon_kernels {
+
+inline uint32x4_t splat(unsigned v) { return vdupq_n_u32(v); }
+
+inline int32x4_t splat_signed(int v) { return vdupq_n_s32(v); }
+
+// Variable logical right shift: USHL shifts right by minus the count.
+inline uint32x4_t shift_right(uint32x4_t v, int32x4_t count) {
+  return vshlq_u32(v, vnegq_s32(count));
+}
+
+// For each lane, `negative` where the lane's mask is set, `pos` elsewhere.
+inline uint32x4_t select_by_sign(uint32x4_t neg, unsigned pos,
+                                 unsigned negative) {
+  return vbslq_u32(neg, splat(negative), splat(pos));
+}
+
+// Encodes 4 float bit patterns into 4 encodings (32-bit lanes), mirroring
+// mf::detail::round_float_bits lane-wise (see avx2_kernels::encode8).
+template <class F, rounding Mode, overflow Ovf>
+inline uint32x4_t encode4(uint32x4_t x) {
+  using C = detail::encode_constants<F, Mode, Ovf>;
+  const uint32x4_t a = vandq_u32(x, splat(0x7FFFFFFFu));
+  // All ones in the lanes holding a negative input.
+  const uint32x4_t neg =
+      vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(x), 31));
+  const uint32x4_t E = vshrq_n_u32(a, 23);
+  const uint32x4_t Eeff = vmaxq_u32(E, splat(1));
+  // Significand with its hidden bit (none for float subnormals).
+  const uint32x4_t sig = vsubq_u32(a, vshlq_n_u32(vsubq_u32(Eeff, splat(1)), 23));
+  const int32x4_t Es = vreinterpretq_s32_u32(Eeff);
+  // Right shift from the float significand to the format's quantum.
+  int32x4_t s = vmaxq_s32(vsubq_s32(splat_signed(C::shift_base), Es),
+                          splat_signed(C::normal_shift));
+  if constexpr (C::needs_clamp) s = vminq_s32(s, splat_signed(25));
+  // (q + bias - 1) << M: the exponent field minus the hidden bit of kept.
+  const uint32x4_t base = vshlq_n_u32(
+      vreinterpretq_u32_s32(vmaxq_s32(vsubq_s32(Es, splat_signed(C::base_offset)),
+                                      vdupq_n_s32(0))),
+      C::M);
+  const uint32x4_t ones = splat(0xFFFFFFFFu);
+  uint32x4_t kept;
+  if constexpr (Mode == rounding::nearest_even) {
+    // (sig + half - 1 + lsb(kept)) >> s
+    const uint32x4_t half_m1 = shift_right(ones, vsubq_s32(splat_signed(33), s));
+    const uint32x4_t lsb = vandq_u32(shift_right(sig, s), splat(1));
+    kept = shift_right(vaddq_u32(vaddq_u32(sig, half_m1), lsb), s);
+  } else if constexpr (Mode == rounding::toward_zero) {
+    kept = shift_right(sig, s);
+  } else {
+    // Away from zero on the side the mode points to: add quantum - 1.
+    uint32x4_t q_m1 = shift_right(ones, vsubq_s32(splat_signed(32), s));
+    q_m1 = Mode == rounding::toward_positive ? vbicq_u32(q_m1, neg)
+                                             : vandq_u32(q_m1, neg);
+    kept = shift_right(vaddq_u32(sig, q_m1), s);
+  }
+  const uint32x4_t mag = vaddq_u32(base, kept);
+  uint32x4_t res = mag;
+  if constexpr (F::is_signed) {
+    res = vorrq_u32(res, vandq_u32(neg, splat(C::sign_mask)));
+  }
+  if constexpr (F::encoding == specials::fnuz) {
+    // No negative zero: a negative value rounding to 0 is +0.
+    res = vbicq_u32(res, vceqq_u32(mag, vdupq_n_u32(0)));
+  }
+  const uint32x4_t overflowed = vcgtq_u32(mag, splat(C::max_finite));
+  res = vbslq_u32(overflowed, select_by_sign(neg, C::overflow_pos, C::overflow_neg),
+                  res);
+  if constexpr (!F::has_subnormals) {
+    // fnu: values below min normal go to the smallest value (encoding 0)...
+    const uint32x4_t below =
+        vcltq_u32(E, splat(static_cast<unsigned>(F::min_exponent + 127)));
+    res = vbicq_u32(res, below);
+    if constexpr (F::min_exponent == -127) {
+      // ...except [2^-127, 2^-126), float subnormals with bit 22 set: kept is
+      // 1 (odd), the half point is bit 21; the result is 0 or 1.
+      if constexpr (Mode == rounding::nearest_even ||
+                    Mode == rounding::toward_positive) {
+        const unsigned threshold =
+            Mode == rounding::nearest_even ? 0x600000u : 0x400001u;
+        const uint32x4_t up = vandq_u32(vcgeq_u32(a, splat(threshold)), splat(1));
+        res = vbslq_u32(vceqq_u32(E, vdupq_n_u32(0)), up, res);
+      }
+    }
+    // No sign: negative non-zero values are NaN (-0 is +min, as scalar).
+    const uint32x4_t negative_nonzero = vbicq_u32(neg, vceqq_u32(a, vdupq_n_u32(0)));
+    res = vbslq_u32(negative_nonzero, splat(F::positive_nan), res);
+  }
+  const uint32x4_t special = vcgtq_u32(a, splat(0x7F7FFFFFu));
+  const uint32x4_t is_inf = vceqq_u32(a, splat(0x7F800000u));
+  const uint32x4_t special_value =
+      vbslq_u32(is_inf, select_by_sign(neg, C::inf_pos, C::inf_neg),
+                select_by_sign(neg, C::nan_pos, C::nan_neg));
+  return vbslq_u32(special, special_value, res);
+}
+
+template <class F, rounding Mode, overflow Ovf>
+inline uint32x4_t encode4_at(const float* p) {
+  return encode4<F, Mode, Ovf>(vreinterpretq_u32_f32(vld1q_f32(p)));
+}
+
+// Encodes 16 floats. The encodings are below 2^16, so the narrowing moves
+// (which keep the low half of each lane) are exact.
+template <class F, rounding Mode, overflow Ovf, class S>
+inline void encode16(const float* in, S* out) {
+  const uint32x4_t r0 = encode4_at<F, Mode, Ovf>(in);
+  const uint32x4_t r1 = encode4_at<F, Mode, Ovf>(in + 4);
+  const uint32x4_t r2 = encode4_at<F, Mode, Ovf>(in + 8);
+  const uint32x4_t r3 = encode4_at<F, Mode, Ovf>(in + 12);
+  const uint16x8_t lo = vcombine_u16(vmovn_u32(r0), vmovn_u32(r1));
+  const uint16x8_t hi = vcombine_u16(vmovn_u32(r2), vmovn_u32(r3));
+  if constexpr (sizeof(S) == 1) {
+    vst1q_u8(reinterpret_cast<std::uint8_t*>(out),
+             vcombine_u8(vmovn_u16(lo), vmovn_u16(hi)));
+  } else {
+    static_assert(sizeof(S) == 2, "one or two byte encodings");
+    vst1q_u16(reinterpret_cast<std::uint16_t*>(out), lo);
+    vst1q_u16(reinterpret_cast<std::uint16_t*>(out) + 8, hi);
+  }
+}
+
+template <class Fmt, rounding Mode, overflow Ovf>
+inline void encode_mode(const float* in, typename Fmt::storage_type* out,
+                        std::size_t n) {
+  using F = typename Fmt::format;
+  using S = typename Fmt::storage_type;
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) encode16<F, Mode, Ovf>(in + i, out + i);
+  // Tail: the same vector code over a zero-padded copy.
+  if (i < n) {
+    float buffer[16] = {};
+    S result[16];
+    const std::size_t rest = n - i;
+    std::memcpy(buffer, in + i, rest * sizeof(float));
+    encode16<F, Mode, Ovf>(buffer, result);
+    std::memcpy(out + i, result, rest * sizeof(S));
+  }
+}
+
+template <class Fmt, overflow Ovf>
+inline void encode_ovf(const float* in, typename Fmt::storage_type* out,
+                       std::size_t n, rounding mode) {
+  switch (mode) {
+    case rounding::nearest_even:
+      return encode_mode<Fmt, rounding::nearest_even, Ovf>(in, out, n);
+    case rounding::toward_zero:
+      return encode_mode<Fmt, rounding::toward_zero, Ovf>(in, out, n);
+    case rounding::toward_positive:
+      return encode_mode<Fmt, rounding::toward_positive, Ovf>(in, out, n);
+    case rounding::toward_negative:
+      return encode_mode<Fmt, rounding::toward_negative, Ovf>(in, out, n);
+  }
+}
+
+template <class Fmt>
+inline void encode(const float* in, typename Fmt::storage_type* out,
+                   std::size_t n, rounding mode, overflow on_overflow) {
+  if (on_overflow == overflow::saturating) {
+    encode_ovf<Fmt, overflow::saturating>(in, out, n, mode);
+  } else {
+    encode_ovf<Fmt, overflow::non_saturating>(in, out, n, mode);
+  }
+}
+
+// Decodes 4 encodings (32-bit lanes, bits above the format's width already
+// cleared) into 4 float bit patterns (see avx2_kernels::decode8).
+template <class F>
+inline uint32x4_t decode4(uint32x4_t v) {
+  using D = detail::decode_constants<F>;
+  const uint32x4_t mag = vandq_u32(v, splat(F::magnitude_mask));
+  uint32x4_t bits = vaddq_u32(vshlq_n_u32(mag, D::shift), splat(D::exponent_offset));
+  if constexpr (F::has_subnormals) {
+    uint32x4_t sub;
+    if constexpr (F::min_exponent == -126) {
+      // Subnormals of the format are float subnormals with the same quantum
+      // shifted: the bits are the magnitude moved into place.
+      sub = vshlq_n_u32(mag, D::shift);
+    } else {
+      // magnitude * 2^(emin - M) is a normal float: normalise with a count
+      // of leading zeros instead of a float multiply (FPCR-independent).
+      // With t = clz(mag), the top bit moves to bit 23 by a left shift of
+      // t - 8 and stands for 2^(emin - M + 31 - t); adding the exponent
+      // field minus one absorbs that hidden bit.
+      const int32x4_t t = vreinterpretq_s32_u32(vclzq_u32(mag));
+      const uint32x4_t normalised = vshlq_u32(mag, vsubq_s32(t, splat_signed(8)));
+      const int32x4_t field_m1 =
+          vsubq_s32(splat_signed(D::subnormal_exponent + 31 + 127 - 1), t);
+      sub = vaddq_u32(normalised, vshlq_n_u32(vreinterpretq_u32_s32(field_m1), 23));
+    }
+    // Magnitude 0 falls here too: clz is 32, the shift by 24 clears the
+    // lane and the exponent term is masked below.
+    const uint32x4_t is_sub = vcltq_u32(mag, splat(1u << D::M));
+    if constexpr (F::min_exponent != -126) {
+      sub = vbicq_u32(sub, vceqq_u32(mag, vdupq_n_u32(0)));
+    }
+    bits = vbslq_u32(is_sub, sub, bits);
+  } else if constexpr (F::bias == 127) {
+    // e8m0fnu: encoding 0 is 2^-127, a float subnormal.
+    bits = vbslq_u32(vceqq_u32(mag, vdupq_n_u32(0)), splat(0x00400000u), bits);
+  }
+  if constexpr (F::is_signed) {
+    bits = vorrq_u32(bits, vshlq_n_u32(vandq_u32(v, splat(F::sign_mask)),
+                                       D::sign_shift));
+  }
+  if constexpr (F::has_inf) {
+    const uint32x4_t inf = vceqq_u32(mag, splat(F::inf_magnitude));
+    bits = vbslq_u32(inf, vorrq_u32(vandq_u32(bits, splat(0x80000000u)),
+                                    splat(0x7F800000u)),
+                     bits);
+  }
+  if constexpr (F::has_nan) {
+    uint32x4_t nan;
+    if constexpr (F::encoding == specials::ieee) {
+      nan = vcgtq_u32(mag, splat(F::inf_magnitude));
+    } else if constexpr (F::encoding == specials::fnuz) {
+      nan = vceqq_u32(v, splat(F::sign_mask));
+    } else {
+      nan = vceqq_u32(mag, splat(F::magnitude_mask));
+    }
+    uint32x4_t nan_bits = splat(0x7FC00000u);
+    if constexpr (D::signed_nan) {
+      nan_bits = vorrq_u32(nan_bits, vandq_u32(bits, splat(0x80000000u)));
+    }
+    bits = vbslq_u32(nan, nan_bits, bits);
+  }
+  return bits;
+}
+
+template <class F>
+inline void store_decoded(float* out, uint32x4_t v) {
+  vst1q_f32(out, vreinterpretq_f32_u32(decode4<F>(v)));
+}
+
+// Decodes 16 encodings.
+template <class F, class S>
+inline void decode16(const S* in, float* out) {
+  const uint32x4_t valid = splat(detail::decode_constants<F>::valid_mask);
+  uint16x8_t lo, hi;
+  if constexpr (sizeof(S) == 1) {
+    const uint8x16_t b = vld1q_u8(reinterpret_cast<const std::uint8_t*>(in));
+    lo = vmovl_u8(vget_low_u8(b));
+    hi = vmovl_u8(vget_high_u8(b));
+  } else {
+    static_assert(sizeof(S) == 2, "one or two byte encodings");
+    lo = vld1q_u16(reinterpret_cast<const std::uint16_t*>(in));
+    hi = vld1q_u16(reinterpret_cast<const std::uint16_t*>(in) + 8);
+  }
+  store_decoded<F>(out, vandq_u32(vmovl_u16(vget_low_u16(lo)), valid));
+  store_decoded<F>(out + 4, vandq_u32(vmovl_u16(vget_high_u16(lo)), valid));
+  store_decoded<F>(out + 8, vandq_u32(vmovl_u16(vget_low_u16(hi)), valid));
+  store_decoded<F>(out + 12, vandq_u32(vmovl_u16(vget_high_u16(hi)), valid));
+}
+
+template <class Fmt>
+inline void decode(const typename Fmt::storage_type* in, float* out,
+                   std::size_t n) {
+  using F = typename Fmt::format;
+  using S = typename Fmt::storage_type;
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) decode16<F>(in + i, out + i);
+  if (i < n) {
+    S buffer[16] = {};
+    float result[16];
+    const std::size_t rest = n - i;
+    std::memcpy(buffer, in + i, rest * sizeof(S));
+    decode16<F>(buffer, result);
+    std::memcpy(out + i, result, rest * sizeof(float));
+  }
+}
+
+}  // namespace neon_kernels
+}  // namespace bulk
+}  // namespace mf
+
+#endif  // MF_BULK_NEON
