@@ -17,3 +17,4 @@
 #include "bulk/amax.hpp"
 #include "bulk/scaled.hpp"
 #include "bulk/stochastic.hpp"
+#include "bulk/span_overloads.hpp"

@@ -297,22 +297,6 @@ TYPED_TEST(BulkFormat, DecodeLargeOutputs) {
   }
 }
 
-#if __cplusplus >= 202002L && __has_include(<span>)
-TEST(BulkSpan, OverloadsMatchPointerForms) {
-  std::vector<float> in = {0.0f, -1.5f, 448.0f, 1e9f, 3.14159f, -0.001f, 17.0f};
-  std::vector<std::uint8_t> a(in.size()), b(in.size());
-  mf::bulk::encode<mf::e4m3fn>(std::span<const float>(in), std::span<std::uint8_t>(a),
-                               mf::rounding::toward_zero, mf::overflow::saturating);
-  mf::bulk::encode<mf::e4m3fn>(in.data(), b.data(), in.size(), mf::rounding::toward_zero,
-                               mf::overflow::saturating);
-  EXPECT_EQ(a, b);
-  std::vector<float> fa(in.size()), fb(in.size());
-  mf::bulk::decode<mf::e4m3fn>(std::span<const std::uint8_t>(a), std::span<float>(fa));
-  mf::bulk::decode<mf::e4m3fn>(a.data(), fb.data(), a.size());
-  for (std::size_t k = 0; k < in.size(); ++k) EXPECT_EQ(float_bits(fa[k]), float_bits(fb[k]));
-}
-#endif
-
 TEST(BulkDispatch, NeverSelectsAMissingIsa) {
   const mf::bulk::isa previous = mf::bulk::active_isa();
   EXPECT_TRUE(mf::bulk::isa_supported(mf::bulk::isa::scalar));

@@ -1,0 +1,85 @@
+// The std::span overloads (C++20; this file is built with -std=c++20) give
+// the same bits as the pointer + length forms they forward to.
+#include <span>
+
+#include "bulk_test_support.hpp"
+
+namespace {
+
+using bulk_test::float_bits;
+
+static_assert(__cplusplus >= 202002L, "built as C++20, or the overloads are not tested");
+
+const std::vector<float> kFloats = {0.0f, -1.5f, 448.0f, 1e9f, 3.14159f, -0.001f, 17.0f,
+                                    -240.0f, 0x1p-10f, 5.5f};
+
+TEST(BulkSpan, FloatEncodeAndDecode) {
+  std::vector<std::uint8_t> a(kFloats.size()), b(kFloats.size());
+  mf::bulk::encode<mf::e4m3fn>(std::span<const float>(kFloats), std::span<std::uint8_t>(a),
+                               mf::rounding::toward_zero, mf::overflow::saturating);
+  mf::bulk::encode<mf::e4m3fn>(kFloats.data(), b.data(), kFloats.size(),
+                               mf::rounding::toward_zero, mf::overflow::saturating);
+  EXPECT_EQ(a, b);
+  std::vector<float> fa(a.size()), fb(a.size());
+  mf::bulk::decode<mf::e4m3fn>(std::span<const std::uint8_t>(a), std::span<float>(fa));
+  mf::bulk::decode<mf::e4m3fn>(a.data(), fb.data(), a.size());
+  for (std::size_t k = 0; k < a.size(); ++k) EXPECT_EQ(float_bits(fa[k]), float_bits(fb[k]));
+}
+
+TEST(BulkSpan, OtherSources) {
+  const std::size_t n = kFloats.size();
+  std::vector<double> doubles(kFloats.begin(), kFloats.end());
+  doubles[4] = 3.14159265358979;
+  std::vector<std::uint8_t> a(n), b(n);
+  mf::bulk::encode<mf::e5m2>(std::span<const double>(doubles), std::span<std::uint8_t>(a),
+                             mf::rounding::toward_positive);
+  mf::bulk::encode<mf::e5m2>(doubles.data(), b.data(), n, mf::rounding::toward_positive);
+  EXPECT_EQ(a, b);
+
+  std::vector<mf::bfloat16> brain;
+  for (float f : kFloats) brain.push_back(mf::bfloat16(f));
+  mf::bulk::encode<mf::e4m3fn>(std::span<const mf::bfloat16>(brain), std::span<std::uint8_t>(a));
+  mf::bulk::encode<mf::e4m3fn>(brain.data(), b.data(), n);
+  EXPECT_EQ(a, b);
+
+  std::vector<std::uint8_t> codes = {0x00, 0x01, 0x38, 0x7E, 0x7F, 0x80, 0xC5, 0xFE, 0x08, 0x44};
+  mf::bulk::convert<mf::e5m2, mf::e4m3fn>(std::span<const std::uint8_t>(codes),
+                                          std::span<std::uint8_t>(a));
+  mf::bulk::convert<mf::e5m2, mf::e4m3fn>(codes.data(), b.data(), n);
+  EXPECT_EQ(a, b);
+
+  std::vector<std::uint16_t> ha(n), hb(n);
+  mf::bulk::decode_to_binary16<mf::e4m3fn>(std::span<const std::uint8_t>(codes),
+                                           std::span<std::uint16_t>(ha));
+  mf::bulk::decode_to_binary16<mf::e4m3fn>(codes.data(), hb.data(), n);
+  EXPECT_EQ(ha, hb);
+  mf::bulk::decode_to_bfloat16<mf::e4m3fn>(std::span<const std::uint8_t>(codes),
+                                           std::span<std::uint16_t>(ha));
+  mf::bulk::decode_to_bfloat16<mf::e4m3fn>(codes.data(), hb.data(), n);
+  EXPECT_EQ(ha, hb);
+}
+
+TEST(BulkSpan, ScaledAndStochastic) {
+  const std::size_t n = kFloats.size();
+  const std::span<const float> in(kFloats);
+  std::vector<std::uint8_t> a(n), b(n);
+  mf::bulk::encode_scaled<mf::e4m3fn>(in, std::span<std::uint8_t>(a), 0.25f);
+  mf::bulk::encode_scaled<mf::e4m3fn>(kFloats.data(), b.data(), n, 0.25f);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(mf::bulk::encode_scaled_amax<mf::e4m3fn>(in, std::span<std::uint8_t>(a), 2.0f),
+            mf::bulk::encode_scaled_amax<mf::e4m3fn>(kFloats.data(), b.data(), n, 2.0f));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(mf::bulk::encode_amax<mf::e4m3fn>(in, std::span<std::uint8_t>(a)), 1e9f);
+  mf::bulk::encode_amax<mf::e4m3fn>(kFloats.data(), b.data(), n);
+  EXPECT_EQ(a, b);
+  const mf::bulk::stochastic_rounding sr{12345u, 7u};
+  mf::bulk::encode_stochastic<mf::e5m2>(in, std::span<std::uint8_t>(a), sr);
+  mf::bulk::encode_stochastic<mf::e5m2>(kFloats.data(), b.data(), n, sr);
+  EXPECT_EQ(a, b);
+  std::vector<float> fa(n), fb(n);
+  mf::bulk::decode_scaled<mf::e5m2>(std::span<const std::uint8_t>(a), std::span<float>(fa), 3.0f);
+  mf::bulk::decode_scaled<mf::e5m2>(a.data(), fb.data(), n, 3.0f);
+  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(float_bits(fa[k]), float_bits(fb[k]));
+}
+
+}  // namespace
