@@ -20,32 +20,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench_support.hpp"
 #include <minifloat/bulk.hpp>
 
 namespace {
 
-// Sizes as bytes of output of the kernel measured.
-struct size_class {
-  const char* name;
-  std::size_t output_bytes;
-};
-const size_class kSizes[] = {
-    {"4KiB", std::size_t{4} << 10},
-    {"256KiB", std::size_t{256} << 10},
-    {"64MiB", std::size_t{64} << 20},
-};
-
-template <class T>
-struct aligned_buffer {
-  explicit aligned_buffer(std::size_t n)
-      : data(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{64}))),
-        size(n) {}
-  ~aligned_buffer() { ::operator delete[](data, std::align_val_t{64}); }
-  aligned_buffer(const aligned_buffer&) = delete;
-  aligned_buffer& operator=(const aligned_buffer&) = delete;
-  T* data;
-  std::size_t size;
-};
+using bench_support::aligned_buffer;
+using bench_support::kSizes;
+using bench_support::size_class;
 
 // Inputs spread over the e4m3fn/e5m2 range, with some beyond it and a few
 // specials, as a tensor about to be quantised would be.

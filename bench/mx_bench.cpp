@@ -19,29 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include <minifloat/mx.hpp>
 
 namespace {
 
-struct size_class {
-  const char* name;
-  std::size_t output_bytes;
-};
-const size_class kSizes[] = {
-    {"4KiB", std::size_t{4} << 10},
-    {"256KiB", std::size_t{256} << 10},
-    {"64MiB", std::size_t{64} << 20},
-};
-
-template <class T>
-struct aligned_buffer {
-  explicit aligned_buffer(std::size_t n)
-      : data(static_cast<T*>(::operator new[](n * sizeof(T) + 64, std::align_val_t{64}))) {}
-  ~aligned_buffer() { ::operator delete[](data, std::align_val_t{64}); }
-  aligned_buffer(const aligned_buffer&) = delete;
-  aligned_buffer& operator=(const aligned_buffer&) = delete;
-  T* data;
-};
+using bench_support::aligned_buffer;
+using bench_support::kSizes;
+using bench_support::size_class;
 
 // Activations-like inputs: N(0, 1) with a per-block magnitude spread.
 void fill_floats(float* p, std::size_t n) {

@@ -17,29 +17,14 @@
 #include <random>
 #include <string>
 
+#include "bench_support.hpp"
 #include <minifloat/bulk.hpp>
 
 namespace {
 
-struct size_class {
-  const char* name;
-  std::size_t output_bytes;
-};
-const size_class kSizes[] = {
-    {"4KiB", std::size_t{4} << 10},
-    {"256KiB", std::size_t{256} << 10},
-    {"64MiB", std::size_t{64} << 20},
-};
-
-template <class T>
-struct aligned_buffer {
-  explicit aligned_buffer(std::size_t n)
-      : data(static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{64}))) {}
-  ~aligned_buffer() { ::operator delete[](data, std::align_val_t{64}); }
-  aligned_buffer(const aligned_buffer&) = delete;
-  aligned_buffer& operator=(const aligned_buffer&) = delete;
-  T* data;
-};
+using bench_support::aligned_buffer;
+using bench_support::kSizes;
+using bench_support::size_class;
 
 // The inputs of bench/bulk_bench.cpp: a normal distribution over the
 // e4m3fn/e5m2 range with some values beyond it.

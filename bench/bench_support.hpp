@@ -1,0 +1,36 @@
+// Shared by the benchmark programs: the three sizes every bulk benchmark is
+// run at, and a 64-byte-aligned buffer (so that no run depends on where the
+// allocator happened to put the data).
+#pragma once
+
+#include <cstddef>
+#include <new>
+
+namespace bench_support {
+
+// Sizes as bytes of output of the kernel measured: L1, L2, memory.
+struct size_class {
+  const char* name;
+  std::size_t output_bytes;
+};
+inline const size_class kSizes[] = {
+    {"4KiB", std::size_t{4} << 10},
+    {"256KiB", std::size_t{256} << 10},
+    {"64MiB", std::size_t{64} << 20},
+};
+
+// n elements of T at a 64-byte boundary, with 64 bytes of slack after them
+// for kernels that read a whole vector past a short tail.
+template <class T>
+struct aligned_buffer {
+  explicit aligned_buffer(std::size_t n)
+      : data(static_cast<T*>(::operator new[](n * sizeof(T) + 64, std::align_val_t{64}))),
+        size(n) {}
+  ~aligned_buffer() { ::operator delete[](data, std::align_val_t{64}); }
+  aligned_buffer(const aligned_buffer&) = delete;
+  aligned_buffer& operator=(const aligned_buffer&) = delete;
+  T* data;
+  std::size_t size;
+};
+
+}  // namespace bench_support
