@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <new>
+#include <random>
 
 namespace bench_support {
 
@@ -32,5 +33,13 @@ struct aligned_buffer {
   T* data;
   std::size_t size;
 };
+
+// Inputs spread over the e4m3fn/e5m2 range, with some beyond it, as a
+// tensor about to be quantised would be: N(0, 64^2) from a fixed seed.
+inline void fill_floats(float* p, std::size_t n) {
+  std::mt19937 rng(42);
+  std::normal_distribution<float> dist(0.0f, 64.0f);
+  for (std::size_t i = 0; i < n; ++i) p[i] = dist(rng);
+}
 
 }  // namespace bench_support

@@ -26,16 +26,10 @@
 namespace {
 
 using bench_support::aligned_buffer;
+using bench_support::fill_floats;
 using bench_support::kSizes;
 using bench_support::size_class;
 
-// Inputs spread over the e4m3fn/e5m2 range, with some beyond it and a few
-// specials, as a tensor about to be quantised would be.
-void fill_floats(float* p, std::size_t n) {
-  std::mt19937 rng(42);
-  std::normal_distribution<float> dist(0.0f, 64.0f);
-  for (std::size_t i = 0; i < n; ++i) p[i] = dist(rng);
-}
 template <class S>
 void fill_codes(S* p, std::size_t n) {
   std::mt19937 rng(7);

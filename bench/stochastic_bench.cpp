@@ -23,16 +23,9 @@
 namespace {
 
 using bench_support::aligned_buffer;
+using bench_support::fill_floats;
 using bench_support::kSizes;
 using bench_support::size_class;
-
-// The inputs of bench/bulk_bench.cpp: a normal distribution over the
-// e4m3fn/e5m2 range with some values beyond it.
-void fill_floats(float* p, std::size_t n) {
-  std::mt19937 rng(42);
-  std::normal_distribution<float> dist(0.0f, 64.0f);
-  for (std::size_t i = 0; i < n; ++i) p[i] = dist(rng);
-}
 
 enum class kernel { nearest, stochastic, nearest_scaled, stochastic_scaled, nearest_amax };
 
