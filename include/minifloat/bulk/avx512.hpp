@@ -75,14 +75,13 @@ struct nearest_fast_path {
       F::is_signed ? 31u - static_cast<unsigned>(F::bits - 1) : 0u;
 };
 
-// Nearest-even encode of 16 floats: integer rounding for the format's
-// normals, one embedded-rounding add for its subnormals, the specials chosen
-// on the magnitude, then the sign. Same bits as encode16's general path.
+// Nearest-even rounding of 16 magnitudes a = |x| to the format's magnitude
+// encodings: integer rounding for the format's normals, one
+// embedded-rounding add for its subnormals. Out-of-range lanes are left
+// above max finite for finish16_fast.
 template <class F, overflow Ovf>
-MF_TARGET_AVX512 inline __m512i encode16_nearest(__m512i x) {
+MF_TARGET_AVX512 inline __m512i nearest_magnitude16(__m512i a) {
   using P = nearest_fast_path<F, Ovf>;
-  using C = typename P::C;
-  const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
   // The kept significand's last bit; with no mantissa bits it is the hidden
   // bit, always 1 (ties round up to the next power of two).
   const __m512i lsb = F::mantissa_bits == 0
@@ -105,6 +104,18 @@ MF_TARGET_AVX512 inline __m512i encode16_nearest(__m512i x) {
         mag, _mm512_cmplt_epu32_mask(a, splat(0x00800000u)),
         _mm512_maskz_mov_epi32(_mm512_cmpge_epu32_mask(a, splat(0x00600000u)), splat(1)));
   }
+  return mag;
+}
+
+// The rest of a fast-path encode, after rounding: from the input x, its
+// magnitude a and the rounded magnitude encoding mag (above max finite when
+// it overflowed, and for NaN and Inf inputs), the specials chosen on the
+// magnitude, then the sign. Shared by nearest-even and stochastic rounding,
+// which overflow alike.
+template <class F, overflow Ovf>
+MF_TARGET_AVX512 inline __m512i finish16_fast(__m512i x, __m512i a, __m512i mag) {
+  using P = nearest_fast_path<F, Ovf>;
+  using C = typename P::C;
   const __mmask16 special = _mm512_cmpgt_epu32_mask(a, splat(0x7F7FFFFFu));
   __mmask16 overflowed = _mm512_cmpgt_epu32_mask(mag, splat(C::max_finite));
   constexpr bool nan_split =
@@ -162,6 +173,14 @@ MF_TARGET_AVX512 inline __m512i encode16_nearest(__m512i x) {
         splat(F::positive_nan));
   }
   return res;
+}
+
+// Nearest-even encode of 16 floats on the fast path. Same bits as
+// encode16's general path.
+template <class F, overflow Ovf>
+MF_TARGET_AVX512 inline __m512i encode16_nearest(__m512i x) {
+  const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
+  return finish16_fast<F, Ovf>(x, a, nearest_magnitude16<F, Ovf>(a));
 }
 
 // Encodes 16 float bit patterns into 16 encodings (32-bit lanes), mirroring

@@ -7,6 +7,8 @@
 // the top of D; the bits of D below them cannot carry).
 #pragma once
 
+#include <cstddef>
+
 #include "avx512.hpp"
 
 #if MF_BULK_X86
@@ -39,17 +41,33 @@ struct stochastic_fast_path {
       static_cast<unsigned>(F::min_exponent + 127 + 23 - F::mantissa_bits);
 };
 
-template <class F, overflow Ovf>
+// Whether any lane of the N vectors of float bits is below the format's min
+// normal, where the fast path needs the general rule: one test for several
+// vectors, as such lanes are rare in scaled data.
+template <class F, std::size_t N>
+MF_TARGET_AVX512 inline bool any_below_min_normal(const __m512i (&x)[N]) {
+  if constexpr (!stochastic_fast_path<F>::eligible) {
+    return true;
+  } else {
+    __m512i smallest = _mm512_and_si512(x[0], splat(0x7FFFFFFFu));
+    for (std::size_t k = 1; k < N; ++k) {
+      smallest = _mm512_min_epu32(smallest, _mm512_and_si512(x[k], splat(0x7FFFFFFFu)));
+    }
+    return _mm512_cmplt_epu32_mask(smallest, splat(stochastic_fast_path<F>::min_normal_bits)) != 0;
+  }
+}
+
+// MayBeBelow false: the caller has checked that no lane is below min normal.
+template <class F, overflow Ovf, bool MayBeBelow>
 MF_TARGET_AVX512 inline __m512i encode16_stochastic_fast(__m512i x, __m512i r_aligned) {
   using P = stochastic_fast_path<F>;
-  using C = detail::encode_constants<F, rounding::nearest_even, Ovf>;
   const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
-  const __mmask16 neg = _mm512_movepi32_mask(x);
   __m512i mag = _mm512_sub_epi32(
       _mm512_srli_epi32(_mm512_add_epi32(a, _mm512_srli_epi32(r_aligned, P::random_shift)),
                         P::shift),
       splat(P::rebias));
-  const __mmask16 below = _mm512_cmplt_epu32_mask(a, splat(P::min_normal_bits));
+  const __mmask16 below =
+      MayBeBelow ? _mm512_cmplt_epu32_mask(a, splat(P::min_normal_bits)) : __mmask16{0};
   if (below != 0) {
     // Subnormal results (rare in scaled data): the general rule.
     const __m512i E = _mm512_srli_epi32(a, 23);
@@ -65,23 +83,17 @@ MF_TARGET_AVX512 inline __m512i encode16_stochastic_fast(__m512i x, __m512i r_al
     mag = _mm512_mask_mov_epi32(
         mag, below, _mm512_mask_sub_epi32(kept, carry, kept, splat(0xFFFFFFFFu)));
   }
-  __m512i res = _mm512_mask_or_epi32(mag, neg, mag, splat(C::sign_mask));
-  if constexpr (F::encoding == specials::fnuz) {
-    res = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(mag, mag), res);
-  }
-  res = _mm512_mask_mov_epi32(res, _mm512_cmpgt_epu32_mask(mag, splat(C::max_finite)),
-                              select_by_sign(neg, C::overflow_pos, C::overflow_neg));
-  const __mmask16 special = _mm512_cmpgt_epu32_mask(a, splat(0x7F7FFFFFu));
-  const __mmask16 is_inf = _mm512_cmpeq_epi32_mask(a, splat(0x7F800000u));
-  res = _mm512_mask_mov_epi32(res, special, select_by_sign(neg, C::nan_pos, C::nan_neg));
-  return _mm512_mask_mov_epi32(res, is_inf, select_by_sign(neg, C::inf_pos, C::inf_neg));
+  // Overflow, NaN and Inf as nearest-even (the magnitude of an overflowing
+  // or special lane is above max finite here too).
+  return finish16_fast<F, Ovf>(x, a, mag);
 }
 
-// x: float bit patterns; r_aligned: random words << (32 - random_bits).
-template <class F, overflow Ovf>
+// x: float bit patterns; r_aligned: random lanes << (32 - random_bits).
+// MayBeBelow false promises that any_below_min_normal was false for x.
+template <class F, overflow Ovf, bool MayBeBelow = true>
 MF_TARGET_AVX512 inline __m512i encode16_stochastic(__m512i x, __m512i r_aligned) {
   if constexpr (stochastic_fast_path<F>::eligible) {
-    return encode16_stochastic_fast<F, Ovf>(x, r_aligned);
+    return encode16_stochastic_fast<F, Ovf, MayBeBelow>(x, r_aligned);
   }
   // Overflow under stochastic rounding goes away from zero, as nearest-even.
   using C = detail::encode_constants<F, rounding::nearest_even, Ovf>;
