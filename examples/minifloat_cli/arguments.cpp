@@ -20,10 +20,12 @@ constexpr std::string_view usage =
     "  info FORMAT                   the format's parameters and limits\n"
     "  table FORMAT [--csv|--markdown]\n"
     "                                every encoding with its exact value\n"
-    "  encode FORMAT [--round MODE] [--saturate] [--seed N] [--from f32|f64]\n"
+    "  encode FORMAT [--round MODE] [--saturate] [--seed N] [--random-bits B]\n"
+    "                [--from f32|f64]\n"
     "                                numbers on stdin -> encodings on stdout\n"
     "  decode FORMAT [--to f32|f64]  encodings on stdin -> float bits on stdout\n"
-    "  vectors FORMAT [--round MODE] [--saturate] [--count N] [--seed N] [--csv]\n"
+    "  vectors FORMAT [--round MODE] [--saturate] [--count N] [--seed N]\n"
+    "                [--random-bits B] [--csv]\n"
     "                                golden conversion vectors\n"
     "\n"
     "FORMAT: e4m3fn e4m3fnuz e5m2 e5m2fnuz e2m1fn e2m3fn e3m2fn e8m0fnu e4m3 e3m4\n"
@@ -63,7 +65,8 @@ constexpr std::string_view table_help =
     "  --markdown  a Markdown table\n";
 
 constexpr std::string_view encode_help =
-    "usage: minifloat encode FORMAT [--round MODE] [--saturate] [--seed N] [--from f32|f64]\n"
+    "usage: minifloat encode FORMAT [--round MODE] [--saturate] [--seed N]\n"
+    "                        [--random-bits B] [--from f32|f64]\n"
     "\n"
     "Reads one value per line from stdin and writes one encoding per line: '0x'\n"
     "and 1 (4-bit formats), 2 (5 to 8 bits) or 4 (16 bits) lowercase hex digits.\n"
@@ -77,11 +80,15 @@ constexpr std::string_view encode_help =
     "  --round MODE    nearest-even (rne, the default), toward-zero (rtz),\n"
     "                  toward-positive (up), toward-negative (down), or\n"
     "                  stochastic (sr): line i (0-based) is rounded by\n"
-    "                  mf::round_to_stochastic with the random word\n"
-    "                  mf::stochastic_random_word(seed, i) and 32 random bits.\n"
+    "                  mf::round_to_stochastic with the random bits\n"
+    "                  mf::stochastic_random_bits(seed, i, B), as the bulk\n"
+    "                  encode_stochastic does.\n"
     "  --saturate      finite values beyond max finite become +-max (default:\n"
     "                  Inf, or NaN where the format has no Inf)\n"
     "  --seed N        the Philox seed (decimal or 0x hex); needed by stochastic\n"
+    "  --random-bits B random bits per value for stochastic, 1..32 (default 32;\n"
+    "                  with 8 or fewer four values share a Philox word, with 16\n"
+    "                  or fewer two)\n"
     "  --from f32|f64  the source type (default f32)\n";
 
 constexpr std::string_view decode_help =
@@ -96,7 +103,8 @@ constexpr std::string_view decode_help =
     "  --to f32|f64    the target type (default f32)\n";
 
 constexpr std::string_view vectors_help =
-    "usage: minifloat vectors FORMAT [--round MODE] [--saturate] [--count N] [--seed N] [--csv]\n"
+    "usage: minifloat vectors FORMAT [--round MODE] [--saturate] [--count N] [--seed N]\n"
+    "                         [--random-bits B] [--csv]\n"
     "\n"
     "Golden conversion vectors float32 -> FORMAT, one line 'input_bits,output_bits'\n"
     "each (input as 0x + 8 hex digits, output as encode writes it) after '#'\n"
@@ -114,10 +122,11 @@ constexpr std::string_view vectors_help =
     "The output is deterministic for a given seed (default 0).\n"
     "\n"
     "  --round MODE    as for encode; with stochastic, vector i (0-based, over all\n"
-    "                  lines) uses mf::stochastic_random_word(seed, i)\n"
+    "                  lines) uses mf::stochastic_random_bits(seed, i, B)\n"
     "  --saturate      overflow saturates to +-max\n"
     "  --count N       number of random inputs after the structured set\n"
     "  --seed N        the Philox seed (decimal or 0x hex); needed by stochastic\n"
+    "  --random-bits B as for encode (default 32)\n"
     "  --csv           add a column header line and a third column, the class\n"
     "                  of the output (zero, subnormal, normal, inf, nan)\n";
 
@@ -198,20 +207,20 @@ bool accepts(command what, std::string_view option) {
       return option == "--csv" || option == "--markdown";
     case command::encode:
       return option == "--round" || option == "--saturate" || option == "--seed" ||
-             option == "--from";
+             option == "--random-bits" || option == "--from";
     case command::decode:
       return option == "--to";
     case command::vectors:
       return option == "--round" || option == "--saturate" || option == "--seed" ||
-             option == "--count" || option == "--csv";
+             option == "--random-bits" || option == "--count" || option == "--csv";
     default:
       return false;
   }
 }
 
 bool takes_value(std::string_view option) {
-  return option == "--round" || option == "--seed" || option == "--from" || option == "--to" ||
-         option == "--count";
+  return option == "--round" || option == "--seed" || option == "--random-bits" ||
+         option == "--from" || option == "--to" || option == "--count";
 }
 
 }  // namespace
@@ -246,6 +255,7 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
 
   std::vector<std::string_view> positional;
   bool table_style_given = false;
+  bool random_bits_given = false;
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     std::string_view argument = arguments[i];
     if (argument == "--help" || argument == "-h") {
@@ -299,6 +309,13 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
     } else if (option == "--seed") {
       o.seed = parse_unsigned("--seed", value);
       o.has_seed = true;
+    } else if (option == "--random-bits") {
+      const std::uint64_t bits = parse_unsigned("--random-bits", value);
+      if (bits < 1 || bits > 32) {
+        throw usage_error(name + ": --random-bits must be 1..32, not " + std::string(value));
+      }
+      o.random_bits = static_cast<int>(bits);
+      random_bits_given = true;
     } else if (option == "--count") {
       o.count = parse_unsigned("--count", value);
     } else if (option == "--from") {
@@ -327,6 +344,9 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   }
   if (o.mode == rounding_mode::stochastic && !o.has_seed) {
     throw usage_error(name + ": --round stochastic needs --seed N");
+  }
+  if (random_bits_given && o.mode != rounding_mode::stochastic) {
+    throw usage_error(name + ": --random-bits needs --round stochastic");
   }
   return o;
 }

@@ -17,7 +17,7 @@ enum class command { none, formats, info, table, encode, decode, vectors };
 enum class table_style { text, csv, markdown };
 
 // The rounding modes of encode and vectors; stochastic is the library's
-// round_to_stochastic with one Philox word per line.
+// round_to_stochastic with the random bits of mf::stochastic_random_bits.
 enum class rounding_mode { nearest_even, toward_zero, toward_positive, toward_negative, stochastic };
 
 // The binary type of encode's input and decode's output.
@@ -33,6 +33,7 @@ struct options {
   bool saturate = false;
   bool has_seed = false;
   std::uint64_t seed = 0;
+  int random_bits = 32;  // --random-bits: 1..32, stochastic rounding only
   binary_type from = binary_type::f32;
   binary_type to = binary_type::f32;
   std::uint64_t count = 0;

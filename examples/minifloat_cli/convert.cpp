@@ -78,9 +78,6 @@ void encode_lines(const options& o) {
   const mf::rounding rounding = library_rounding(o.mode);
   const mf::overflow overflow = library_overflow(o);
   const bool stochastic = o.mode == rounding_mode::stochastic;
-  // One Philox block serves four consecutive lines.
-  std::uint64_t block_index = ~std::uint64_t{0};
-  mf::philox4x32_block block{};
 
   std::string_view line;
   for (std::uint64_t index = 0; in.next(line); ++index) {
@@ -91,12 +88,9 @@ void encode_lines(const options& o) {
     }
     T result{};
     if (stochastic) {
-      if (index / 4 != block_index) {
-        block_index = index / 4;
-        block = mf::stochastic_random_block(o.seed, block_index);
-      }
-      result = mf::round_to_stochastic<T>(value, block.word[index % 4], overflow,
-                                          mf::stochastic_default_bits);
+      result = mf::round_to_stochastic<T>(
+          value, mf::stochastic_random_bits(o.seed, index, o.random_bits), overflow,
+          o.random_bits);
     } else {
       result = mf::round_to<T>(value, rounding, overflow);
     }

@@ -43,7 +43,8 @@ void write_vectors(const options& o, std::string_view name) {
           "has bits stochastic_random_word(seed ^ 0x9e3779b97f4a7c15, i)");
   if (stochastic) {
     comment("stochastic rounding: line i (0-based, all lines) uses "
-            "stochastic_random_word(seed, i), 32 random bits");
+            "stochastic_random_bits(seed, i, random_bits)");
+    comment("random_bits: " + std::to_string(o.random_bits));
   }
   if (o.csv) {
     out.write("input_bits,output_bits,class\n");
@@ -59,8 +60,9 @@ void write_vectors(const options& o, std::string_view name) {
             : mf::stochastic_random_word(o.seed ^ random_input_stream, i - structured.size());
     const float value = mf::detail::bit_cast<float>(input);
     const T result = stochastic
-                         ? mf::round_to_stochastic<T>(value, mf::stochastic_random_word(o.seed, i),
-                                                      overflow, mf::stochastic_default_bits)
+                         ? mf::round_to_stochastic<T>(
+                               value, mf::stochastic_random_bits(o.seed, i, o.random_bits),
+                               overflow, o.random_bits)
                          : mf::round_to<T>(value, rounding, overflow);
     out.write_hex(input, 8);
     out.put(',');

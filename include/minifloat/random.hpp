@@ -16,6 +16,14 @@
 // so one Philox block serves four consecutive elements, the word for an
 // element depends only on (seed, index), and counter words 2 and 3 stay free
 // for callers that need further independent streams.
+//
+// An element that needs few random bits does not take a whole word: with
+// random_bits <= 8 (16) the words are cut into 8-bit (16-bit) lanes, lane k
+// of a word being its bits 8k..8k+7 (16k..16k+15), and element i takes lane i
+// of that sequence (stochastic_random_bits below). Four (two) elements then
+// share a word, which makes the generator's cost per element a quarter (a
+// half): the stream read as little-endian bytes, each element taking the next
+// 1, 2 or 4 of them.
 #pragma once
 
 #include <cstdint>
@@ -100,6 +108,45 @@ MF_HOST_DEVICE constexpr philox4x32_block stochastic_random_block(
 MF_HOST_DEVICE constexpr std::uint32_t stochastic_random_word(
     std::uint64_t seed, std::uint64_t index) noexcept {
   return stochastic_random_block(seed, index / 4).word[index % 4];
+}
+
+// How many bits of the stream one element takes when it uses random_bits of
+// them: 8, 16 or 32 (see the top of this file).
+MF_HOST_DEVICE constexpr int stochastic_lane_bits(int random_bits) noexcept {
+  return random_bits <= 8 ? 8 : (random_bits <= 16 ? 16 : 32);
+}
+
+namespace detail {
+
+// Element `index`'s lane of the stream word that holds it, cut to its
+// random_bits (1..32) low bits.
+MF_HOST_DEVICE constexpr std::uint32_t stochastic_lane(std::uint32_t word, std::uint64_t index,
+                                                       int random_bits) noexcept {
+  const int lane_bits = stochastic_lane_bits(random_bits);
+  const auto lane_in_word = static_cast<int>(index % static_cast<std::uint64_t>(32 / lane_bits));
+  const std::uint32_t lane = word >> (lane_in_word * lane_bits);
+  return random_bits >= 32 ? lane : lane & ((std::uint32_t{1} << random_bits) - 1u);
+}
+
+// The index of the stream word that holds element `index`'s lane.
+MF_HOST_DEVICE constexpr std::uint64_t stochastic_word_index(std::uint64_t index,
+                                                             int random_bits) noexcept {
+  return index / static_cast<std::uint64_t>(32 / stochastic_lane_bits(random_bits));
+}
+
+}  // namespace detail
+
+// The random_bits (1..32) random bits of element `index` under `seed`, in the
+// low bits of the result: what mf::round_to_stochastic takes as `random` for
+// that element in the bulk kernels, the command-line tool and the scaling
+// helpers. With random_bits > 16 it is the low random_bits bits of
+// stochastic_random_word(seed, index).
+MF_HOST_DEVICE constexpr std::uint32_t stochastic_random_bits(std::uint64_t seed,
+                                                              std::uint64_t index,
+                                                              int random_bits) noexcept {
+  const int bits = random_bits < 1 ? 1 : (random_bits > 32 ? 32 : random_bits);
+  return detail::stochastic_lane(
+      stochastic_random_word(seed, detail::stochastic_word_index(index, bits)), index, bits);
 }
 
 }  // namespace mf

@@ -281,7 +281,15 @@ struct mode {
   mf::rounding rounding;
   bool stochastic;
   bool saturate;
+  int random_bits = 32;  // stochastic only; other values pass --random-bits
 };
+
+std::string stochastic_options(const mode& m, std::uint64_t seed) {
+  if (!m.stochastic) return "";
+  std::string options = " --seed " + std::to_string(seed);
+  if (m.random_bits != 32) options += " --random-bits " + std::to_string(m.random_bits);
+  return options;
+}
 
 // Every mode with both overflow rules for the narrow formats; for the 16-bit
 // ones (65536 values, so hundreds of thousands of lines a run) three of the
@@ -306,6 +314,9 @@ std::vector<mode> modes_for(int bits) {
     all.push_back(m);
     all.back().saturate = true;
   }
+  // Packed random lanes: four values per Philox word.
+  all.push_back(base[4]);
+  all.back().random_bits = 8;
   return all;
 }
 
@@ -354,8 +365,8 @@ void check_encode(const std::string& name) {
   for (const mode& m : modes_for(T::format::bits)) {
     const bool saturate = m.saturate;
     const mf::overflow overflow = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
-    std::string options = std::string(" --round ") + m.name + (saturate ? " --saturate" : "");
-    if (m.stochastic) options += " --seed " + std::to_string(seed);
+    const std::string options = std::string(" --round ") + m.name +
+                                (saturate ? " --saturate" : "") + stochastic_options(m, seed);
     const auto out32 = run("encode " + name + options, &text32);
     const auto out64 = run("encode " + name + options + " --from f64", &text64);
     if (out32.size() != inputs.size() || out64.size() != inputs.size()) {
@@ -365,11 +376,13 @@ void check_encode(const std::string& name) {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const float value32 = mf::detail::bit_cast<float>(inputs[i]);
       const double value64 = mf::detail::bit_cast<double>(parse_hex(text64[i]));
-      const std::uint32_t word = mf::stochastic_random_word(seed, i);
-      const T expected32 = m.stochastic ? mf::round_to_stochastic<T>(value32, word, overflow, 32)
-                                        : mf::round_to<T>(value32, m.rounding, overflow);
-      const T expected64 = m.stochastic ? mf::round_to_stochastic<T>(value64, word, overflow, 32)
-                                        : mf::round_to<T>(value64, m.rounding, overflow);
+      const std::uint32_t random = mf::stochastic_random_bits(seed, i, m.random_bits);
+      const T expected32 =
+          m.stochastic ? mf::round_to_stochastic<T>(value32, random, overflow, m.random_bits)
+                       : mf::round_to<T>(value32, m.rounding, overflow);
+      const T expected64 =
+          m.stochastic ? mf::round_to_stochastic<T>(value64, random, overflow, m.random_bits)
+                       : mf::round_to<T>(value64, m.rounding, overflow);
       if (out32[i] != hex(expected32.bits(), digits<T>())) {
         fail("encode" + options + ": " + text32[i] + " -> " + out32[i] + ", library " +
              hex(expected32.bits(), digits<T>()));
@@ -392,10 +405,11 @@ void check_vectors(const std::string& name) {
   for (const mode& m : modes_for(T::format::bits)) {
     const bool saturate = m.saturate;
     const mf::overflow overflow = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
-    const std::string options = std::string(" --round ") + m.name +
-                                (saturate ? " --saturate" : "") + " --count " +
-                                std::to_string(count) + " --seed " +
-                                std::to_string(vectors_seed) + " --csv";
+    const std::string options =
+        std::string(" --round ") + m.name + (saturate ? " --saturate" : "") + " --count " +
+        std::to_string(count) + " --seed " + std::to_string(vectors_seed) +
+        (m.random_bits != 32 ? " --random-bits " + std::to_string(m.random_bits) : "") +
+        " --csv";
     const auto lines = run("vectors " + name + options, nullptr);
     std::size_t first = 0;
     std::string header_text;
@@ -407,7 +421,9 @@ void check_vectors(const std::string& name) {
           std::string("# overflow: ") + (saturate ? "saturating\n" : "non-saturating\n"),
           "# seed: " + std::to_string(vectors_seed) + "\n",
           "# count: " + std::to_string(count) + "\n",
-          std::string("# library: minifloat ") + MINIFLOAT_VERSION_STRING + "\n"}) {
+          std::string("# library: minifloat ") + MINIFLOAT_VERSION_STRING + "\n",
+          m.stochastic ? "# random_bits: " + std::to_string(m.random_bits) + "\n"
+                       : "# format: " + name + "\n"}) {
       if (header_text.find(expected) == std::string::npos) {
         fail("vectors" + options + ": header lacks " + expected);
       }
@@ -439,7 +455,8 @@ void check_vectors(const std::string& name) {
       const float value = mf::detail::bit_cast<float>(input);
       const T expected = m.stochastic
                              ? mf::round_to_stochastic<T>(
-                                   value, mf::stochastic_random_word(vectors_seed, i), overflow, 32)
+                                   value, mf::stochastic_random_bits(vectors_seed, i, m.random_bits),
+                                   overflow, m.random_bits)
                              : mf::round_to<T>(value, m.rounding, overflow);
       if (cells[1] != hex(expected.bits(), digits<T>()) ||
           cells[2] != class_of<T>(expected.bits())) {

@@ -13,6 +13,7 @@
 //   philox4x32 10 243f6a88 85a308d3 13198a2e 03707344 a4093822 299f31d0   d16cfe09 94fdcceb 5001e420 24126ea1
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 
 #include <minifloat/random.hpp>
 
@@ -116,12 +117,38 @@ int main() {
              "stochastic_random_block mapping", seed, index);
     }
   }
+  // Packed lanes: the stream read as little-endian bytes, element i taking
+  // the next 1 (random_bits <= 8), 2 (<= 16) or 4 bytes, cut to random_bits.
+  for (const std::uint64_t seed : {std::uint64_t{7}, ~std::uint64_t{0}}) {
+    for (const std::uint64_t first : {std::uint64_t{0}, std::uint64_t{0x3FFFFFFF0u}}) {
+      // Bytes of the words from word `first` on.
+      std::uint8_t bytes[4 * 64];
+      for (std::uint64_t w = 0; w < 64; ++w) {
+        const std::uint32_t word = mf::stochastic_random_word(seed, first + w);
+        for (int b = 0; b < 4; ++b) bytes[4 * w + b] = static_cast<std::uint8_t>(word >> (8 * b));
+      }
+      for (const int bits : {1, 5, 8, 9, 12, 16, 17, 31, 32}) {
+        const int lane_bytes = bits <= 8 ? 1 : (bits <= 16 ? 2 : 4);
+        for (std::uint64_t i = 0; i < 64 * 4 / static_cast<std::uint64_t>(lane_bytes); ++i) {
+          std::uint64_t lane = 0;
+          for (int b = lane_bytes - 1; b >= 0; --b) {
+            lane = (lane << 8) | bytes[i * static_cast<std::uint64_t>(lane_bytes) +
+                                       static_cast<std::uint64_t>(b)];
+          }
+          const auto expected = static_cast<std::uint32_t>(lane & ((std::uint64_t{1} << bits) - 1));
+          const std::uint64_t index = first * 4 / static_cast<std::uint64_t>(lane_bytes) + i;
+          expect(mf::stochastic_random_bits(seed, index, bits) == expected,
+                 "stochastic_random_bits lanes", static_cast<std::uint64_t>(bits), index);
+        }
+      }
+    }
+  }
   // The seed and the block both select the words.
   expect(mf::stochastic_random_word(1, 0) != mf::stochastic_random_word(0, 0),
          "the seed changes the stream", 1, 0);
   expect(mf::stochastic_random_word(0, 4) != mf::stochastic_random_word(0, 0),
          "the block changes the stream", 4, 0);
   if (failures > 0) return 1;
-  std::printf("Philox4x32 known answers and stochastic_random_word mapping: ok\n");
+  std::printf("Philox4x32 known answers, stochastic_random_word and stochastic_random_bits mappings: ok\n");
   return 0;
 }

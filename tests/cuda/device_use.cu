@@ -88,7 +88,11 @@ __global__ void exercise_formats(const float* input, const std::uint32_t* random
               exercise<mf::e4m3fnuz>(v, r) + exercise<mf::e5m2fnuz>(v, r) +
               exercise<mf::e2m1fn>(v, r) + exercise<mf::e3m2fn>(v, r) +
               exercise<mf::e8m0fnu>(v, r) + exercise<mf::binary16>(v, r) +
-              exercise<mf::bfloat16>(v, r);
+              exercise<mf::bfloat16>(v, r) +
+              // The bulk kernels' random stream, on the device: same bits.
+              static_cast<float>(mf::round_to_stochastic<mf::e4m3fn>(
+                  v, mf::stochastic_random_bits(r, static_cast<std::uint64_t>(i), 8),
+                  mf::overflow::saturating, 8));
 }
 
 // Arrays of the types in device memory: one byte per fp8 element, stored

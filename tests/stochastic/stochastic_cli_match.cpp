@@ -1,6 +1,7 @@
 // The bulk stochastic encode on every ISA gives the bits of the command-line
-// tool's `minifloat encode FORMAT --round stochastic --seed N [--saturate]`
-// (which rounds line i with mf::stochastic_random_word(seed, i)).
+// tool's `minifloat encode FORMAT --round stochastic --seed N [--saturate]
+// [--random-bits B]` (which rounds line i with
+// mf::stochastic_random_bits(seed, i, B)).
 //   minifloat_stochastic_cli_match <path to the minifloat tool>
 // Exit status 0 when all agree; the first difference is printed otherwise.
 #include <cinttypes>
@@ -30,7 +31,8 @@ std::vector<float> inputs() {
 }
 
 template <class Fmt>
-bool check(const std::string& tool, const char* format, std::uint64_t seed, bool saturate) {
+bool check(const std::string& tool, const char* format, std::uint64_t seed, bool saturate,
+           int random_bits = 32) {
   const std::vector<float> in = inputs();
   const std::string input_path = std::string("stochastic_cli_in_") + format + ".txt";
   const std::string output_path = std::string("stochastic_cli_out_") + format + ".txt";
@@ -46,7 +48,8 @@ bool check(const std::string& tool, const char* format, std::uint64_t seed, bool
   }
   const std::string command = "\"" + tool + "\" encode " + format +
                               " --round stochastic --seed " + std::to_string(seed) +
-                              (saturate ? " --saturate" : "") + " < " + input_path + " > " +
+                              (saturate ? " --saturate" : "") + " --random-bits " +
+                              std::to_string(random_bits) + " < " + input_path + " > " +
                               output_path;
   if (std::system(command.c_str()) != 0) {
     std::fprintf(stderr, "failed: %s\n", command.c_str());
@@ -71,21 +74,21 @@ bool check(const std::string& tool, const char* format, std::uint64_t seed, bool
     if (!mf::bulk::isa_supported(isa)) continue;
     mf::bulk::set_isa(isa);
     std::vector<typename Fmt::storage_type> out(in.size());
-    mf::bulk::encode_stochastic<Fmt>(in.data(), out.data(), in.size(), {seed},
+    mf::bulk::encode_stochastic<Fmt>(in.data(), out.data(), in.size(), {seed, 0, random_bits},
                                      saturate ? mf::overflow::saturating
                                               : mf::overflow::non_saturating);
     for (std::size_t i = 0; i < in.size(); ++i) {
       if (out[i] != tool_codes[i]) {
-        std::fprintf(stderr, "%s seed %" PRIu64 " %s: element %zu: bulk 0x%x, tool 0x%x\n",
-                     format, seed, mf::bulk::isa_name(isa), i, static_cast<unsigned>(out[i]),
-                     tool_codes[i]);
+        std::fprintf(stderr, "%s seed %" PRIu64 " bits %d %s: element %zu: bulk 0x%x, tool 0x%x\n",
+                     format, seed, random_bits, mf::bulk::isa_name(isa), i,
+                     static_cast<unsigned>(out[i]), tool_codes[i]);
         ok = false;
         break;
       }
     }
   }
-  std::printf("%s seed %" PRIu64 "%s: %s\n", format, seed, saturate ? " saturating" : "",
-              ok ? "same bits" : "DIFFERENT");
+  std::printf("%s seed %" PRIu64 "%s, %d random bits: %s\n", format, seed,
+              saturate ? " saturating" : "", random_bits, ok ? "same bits" : "DIFFERENT");
   return ok;
 }
 
@@ -102,6 +105,8 @@ int main(int argc, char** argv) {
   ok &= check<mf::e4m3fn>(tool, "e4m3fn", 0xDEADBEEFCAFEull, true);
   ok &= check<mf::e5m2>(tool, "e5m2", 7, false);
   ok &= check<mf::e5m2>(tool, "e5m2", 7, true);
+  ok &= check<mf::e4m3fn>(tool, "e4m3fn", 9, false, 16);
+  ok &= check<mf::e5m2>(tool, "e5m2", 9, true, 8);
   ok &= check<mf::e2m1fn>(tool, "e2m1fn", 3, false);
   ok &= check<mf::bfloat16>(tool, "bfloat16", 5, false);
   return ok ? 0 : 1;

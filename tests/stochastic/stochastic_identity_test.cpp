@@ -1,7 +1,8 @@
 // Bulk stochastic rounding gives, on every ISA of this machine, the bits of
 // the scalar definition: element i is round_to_stochastic(x[i],
-// stochastic_random_word(seed, offset + i)), for every format, both overflow
-// modes, float/bfloat16/binary16 sources, every start offset and chunking.
+// stochastic_random_bits(seed, offset + i, random_bits)), for every format,
+// both overflow modes, float/bfloat16/binary16 sources, every start offset
+// and chunking.
 #include <algorithm>
 
 #include "stochastic/stochastic_test_support.hpp"
@@ -21,7 +22,9 @@ TYPED_TEST(StochasticBulk, EveryIsaMatchesTheScalarDefinition) {
   using S = typename TypeParam::storage_type;
   const std::vector<float> in = rounding_inputs<TypeParam>();
   for (mf::overflow ovf : kOverflows) {
-    for (int bits : {32, 1, 5, 24}) {
+    // Each lane width (8, 16, 32 bits of the stream an element) with all of
+    // its bits used and with fewer.
+    for (int bits : {32, 24, 16, 12, 8, 5, 1}) {
       const std::uint64_t seed = 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(bits);
       const auto expected = reference_stochastic<TypeParam>(in, seed, 0, ovf, bits);
       for (mf::bulk::isa isa : available_isas()) {
@@ -73,27 +76,35 @@ TYPED_TEST(StochasticBulk, SixteenBitSourcesRoundAsTheirExactFloatValue) {
   }
 }
 
-// Heads and tails: every length 0..200 at every start offset mod 8 and
-// unaligned input addresses.
+// Heads and tails: every length 0..200 and lengths around the kernels'
+// steps (up to 512 elements), at every start offset mod 16 (a Philox block
+// holds 4, 8 or 16 elements' lanes) and unaligned input addresses, for each
+// lane width.
 TEST(StochasticBulkChunks, AllLengthsOffsetsAndAlignments) {
   std::vector<float> data = rounding_inputs<mf::e4m3fn>();
-  data.resize(512);
-  for (mf::bulk::isa isa : available_isas()) {
-    isa_scope scope(isa);
-    for (std::size_t start = 0; start < 3; ++start) {
-      for (std::uint64_t offset = 0; offset < 8; ++offset) {
-        for (std::size_t n = 0; n <= 200; ++n) {
-          const std::vector<float> in(data.begin() + static_cast<long>(start),
-                                      data.begin() + static_cast<long>(start + n));
-          const auto expected =
-              reference_stochastic<mf::e4m3fn>(in, 3, offset, mf::overflow::saturating);
-          std::vector<std::uint8_t> got(n + 2, 0xAB);
-          mf::bulk::encode_stochastic<mf::e4m3fn>(data.data() + start, got.data() + 1, n,
-                                                  {3, offset}, mf::overflow::saturating);
-          ASSERT_EQ(got[0], 0xAB);
-          ASSERT_EQ(got[n + 1], 0xAB) << "wrote past the end";
-          ASSERT_EQ(first_difference(got.data() + 1, expected.data(), n), -1)
-              << mf::bulk::isa_name(isa) << " n=" << n << " offset=" << offset;
+  data.resize(1200);
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 200; ++n) lengths.push_back(n);
+  for (std::size_t n : {255, 256, 257, 511, 512, 513, 527, 1024 + 100}) lengths.push_back(n);
+  for (int bits : {32, 16, 8}) {
+    for (mf::bulk::isa isa : available_isas()) {
+      isa_scope scope(isa);
+      for (std::size_t start = 0; start < 3; ++start) {
+        for (std::uint64_t offset = 0; offset < 17; ++offset) {
+          for (std::size_t n : lengths) {
+            const std::vector<float> in(data.begin() + static_cast<long>(start),
+                                        data.begin() + static_cast<long>(start + n));
+            const auto expected =
+                reference_stochastic<mf::e4m3fn>(in, 3, offset, mf::overflow::saturating, bits);
+            std::vector<std::uint8_t> got(n + 2, 0xAB);
+            mf::bulk::encode_stochastic<mf::e4m3fn>(data.data() + start, got.data() + 1, n,
+                                                    {3, offset, bits}, mf::overflow::saturating);
+            ASSERT_EQ(got[0], 0xAB);
+            ASSERT_EQ(got[n + 1], 0xAB) << "wrote past the end";
+            ASSERT_EQ(first_difference(got.data() + 1, expected.data(), n), -1)
+                << mf::bulk::isa_name(isa) << " n=" << n << " offset=" << offset
+                << " bits=" << bits;
+          }
         }
       }
     }
@@ -108,23 +119,30 @@ TEST(StochasticBulkChunks, ChunkedEqualsWholeOnEveryIsa) {
   std::normal_distribution<float> normal(0.0f, 2.0f);
   std::vector<float> in(20000);
   for (float& f : in) f = normal(gen);
-  for (std::uint64_t base : {std::uint64_t{0}, (std::uint64_t{1} << 34) - 9001}) {
-    const auto expected = reference_stochastic<mf::e5m2>(in, 42, base, mf::overflow::non_saturating);
-    for (mf::bulk::isa isa : available_isas()) {
-      isa_scope scope(isa);
-      std::vector<std::uint8_t> whole(in.size()), chunked(in.size());
-      mf::bulk::encode_stochastic<mf::e5m2>(in.data(), whole.data(), in.size(), {42, base});
-      EXPECT_EQ(first_difference(whole.data(), expected.data(), in.size()), -1)
-          << mf::bulk::isa_name(isa) << " base " << base;
-      std::size_t done = 0;
-      std::uniform_int_distribution<std::size_t> chunk(1, 700);
-      while (done < in.size()) {
-        const std::size_t n = std::min(chunk(gen), in.size() - done);
-        mf::bulk::encode_stochastic<mf::e5m2>(in.data() + done, chunked.data() + done, n,
-                                              {42, base + done});
-        done += n;
+  // Element 2^34 starts Philox block 2^32 with 32-bit lanes; with 8-bit
+  // lanes that is element 2^36.
+  for (std::uint64_t base : {std::uint64_t{0}, (std::uint64_t{1} << 34) - 9001,
+                             (std::uint64_t{1} << 36) - 9001}) {
+    for (int bits : {32, 16, 8}) {
+      const auto expected =
+          reference_stochastic<mf::e5m2>(in, 42, base, mf::overflow::non_saturating, bits);
+      for (mf::bulk::isa isa : available_isas()) {
+        isa_scope scope(isa);
+        std::vector<std::uint8_t> whole(in.size()), chunked(in.size());
+        mf::bulk::encode_stochastic<mf::e5m2>(in.data(), whole.data(), in.size(),
+                                              {42, base, bits});
+        EXPECT_EQ(first_difference(whole.data(), expected.data(), in.size()), -1)
+            << mf::bulk::isa_name(isa) << " base " << base << " bits " << bits;
+        std::size_t done = 0;
+        std::uniform_int_distribution<std::size_t> chunk(1, 700);
+        while (done < in.size()) {
+          const std::size_t n = std::min(chunk(gen), in.size() - done);
+          mf::bulk::encode_stochastic<mf::e5m2>(in.data() + done, chunked.data() + done, n,
+                                                {42, base + done, bits});
+          done += n;
+        }
+        EXPECT_EQ(whole, chunked) << mf::bulk::isa_name(isa) << " bits " << bits;
       }
-      EXPECT_EQ(whole, chunked) << mf::bulk::isa_name(isa);
     }
   }
 }

@@ -42,7 +42,7 @@ TYPED_TEST(StochasticProperties, RoundUpCountIsExactForEveryFractionWithFourBits
   constexpr std::uint64_t seed = 2024, offset = 3;
   std::size_t histogram[1u << R] = {};
   for (std::size_t i = 0; i < N; ++i) {
-    ++histogram[mf::stochastic_random_word(seed, offset + i) & ((1u << R) - 1)];
+    ++histogram[mf::stochastic_random_bits(seed, offset + i, R)];
   }
   const std::vector<double> values = finite_values<TypeParam>();
   for (mf::bulk::isa isa : available_isas()) {

@@ -1,6 +1,6 @@
 // Shared by the stochastic-rounding bulk tests: the scalar definition the
 // kernels must meet (written from round_to_stochastic and
-// stochastic_random_word directly, not through any kernel), and inputs that
+// stochastic_random_bits directly, not through any kernel), and inputs that
 // reach every branch of the rule.
 #pragma once
 
@@ -19,7 +19,7 @@ using bulk_test::bits_float;
 using bulk_test::float_bits;
 
 // out[i] = round_to_stochastic<Fmt>(widen(in[i]) [* scale],
-//                                   stochastic_random_word(seed, offset + i))
+//                                   stochastic_random_bits(seed, offset + i, random_bits))
 template <class Fmt, class Src>
 std::vector<typename Fmt::storage_type> reference_stochastic(
     const std::vector<Src>& in, std::uint64_t seed, std::uint64_t offset, mf::overflow ovf,
@@ -28,8 +28,8 @@ std::vector<typename Fmt::storage_type> reference_stochastic(
   for (std::size_t i = 0; i < in.size(); ++i) {
     float x = static_cast<float>(in[i]);
     if (scale != nullptr) x = x * *scale;
-    out[i] = mf::round_to_stochastic<Fmt>(x, mf::stochastic_random_word(seed, offset + i),
-                                          ovf, random_bits)
+    out[i] = mf::round_to_stochastic<Fmt>(
+                 x, mf::stochastic_random_bits(seed, offset + i, random_bits), ovf, random_bits)
                  .bits();
   }
   return out;

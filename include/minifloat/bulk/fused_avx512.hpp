@@ -33,101 +33,160 @@ MF_TARGET_AVX512 inline __m512i load16_float_bits(const Src* p, __mmask16 m) {
   }
 }
 
-template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale>
-MF_TARGET_AVX512 inline __m512i encode16_fused(__m512i x, __m512 scale, __m512i r_aligned) {
+template <bool Scale>
+MF_TARGET_AVX512 inline __m512i scaled16(__m512i x, __m512 scale) {
   if constexpr (Scale) {
-    x = _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(x), scale));
+    return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(x), scale));
+  } else {
+    (void)scale;
+    return x;
   }
+}
+
+// x: float bits (already scaled). MayBeBelow as in encode16_stochastic.
+template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool MayBeBelow = true>
+MF_TARGET_AVX512 inline __m512i encode16_fused(__m512i x, __m512i r_aligned) {
   if constexpr (Stochastic) {
-    return encode16_stochastic<F, Ovf>(x, r_aligned);
+    return encode16_stochastic<F, Ovf, MayBeBelow>(x, r_aligned);
   } else {
     (void)r_aligned;
     return encode16<F, Mode, Ovf>(x);
   }
 }
 
-// The random words of 64 elements from block `block` on, aligned for
-// random_bits (see stochastic_avx512.hpp). Empty when not stochastic.
-template <bool Stochastic>
+// The random values of a stochastic encode, a step of elements at a time,
+// as the kernels take them: each element's lane of the stream (LaneBytes
+// bytes, see random.hpp) shifted left by 32 - random_bits. A step starts on
+// a Philox block boundary. The deterministic encodes take zeros.
+template <bool Stochastic, int LaneBytes>
 struct random_source16;
 
-template <>
-struct random_source16<false> {
+template <int LaneBytes>
+struct random_source16<false, LaneBytes> {
+  static constexpr std::size_t step = 64;
+  static constexpr std::uint64_t elements_per_block = 1;
+  static constexpr std::uint64_t blocks_per_step = 0;
+  struct words_type {};
   MF_TARGET_AVX512 explicit random_source16(const detail::fused_request&) {}
-  MF_TARGET_AVX512 void words64(std::uint64_t, __m512i (&w)[4]) const {
-    for (__m512i& v : w) v = _mm512_setzero_si512();
+  MF_TARGET_AVX512 void words(std::uint64_t, words_type&) const {}
+  MF_TARGET_AVX512 __m512i values16(const words_type&, std::size_t) const {
+    return _mm512_setzero_si512();
   }
 };
 
-template <>
-struct random_source16<true> {
+template <int LaneBytes>
+struct random_source16<true, LaneBytes> {
+  // Four Philox chains in flight (32 blocks, 512 bytes of the stream) keep
+  // the multipliers busy; one chain alone is bound by its latency.
+  static constexpr int chains = 4;
+  static constexpr std::size_t step = 128 * chains / LaneBytes;
+  static constexpr std::uint64_t elements_per_block = 16 / LaneBytes;
+  static constexpr std::uint64_t blocks_per_step = 8 * chains;
+  // The step's bytes of the stream, in order.
+  struct words_type {
+    alignas(64) std::uint8_t bytes[128 * chains];
+  };
   philox16 philox;
   __m512i align_shift;
   MF_TARGET_AVX512 explicit random_source16(const detail::fused_request& r)
-      : philox(r.seed),
-        align_shift(_mm512_set1_epi32(32 - detail::clamp_random_bits(r.random_bits))) {}
-  MF_TARGET_AVX512 void words64(std::uint64_t block, __m512i (&w)[4]) const {
-    philox_words32(philox, block, w[0], w[1]);
-    philox_words32(philox, block + 8, w[2], w[3]);
-    for (__m512i& v : w) v = _mm512_sllv_epi32(v, align_shift);
+      : philox(r.seed), align_shift(_mm512_set1_epi32(32 - r.random_bits)) {}
+  MF_TARGET_AVX512 void words(std::uint64_t block, words_type& w) const {
+    __m512i v[2 * chains];
+    philox_words<chains>(philox, block, v);
+    for (int k = 0; k < 2 * chains; ++k) _mm512_store_si512(w.bytes + 64 * k, v[k]);
+  }
+  // Elements 16g..16g+15 of the step: their lanes, widened to 32 bits as
+  // they are loaded.
+  MF_TARGET_AVX512 __m512i values16(const words_type& w, std::size_t g) const {
+    const std::uint8_t* lanes = w.bytes + 16 * LaneBytes * g;
+    __m512i v;
+    if constexpr (LaneBytes == 1) {
+      v = _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(lanes)));
+    } else if constexpr (LaneBytes == 2) {
+      v = _mm512_cvtepu16_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(lanes)));
+    } else {
+      v = _mm512_load_si512(lanes);
+    }
+    return _mm512_sllv_epi32(v, align_shift);
   }
 };
 
-template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          class Src>
+template <class Fmt, bool Stochastic, int LaneBytes, rounding Mode, overflow Ovf, bool Scale,
+          bool Amax, class Src>
 MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
                                                         typename Fmt::storage_type* out,
                                                         std::size_t n,
                                                         const detail::fused_request& r) {
   using F = typename Fmt::format;
   using S = typename Fmt::storage_type;
-  // The vector loop starts on an element whose index is a multiple of 4 (a
-  // Philox block boundary); the up to 3 before it take the scalar kernel.
+  using random_type = random_source16<Stochastic, LaneBytes>;
+  constexpr std::size_t step = random_type::step;
+  const random_type random(r);
+  // The vector loop starts on a Philox block boundary; the elements before
+  // it (fewer than a block holds) take the scalar kernel.
+  constexpr std::uint64_t per_block = random_type::elements_per_block;
   std::size_t head = 0;
   std::uint32_t amax = 0;
   if constexpr (Stochastic) {
-    head = static_cast<std::size_t>((4 - r.offset % 4) % 4);
+    head = static_cast<std::size_t>((per_block - r.offset % per_block) % per_block);
     if (head > n) head = n;
     amax = scalar_kernels::encode_fused_range<Fmt, Scale>(in, out, head, 0, r);
   }
-  const random_source16<Stochastic> random(r);
   const __m512 scale = _mm512_set1_ps(r.scale);
   const __m512i magnitude = splat(0x7FFFFFFFu);
   __m512i acc = _mm512_setzero_si512();
-  std::uint64_t block = (r.offset + head) / 4;
+  std::uint64_t block = (r.offset + head) / per_block;
   std::size_t i = head;
-  __m512i w[4];
-  for (; i + 64 <= n; i += 64, block += 16) {
-    random.words64(block, w);
-    __m512i res[4];
-    for (int k = 0; k < 4; ++k) {
-      const __m512i x = load16_float_bits(in + i + 16 * k, static_cast<__mmask16>(0xFFFF));
-      if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x, magnitude));
-      res[k] = encode16_fused<F, Stochastic, Mode, Ovf, Scale>(x, scale, w[k]);
-    }
-    if constexpr (sizeof(S) == 1) {
-      const __m256i lo = _mm256_inserti128_si256(
-          _mm256_castsi128_si256(_mm512_cvtepi32_epi8(res[0])), _mm512_cvtepi32_epi8(res[1]), 1);
-      const __m256i hi = _mm256_inserti128_si256(
-          _mm256_castsi128_si256(_mm512_cvtepi32_epi8(res[2])), _mm512_cvtepi32_epi8(res[3]), 1);
-      _mm512_storeu_si512(out + i, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
-    } else {
-      for (int k = 0; k < 4; ++k) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16 * k),
-                            _mm512_cvtepi32_epi16(res[k]));
+  typename random_type::words_type words;
+  for (; i + step <= n; i += step, block += random_type::blocks_per_step) {
+    random.words(block, words);
+    for (std::size_t at = 0; at < step; at += 64) {
+      __m512i x[4], res[4];
+      for (std::size_t k = 0; k < 4; ++k) {
+        x[k] = load16_float_bits(in + i + at + 16 * k, static_cast<__mmask16>(0xFFFF));
+        if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x[k], magnitude));
+        x[k] = scaled16<Scale>(x[k], scale);
+      }
+      if (!Stochastic || any_below_min_normal<F>(x)) {
+        for (std::size_t k = 0; k < 4; ++k) {
+          res[k] = encode16_fused<F, Stochastic, Mode, Ovf>(x[k],
+                                                            random.values16(words, at / 16 + k));
+        }
+      } else {
+        for (std::size_t k = 0; k < 4; ++k) {
+          res[k] = encode16_fused<F, Stochastic, Mode, Ovf, false>(
+              x[k], random.values16(words, at / 16 + k));
+        }
+      }
+      if constexpr (sizeof(S) == 1) {
+        const __m256i lo =
+            _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(res[0])),
+                                    _mm512_cvtepi32_epi8(res[1]), 1);
+        const __m256i hi =
+            _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(res[2])),
+                                    _mm512_cvtepi32_epi8(res[3]), 1);
+        _mm512_storeu_si512(out + i + at,
+                            _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
+      } else {
+        for (std::size_t k = 0; k < 4; ++k) {
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + at + 16 * k),
+                              _mm512_cvtepi32_epi16(res[k]));
+        }
       }
     }
   }
   if (i < n) {
-    // Tail: the words of the next 16 blocks, masked loads and stores.
-    random.words64(block, w);
-    for (int k = 0; k < 4 && i + 16 * k < n; ++k) {
-      const std::size_t rest = n - i - 16 * k;
+    // Tail: the random values of one more step, masked loads and stores.
+    random.words(block, words);
+    for (std::size_t g = 0; g < step / 16 && i + 16 * g < n; ++g) {
+      const std::size_t rest = n - i - 16 * g;
       const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
                                      : static_cast<__mmask16>((1u << rest) - 1);
-      const __m512i x = load16_float_bits(in + i + 16 * k, m);
+      const __m512i x = load16_float_bits(in + i + 16 * g, m);
       if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x, magnitude));
-      store16(out + i + 16 * k, encode16_fused<F, Stochastic, Mode, Ovf, Scale>(x, scale, w[k]),
+      store16(out + i + 16 * g,
+              encode16_fused<F, Stochastic, Mode, Ovf>(scaled16<Scale>(x, scale),
+                                                       random.values16(words, g)),
               m);
     }
   }
@@ -144,20 +203,30 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_ovf(const Src* in,
                                                        std::size_t n,
                                                        const detail::fused_request& r) {
   if constexpr (Stochastic) {
-    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax>(in, out, n, r);
+    switch (mf::stochastic_lane_bits(r.random_bits)) {
+      case 8:
+        return encode_fused_mode<Fmt, true, 1, rounding::nearest_even, Ovf, Scale, Amax>(
+            in, out, n, r);
+      case 16:
+        return encode_fused_mode<Fmt, true, 2, rounding::nearest_even, Ovf, Scale, Amax>(
+            in, out, n, r);
+      default:
+        return encode_fused_mode<Fmt, true, 4, rounding::nearest_even, Ovf, Scale, Amax>(
+            in, out, n, r);
+    }
   } else {
     switch (r.mode) {
       case rounding::nearest_even:
-        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, 4, rounding::nearest_even, Ovf, Scale, Amax>(
             in, out, n, r);
       case rounding::toward_zero:
-        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, 4, rounding::toward_zero, Ovf, Scale, Amax>(
             in, out, n, r);
       case rounding::toward_positive:
-        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, 4, rounding::toward_positive, Ovf, Scale, Amax>(
             in, out, n, r);
       case rounding::toward_negative:
-        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, 4, rounding::toward_negative, Ovf, Scale, Amax>(
             in, out, n, r);
     }
     return 0;

@@ -19,10 +19,11 @@
 namespace mf {
 namespace bulk {
 
-// The random stream of a stochastic encode: element i of the call uses
-// mf::stochastic_random_word(seed, offset + i) and its low random_bits bits
-// (1..32), exactly as mf::round_to_stochastic. A tensor encoded in chunks,
-// each call passing the chunk's start as offset, gets the bits of one call.
+// The random stream of a stochastic encode: element i of the call rounds
+// with mf::stochastic_random_bits(seed, offset + i, random_bits) (1..32
+// bits; with 8 or fewer, four elements share a Philox word, with 16 or fewer
+// two, see random.hpp). A tensor encoded in chunks, each call passing the
+// chunk's start as offset, gets the bits of one call.
 struct stochastic_rounding {
   std::uint64_t seed = 0;
   std::uint64_t offset = 0;
@@ -113,11 +114,12 @@ inline std::uint32_t encode_fused_range(const Src* in, typename Fmt::storage_typ
     std::uint32_t random = 0;
     if (r.stochastic) {
       const std::uint64_t index = r.offset + first + i;
-      if (index / 4 != cached_block) {
-        cached_block = index / 4;
+      const std::uint64_t word = mf::detail::stochastic_word_index(index, r.random_bits);
+      if (word / 4 != cached_block) {
+        cached_block = word / 4;
         block = stochastic_random_block(r.seed, cached_block);
       }
-      random = block.word[index % 4];
+      random = mf::detail::stochastic_lane(block.word[word % 4], index, r.random_bits);
     }
     out[i] = detail::fused_encode_one<Fmt, Scale>(x, random, r);
   }

@@ -1,7 +1,7 @@
 // Philox4x32-10 (random.hpp) evaluated for many counters at once, giving the
-// stochastic-rounding words of consecutive elements in element order:
-// word j of the result is mf::stochastic_random_word(seed, 4 * block + j),
-// bit for bit, whatever the vector width.
+// stochastic-rounding stream's words in order: word j of the result is
+// mf::stochastic_random_word(seed, 4 * block + j), bit for bit, whatever the
+// vector width.
 //
 // Layout: one Philox block per 64-bit lane, its four state words in four
 // vectors (low half of each lane; the high half holds garbage that
@@ -69,39 +69,52 @@ struct philox16 {
   }
 };
 
-// Eight blocks (block .. block + 7) -> the 32 words of elements
-// 4 * block .. 4 * block + 31 in w0 (first 16) and w1.
-MF_TARGET_AVX512 inline void philox_words32(const philox16& p, std::uint64_t block,
-                                            __m512i& w0, __m512i& w1) {
-  const __m512i counter =
-      _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(block)), p.order);
-  const __m512i counter_hi = _mm512_srli_epi64(counter, 32);
-  // Round 1: counter words 2 and 3 are zero, so one product and no xor with
-  // them: X = {hi ^ k0, 0, hi(M0 * lo) ^ k1, lo(M0 * lo)}.
-  __m512i p0 = _mm512_mul_epu32(counter, p.m0);
-  __m512i x0 = _mm512_xor_si512(counter_hi, p.k0[0]);
-  __m512i x2 = _mm512_xor_si512(_mm512_shuffle_epi32(p0, _MM_PERM_DDBB), p.k1[0]);
-  __m512i x3 = p0;
-  // Round 2: word 1 is zero.
-  __m512i p1 = _mm512_mul_epu32(x2, p.m1);
-  p0 = _mm512_mul_epu32(x0, p.m0);
-  x0 = _mm512_xor_si512(_mm512_shuffle_epi32(p1, _MM_PERM_DDBB), p.k0[1]);
-  __m512i x1 = p1;
-  x2 = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(p0, _MM_PERM_DDBB), x3, p.k1[1], 0x96);
-  x3 = p0;
-  for (int r = 2; r < 10; ++r) {
-    p0 = _mm512_mul_epu32(x0, p.m0);
-    p1 = _mm512_mul_epu32(x2, p.m1);
-    x0 = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(p1, _MM_PERM_DDBB), x1, p.k0[r], 0x96);
-    x1 = p1;
-    x2 = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(p0, _MM_PERM_DDBB), x3, p.k1[r], 0x96);
-    x3 = p0;
+// 8 * Chains blocks (block .. block + 8 * Chains - 1) -> the words of
+// elements 4 * block on, 16 a vector, in w[0], w[1], ... The chains are
+// independent and advance round by round together, so that the
+// multiplications of one hide the latency of another.
+template <int Chains>
+MF_TARGET_AVX512 inline void philox_words(const philox16& p, std::uint64_t block,
+                                          __m512i (&w)[2 * Chains]) {
+  __m512i x0[Chains], x1[Chains], x2[Chains], x3[Chains];
+  for (int c = 0; c < Chains; ++c) {
+    const __m512i counter = _mm512_add_epi64(
+        _mm512_set1_epi64(static_cast<long long>(block + 8 * static_cast<std::uint64_t>(c))),
+        p.order);
+    // Round 1: counter words 2 and 3 are zero, so one product and no xor
+    // with them: X = {hi ^ k0, 0, hi(M0 * lo) ^ k1, lo(M0 * lo)}.
+    const __m512i p0 = _mm512_mul_epu32(counter, p.m0);
+    x0[c] = _mm512_xor_si512(_mm512_srli_epi64(counter, 32), p.k0[0]);
+    x2[c] = _mm512_xor_si512(_mm512_shuffle_epi32(p0, _MM_PERM_DDBB), p.k1[0]);
+    x3[c] = p0;
+    // Round 2: word 1 is zero.
+    const __m512i p1 = _mm512_mul_epu32(x2[c], p.m1);
+    const __m512i q0 = _mm512_mul_epu32(x0[c], p.m0);
+    x0[c] = _mm512_xor_si512(_mm512_shuffle_epi32(p1, _MM_PERM_DDBB), p.k0[1]);
+    x1[c] = p1;
+    x2[c] = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(q0, _MM_PERM_DDBB), x3[c], p.k1[1],
+                                      0x96);
+    x3[c] = q0;
   }
-  // Per 64-bit lane: {w0, w1} and {w2, w3}; then one block per 128 bits.
-  const __m512i w01 = _mm512_mask_shuffle_epi32(x0, 0xAAAA, x1, _MM_PERM_CCAA);
-  const __m512i w23 = _mm512_mask_shuffle_epi32(x2, 0xAAAA, x3, _MM_PERM_CCAA);
-  w0 = _mm512_unpacklo_epi64(w01, w23);
-  w1 = _mm512_unpackhi_epi64(w01, w23);
+  for (int r = 2; r < 10; ++r) {
+    for (int c = 0; c < Chains; ++c) {
+      const __m512i p0 = _mm512_mul_epu32(x0[c], p.m0);
+      const __m512i p1 = _mm512_mul_epu32(x2[c], p.m1);
+      x0[c] = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(p1, _MM_PERM_DDBB), x1[c],
+                                        p.k0[r], 0x96);
+      x1[c] = p1;
+      x2[c] = _mm512_ternarylogic_epi32(_mm512_shuffle_epi32(p0, _MM_PERM_DDBB), x3[c],
+                                        p.k1[r], 0x96);
+      x3[c] = p0;
+    }
+  }
+  for (int c = 0; c < Chains; ++c) {
+    // Per 64-bit lane: {w0, w1} and {w2, w3}; then one block per 128 bits.
+    const __m512i w01 = _mm512_mask_shuffle_epi32(x0[c], 0xAAAA, x1[c], _MM_PERM_CCAA);
+    const __m512i w23 = _mm512_mask_shuffle_epi32(x2[c], 0xAAAA, x3[c], _MM_PERM_CCAA);
+    w[2 * c] = _mm512_unpacklo_epi64(w01, w23);
+    w[2 * c + 1] = _mm512_unpackhi_epi64(w01, w23);
+  }
 }
 
 }  // namespace avx512_kernels
@@ -131,35 +144,44 @@ MF_TARGET_AVX2 inline __m256i xor3(__m256i a, __m256i b, __m256i c) {
   return _mm256_xor_si256(_mm256_xor_si256(a, b), c);
 }
 
-// Four blocks (block .. block + 3) -> the 16 words of elements
-// 4 * block .. 4 * block + 15 in w0 (first 8) and w1.
-MF_TARGET_AVX2 inline void philox_words16(const philox8& p, std::uint64_t block,
-                                          __m256i& w0, __m256i& w1) {
-  const __m256i counter =
-      _mm256_add_epi64(_mm256_set1_epi64x(static_cast<long long>(block)), p.order);
-  const __m256i counter_hi = _mm256_srli_epi64(counter, 32);
-  __m256i p0 = _mm256_mul_epu32(counter, p.m0);
-  __m256i x0 = _mm256_xor_si256(counter_hi, p.k0[0]);
-  __m256i x2 = _mm256_xor_si256(_mm256_shuffle_epi32(p0, 0xF5), p.k1[0]);
-  __m256i x3 = p0;
-  __m256i p1 = _mm256_mul_epu32(x2, p.m1);
-  p0 = _mm256_mul_epu32(x0, p.m0);
-  x0 = _mm256_xor_si256(_mm256_shuffle_epi32(p1, 0xF5), p.k0[1]);
-  __m256i x1 = p1;
-  x2 = xor3(_mm256_shuffle_epi32(p0, 0xF5), x3, p.k1[1]);
-  x3 = p0;
-  for (int r = 2; r < 10; ++r) {
-    p0 = _mm256_mul_epu32(x0, p.m0);
-    p1 = _mm256_mul_epu32(x2, p.m1);
-    x0 = xor3(_mm256_shuffle_epi32(p1, 0xF5), x1, p.k0[r]);
-    x1 = p1;
-    x2 = xor3(_mm256_shuffle_epi32(p0, 0xF5), x3, p.k1[r]);
-    x3 = p0;
+// 4 * Chains blocks (block .. block + 4 * Chains - 1) -> the words of
+// elements 4 * block on, 8 a vector, in w[0], w[1], ... (independent chains
+// as in the AVX-512 version).
+template <int Chains>
+MF_TARGET_AVX2 inline void philox_words(const philox8& p, std::uint64_t block,
+                                        __m256i (&w)[2 * Chains]) {
+  __m256i x0[Chains], x1[Chains], x2[Chains], x3[Chains];
+  for (int c = 0; c < Chains; ++c) {
+    const __m256i counter = _mm256_add_epi64(
+        _mm256_set1_epi64x(static_cast<long long>(block + 4 * static_cast<std::uint64_t>(c))),
+        p.order);
+    const __m256i p0 = _mm256_mul_epu32(counter, p.m0);
+    x0[c] = _mm256_xor_si256(_mm256_srli_epi64(counter, 32), p.k0[0]);
+    x2[c] = _mm256_xor_si256(_mm256_shuffle_epi32(p0, 0xF5), p.k1[0]);
+    x3[c] = p0;
+    const __m256i p1 = _mm256_mul_epu32(x2[c], p.m1);
+    const __m256i q0 = _mm256_mul_epu32(x0[c], p.m0);
+    x0[c] = _mm256_xor_si256(_mm256_shuffle_epi32(p1, 0xF5), p.k0[1]);
+    x1[c] = p1;
+    x2[c] = xor3(_mm256_shuffle_epi32(q0, 0xF5), x3[c], p.k1[1]);
+    x3[c] = q0;
   }
-  const __m256i w01 = _mm256_blend_epi32(x0, _mm256_slli_epi64(x1, 32), 0xAA);
-  const __m256i w23 = _mm256_blend_epi32(x2, _mm256_slli_epi64(x3, 32), 0xAA);
-  w0 = _mm256_unpacklo_epi64(w01, w23);
-  w1 = _mm256_unpackhi_epi64(w01, w23);
+  for (int r = 2; r < 10; ++r) {
+    for (int c = 0; c < Chains; ++c) {
+      const __m256i p0 = _mm256_mul_epu32(x0[c], p.m0);
+      const __m256i p1 = _mm256_mul_epu32(x2[c], p.m1);
+      x0[c] = xor3(_mm256_shuffle_epi32(p1, 0xF5), x1[c], p.k0[r]);
+      x1[c] = p1;
+      x2[c] = xor3(_mm256_shuffle_epi32(p0, 0xF5), x3[c], p.k1[r]);
+      x3[c] = p0;
+    }
+  }
+  for (int c = 0; c < Chains; ++c) {
+    const __m256i w01 = _mm256_blend_epi32(x0[c], _mm256_slli_epi64(x1[c], 32), 0xAA);
+    const __m256i w23 = _mm256_blend_epi32(x2[c], _mm256_slli_epi64(x3[c], 32), 0xAA);
+    w[2 * c] = _mm256_unpacklo_epi64(w01, w23);
+    w[2 * c + 1] = _mm256_unpackhi_epi64(w01, w23);
+  }
 }
 
 }  // namespace avx2_kernels

@@ -37,6 +37,7 @@ struct quantize_options {
   bool stochastic = false;  // else nearest-even
   std::uint64_t seed = 0;
   std::uint64_t offset = 0;  // index of element 0 in the random stream
+  int random_bits = stochastic_default_bits;  // 16 or 8: faster (stochastic-rounding.md)
 };
 
 // Which groups of a row-major rows x cols matrix share a scale.
@@ -59,7 +60,8 @@ template <class Fmt>
 inline void encode_group(const float* in, typename Fmt::storage_type* out, std::size_t n,
                          float scale, std::uint64_t index, const quantize_options& o) {
   if (o.stochastic) {
-    bulk::encode_scaled_stochastic<Fmt>(in, out, n, scale, {o.seed, o.offset + index},
+    bulk::encode_scaled_stochastic<Fmt>(in, out, n, scale,
+                                        {o.seed, o.offset + index, o.random_bits},
                                         o.on_overflow);
   } else {
     bulk::encode_scaled<Fmt>(in, out, n, scale, rounding::nearest_even, o.on_overflow);
@@ -123,7 +125,8 @@ inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t 
     for (std::size_t j = 0; j < cols; ++j) scaled[j] = row[j] * scales[j];
     if (o.stochastic) {
       bulk::encode_stochastic<Fmt>(scaled.data(), out + r * cols, cols,
-                                   {o.seed, o.offset + r * cols}, o.on_overflow);
+                                   {o.seed, o.offset + r * cols, o.random_bits},
+                                   o.on_overflow);
     } else {
       bulk::encode<Fmt>(scaled.data(), out + r * cols, cols, rounding::nearest_even,
                         o.on_overflow);
