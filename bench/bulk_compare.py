@@ -7,25 +7,13 @@
     python3 bench/bulk_compare.py bulk.json
 
 Uses the median of the repetitions (items per second, from CPU time)."""
-import json
 import sys
 
-
-def load(path):
-    with open(path) as f:
-        data = json.load(f)
-    rates = {}
-    for b in data["benchmarks"]:
-        name = b.get("run_name", b["name"])
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
-            continue
-        if "items_per_second" in b:
-            rates[name] = b["items_per_second"]
-    return rates
+from bench_json import median_rates
 
 
 def main():
-    rates = load(sys.argv[1] if len(sys.argv) > 1 else "bulk.json")
+    rates = median_rates(sys.argv[1] if len(sys.argv) > 1 else "bulk.json")
     g = lambda name: rates.get(name)
 
     def ratio(a, b):

@@ -9,19 +9,14 @@
 Median of the repetitions (items per second, from CPU time); quantize is
 divided by plain e4m3fn encode, dequantize by plain e4m3fn decode, both of
 the same ISA and size in the same run."""
-import json
 import sys
+
+from bench_json import median_rates
 
 
 def main():
-    with open(sys.argv[1] if len(sys.argv) > 1 else "mx.json") as f:
-        data = json.load(f)
-    rates = {}
-    for b in data["benchmarks"]:
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
-            continue
-        if "items_per_second" in b:
-            rates[b.get("run_name", b["name"])] = b["items_per_second"] / 1e9
+    rates = {name: rate / 1e9
+             for name, rate in median_rates(sys.argv[1] if len(sys.argv) > 1 else "mx.json").items()}
     print("| kernel | ISA | size | G items/s | baseline G items/s | ratio |")
     print("|---|---|---|---:|---:|---:|")
     for size in ("4KiB", "256KiB", "64MiB"):

@@ -27,12 +27,22 @@ using bench_support::fill_floats;
 using bench_support::kSizes;
 using bench_support::size_class;
 
-enum class kernel { nearest, stochastic, nearest_scaled, stochastic_scaled, nearest_amax };
+enum class kernel {
+  nearest,
+  stochastic,
+  stochastic_16_bits,
+  stochastic_8_bits,
+  nearest_scaled,
+  stochastic_scaled,
+  nearest_amax
+};
 
 const char* kernel_name(kernel k) {
   switch (k) {
     case kernel::nearest: return "encode_nearest";
     case kernel::stochastic: return "encode_stochastic";
+    case kernel::stochastic_16_bits: return "encode_stochastic_16bits";
+    case kernel::stochastic_8_bits: return "encode_stochastic_8bits";
     case kernel::nearest_scaled: return "encode_scaled_nearest";
     case kernel::stochastic_scaled: return "encode_scaled_stochastic";
     case kernel::nearest_amax: return "encode_scaled_amax_nearest";
@@ -60,6 +70,12 @@ void bench(benchmark::State& state, kernel k, mf::bulk::isa isa, std::size_t n,
         break;
       case kernel::stochastic:
         mf::bulk::encode_stochastic<Fmt>(in.data, out.data, n, {seed++}, ovf);
+        break;
+      case kernel::stochastic_16_bits:
+        mf::bulk::encode_stochastic<Fmt>(in.data, out.data, n, {seed++, 0, 16}, ovf);
+        break;
+      case kernel::stochastic_8_bits:
+        mf::bulk::encode_stochastic<Fmt>(in.data, out.data, n, {seed++, 0, 8}, ovf);
         break;
       case kernel::nearest_scaled:
         mf::bulk::encode_scaled<Fmt>(in.data, out.data, n, 0.75f, mf::rounding::nearest_even,
@@ -93,7 +109,8 @@ void register_format(const char* format) {
     if (!mf::bulk::isa_supported(isa)) continue;
     for (const size_class& size : kSizes) {
       const std::size_t n = size.output_bytes / sizeof(typename Fmt::storage_type);
-      for (kernel k : {kernel::nearest, kernel::stochastic, kernel::nearest_scaled,
+      for (kernel k : {kernel::nearest, kernel::stochastic, kernel::stochastic_16_bits,
+                       kernel::stochastic_8_bits, kernel::nearest_scaled,
                        kernel::stochastic_scaled, kernel::nearest_amax}) {
         for (mf::overflow ovf : {mf::overflow::saturating, mf::overflow::non_saturating}) {
           // The scalar loop only at 4 KiB and 256 KiB (it is slow).
