@@ -52,65 +52,49 @@ MF_TARGET_AVX2 inline __m256i encode8_fused(__m256i x, __m256 scale, __m256i r_a
 
 // The random values of a stochastic encode, a step of elements at a time
 // (see random_source16 in fused_avx512.hpp).
-template <bool Stochastic, int LaneBytes>
+template <bool Stochastic>
 struct random_source8;
 
-template <int LaneBytes>
-struct random_source8<false, LaneBytes> {
+template <>
+struct random_source8<false> {
   static constexpr std::size_t step = 32;
-  static constexpr std::uint64_t elements_per_block = 1;
-  static constexpr std::uint64_t blocks_per_step = 0;
-  struct words_type {};
+  std::uint64_t elements_per_block = 1;
+  std::uint64_t blocks_per_step = 0;
   MF_TARGET_AVX2 explicit random_source8(const detail::fused_request&) {}
-  MF_TARGET_AVX2 void words(std::uint64_t, words_type&) const {}
-  MF_TARGET_AVX2 __m256i values8(const words_type&, std::size_t) const {
-    return _mm256_setzero_si256();
-  }
+  MF_TARGET_AVX2 void fill(std::uint64_t, std::size_t) {}
+  MF_TARGET_AVX2 __m256i values8(std::size_t) const { return _mm256_setzero_si256(); }
 };
 
-template <int LaneBytes>
-struct random_source8<true, LaneBytes> {
-  static constexpr int chains = 2;
-  static constexpr std::size_t step = 64 * chains / LaneBytes;
-  static constexpr std::uint64_t elements_per_block = 16 / LaneBytes;
-  static constexpr std::uint64_t blocks_per_step = 4 * chains;
-  struct words_type {
-    alignas(32) std::uint8_t bytes[64 * chains];
-  };
+template <>
+struct random_source8<true> {
+  static constexpr std::size_t step = 512;
   philox8 philox;
   __m256i align_shift;
+  int lane_bytes;
+  std::uint64_t elements_per_block;
+  std::uint64_t blocks_per_step;
+  alignas(32) std::uint32_t values[step];
   MF_TARGET_AVX2 explicit random_source8(const detail::fused_request& r)
-      : philox(r.seed), align_shift(_mm256_set1_epi32(32 - r.random_bits)) {}
-  MF_TARGET_AVX2 void words(std::uint64_t block, words_type& w) const {
-    __m256i v[2 * chains];
-    philox_words<chains>(philox, block, v);
-    for (int k = 0; k < 2 * chains; ++k) {
-      _mm256_store_si256(reinterpret_cast<__m256i*>(w.bytes + 32 * k), v[k]);
-    }
+      : philox(r.seed),
+        align_shift(_mm256_set1_epi32(32 - r.random_bits)),
+        lane_bytes(mf::stochastic_lane_bits(r.random_bits) / 8),
+        elements_per_block(static_cast<std::uint64_t>(16 / lane_bytes)),
+        blocks_per_step(step / elements_per_block) {}
+  MF_TARGET_AVX2 void fill(std::uint64_t block, std::size_t count) {
+    stochastic_values(philox, block, lane_bytes, align_shift, values, count);
   }
   // Elements 8g..8g+7 of the step.
-  MF_TARGET_AVX2 __m256i values8(const words_type& w, std::size_t g) const {
-    const std::uint8_t* lanes = w.bytes + 8 * LaneBytes * g;
-    __m256i v;
-    if constexpr (LaneBytes == 1) {
-      v = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(lanes)));
-    } else if constexpr (LaneBytes == 2) {
-      v = _mm256_cvtepu16_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(lanes)));
-    } else {
-      v = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes));
-    }
-    return _mm256_sllv_epi32(v, align_shift);
+  MF_TARGET_AVX2 __m256i values8(std::size_t g) const {
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(values + 8 * g));
   }
 };
 
 // 32 elements, with the random values of groups g0..g0+3 of the step.
-template <class Fmt, bool Stochastic, int LaneBytes, rounding Mode, overflow Ovf, bool Scale,
-          bool Amax, bool Fast, class Src>
-MF_TARGET_AVX2 inline void encode_fused32(
-    const Src* in, typename Fmt::storage_type* out,
-    const random_source8<Stochastic, LaneBytes>& random,
-    const typename random_source8<Stochastic, LaneBytes>::words_type& words, std::size_t g0,
-    __m256 scale, __m256i& acc) {
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
+          bool Fast, class Src>
+MF_TARGET_AVX2 inline void encode_fused32(const Src* in, typename Fmt::storage_type* out,
+                                          const random_source8<Stochastic>& random,
+                                          std::size_t g0, __m256 scale, __m256i& acc) {
   using F = typename Fmt::format;
   __m256i res[4];
   for (std::size_t k = 0; k < 4; ++k) {
@@ -118,23 +102,22 @@ MF_TARGET_AVX2 inline void encode_fused32(
     if constexpr (Amax) {
       acc = _mm256_max_epu32(acc, _mm256_and_si256(x, splat(0x7FFFFFFFu)));
     }
-    res[k] = encode8_fused<F, Stochastic, Mode, Ovf, Scale, Fast>(
-        x, scale, random.values8(words, g0 + k));
+    res[k] = encode8_fused<F, Stochastic, Mode, Ovf, Scale, Fast>(x, scale,
+                                                                 random.values8(g0 + k));
   }
   store32(out, res[0], res[1], res[2], res[3]);
 }
 
-template <class Fmt, bool Stochastic, int LaneBytes, rounding Mode, overflow Ovf, bool Scale,
-          bool Amax, bool Fast, class Src>
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
+          bool Fast, class Src>
 MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
                                                       typename Fmt::storage_type* out,
                                                       std::size_t n,
                                                       const detail::fused_request& r) {
   using S = typename Fmt::storage_type;
-  using random_type = random_source8<Stochastic, LaneBytes>;
-  constexpr std::size_t step = random_type::step;
-  const random_type random(r);
-  constexpr std::uint64_t per_block = random_type::elements_per_block;
+  constexpr std::size_t step = random_source8<Stochastic>::step;
+  random_source8<Stochastic> random(r);
+  const std::uint64_t per_block = random.elements_per_block;
   std::size_t head = 0;
   std::uint32_t amax = 0;
   if constexpr (Stochastic) {
@@ -146,28 +129,29 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
   __m256i acc = _mm256_setzero_si256();
   std::uint64_t block = (r.offset + head) / per_block;
   std::size_t i = head;
-  typename random_type::words_type words;
-  for (; i + step <= n; i += step, block += random_type::blocks_per_step) {
-    random.words(block, words);
+  for (; i + step <= n; i += step, block += random.blocks_per_step) {
+    random.fill(block, step);
     for (std::size_t at = 0; at < step; at += 32) {
-      encode_fused32<Fmt, Stochastic, LaneBytes, Mode, Ovf, Scale, Amax, Fast>(
-          in + i + at, out + i + at, random, words, at / 8, scale, acc);
+      encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(in + i + at, out + i + at,
+                                                                    random, at / 8, scale, acc);
     }
   }
   if (i < n) {
-    // Zero padding: a zero encodes without side effects and adds nothing to
-    // the maximum.
-    Src buffer[step];
-    std::memset(static_cast<void*>(buffer), 0, sizeof buffer);
-    S result[step];
+    // Zero padding, 32 elements at a time: a zero encodes without side
+    // effects and adds nothing to the maximum.
     const std::size_t rest = n - i;
-    std::memcpy(static_cast<void*>(buffer), static_cast<const void*>(in + i), rest * sizeof(Src));
-    random.words(block, words);
+    random.fill(block, (rest + 31) / 32 * 32);  // values for the padding too
     for (std::size_t at = 0; at < rest; at += 32) {
-      encode_fused32<Fmt, Stochastic, LaneBytes, Mode, Ovf, Scale, Amax, Fast>(
-          buffer + at, result + at, random, words, at / 8, scale, acc);
+      Src buffer[32];
+      std::memset(static_cast<void*>(buffer), 0, sizeof buffer);
+      S result[32];
+      const std::size_t count = rest - at < 32 ? rest - at : 32;
+      std::memcpy(static_cast<void*>(buffer), static_cast<const void*>(in + i + at),
+                  count * sizeof(Src));
+      encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(buffer, result, random,
+                                                                    at / 8, scale, acc);
+      std::memcpy(out + i + at, result, count * sizeof(S));
     }
-    std::memcpy(out + i, result, rest * sizeof(S));
   }
   if constexpr (Amax) {
     alignas(32) std::uint32_t lanes[8];
@@ -184,37 +168,28 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_ovf(const Src* in,
                                                      const detail::fused_request& r) {
   using F = typename Fmt::format;
   if constexpr (Stochastic) {
-    switch (mf::stochastic_lane_bits(r.random_bits)) {
-      case 8:
-        return encode_fused_mode<Fmt, true, 1, rounding::nearest_even, Ovf, Scale, Amax, false>(
-            in, out, n, r);
-      case 16:
-        return encode_fused_mode<Fmt, true, 2, rounding::nearest_even, Ovf, Scale, Amax, false>(
-            in, out, n, r);
-      default:
-        return encode_fused_mode<Fmt, true, 4, rounding::nearest_even, Ovf, Scale, Amax, false>(
-            in, out, n, r);
-    }
+    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax, false>(
+        in, out, n, r);
   } else {
     switch (r.mode) {
       case rounding::nearest_even:
         if constexpr (nearest_fast_path<F, Ovf>::eligible) {
           // The fast path's magic-number add needs round-to-nearest, no DAZ.
           if ((_mm_getcsr() & 0x6040u) == 0) {
-            return encode_fused_mode<Fmt, false, 4, rounding::nearest_even, Ovf, Scale, Amax,
+            return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax,
                                      true>(in, out, n, r);
           }
         }
-        return encode_fused_mode<Fmt, false, 4, rounding::nearest_even, Ovf, Scale, Amax, false>(
+        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax, false>(
             in, out, n, r);
       case rounding::toward_zero:
-        return encode_fused_mode<Fmt, false, 4, rounding::toward_zero, Ovf, Scale, Amax, false>(
+        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax, false>(
             in, out, n, r);
       case rounding::toward_positive:
-        return encode_fused_mode<Fmt, false, 4, rounding::toward_positive, Ovf, Scale, Amax,
+        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax,
                                  false>(in, out, n, r);
       case rounding::toward_negative:
-        return encode_fused_mode<Fmt, false, 4, rounding::toward_negative, Ovf, Scale, Amax,
+        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax,
                                  false>(in, out, n, r);
     }
     return 0;

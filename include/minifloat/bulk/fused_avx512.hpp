@@ -54,77 +54,60 @@ MF_TARGET_AVX512 inline __m512i encode16_fused(__m512i x, __m512i r_aligned) {
   }
 }
 
-// The random values of a stochastic encode, a step of elements at a time,
-// as the kernels take them: each element's lane of the stream (LaneBytes
-// bytes, see random.hpp) shifted left by 32 - random_bits. A step starts on
-// a Philox block boundary. The deterministic encodes take zeros.
-template <bool Stochastic, int LaneBytes>
+// The random values of a stochastic encode, a step of elements at a time
+// (stochastic_values in philox_simd.hpp). A step starts on a Philox block
+// boundary. The deterministic encodes take zeros.
+template <bool Stochastic>
 struct random_source16;
 
-template <int LaneBytes>
-struct random_source16<false, LaneBytes> {
+template <>
+struct random_source16<false> {
   static constexpr std::size_t step = 64;
-  static constexpr std::uint64_t elements_per_block = 1;
-  static constexpr std::uint64_t blocks_per_step = 0;
-  struct words_type {};
+  std::uint64_t elements_per_block = 1;
+  std::uint64_t blocks_per_step = 0;
   MF_TARGET_AVX512 explicit random_source16(const detail::fused_request&) {}
-  MF_TARGET_AVX512 void words(std::uint64_t, words_type&) const {}
-  MF_TARGET_AVX512 __m512i values16(const words_type&, std::size_t) const {
-    return _mm512_setzero_si512();
-  }
+  MF_TARGET_AVX512 void fill(std::uint64_t, std::size_t) {}
+  MF_TARGET_AVX512 __m512i values16(std::size_t) const { return _mm512_setzero_si512(); }
 };
 
-template <int LaneBytes>
-struct random_source16<true, LaneBytes> {
-  // Four Philox chains in flight (32 blocks, 512 bytes of the stream) keep
-  // the multipliers busy; one chain alone is bound by its latency.
-  static constexpr int chains = 4;
-  static constexpr std::size_t step = 128 * chains / LaneBytes;
-  static constexpr std::uint64_t elements_per_block = 16 / LaneBytes;
-  static constexpr std::uint64_t blocks_per_step = 8 * chains;
-  // The step's bytes of the stream, in order.
-  struct words_type {
-    alignas(64) std::uint8_t bytes[128 * chains];
-  };
+template <>
+struct random_source16<true> {
+  static constexpr std::size_t step = 512;
   philox16 philox;
   __m512i align_shift;
+  int lane_bytes;
+  std::uint64_t elements_per_block;
+  std::uint64_t blocks_per_step;
+  alignas(64) std::uint32_t values[step];
   MF_TARGET_AVX512 explicit random_source16(const detail::fused_request& r)
-      : philox(r.seed), align_shift(_mm512_set1_epi32(32 - r.random_bits)) {}
-  MF_TARGET_AVX512 void words(std::uint64_t block, words_type& w) const {
-    __m512i v[2 * chains];
-    philox_words<chains>(philox, block, v);
-    for (int k = 0; k < 2 * chains; ++k) _mm512_store_si512(w.bytes + 64 * k, v[k]);
+      : philox(r.seed),
+        align_shift(_mm512_set1_epi32(32 - r.random_bits)),
+        lane_bytes(mf::stochastic_lane_bits(r.random_bits) / 8),
+        elements_per_block(static_cast<std::uint64_t>(16 / lane_bytes)),
+        blocks_per_step(step / elements_per_block) {}
+  // The values of `count` (<= step) elements from block `block` on.
+  MF_TARGET_AVX512 void fill(std::uint64_t block, std::size_t count) {
+    stochastic_values(philox, block, lane_bytes, align_shift, values, count);
   }
-  // Elements 16g..16g+15 of the step: their lanes, widened to 32 bits as
-  // they are loaded.
-  MF_TARGET_AVX512 __m512i values16(const words_type& w, std::size_t g) const {
-    const std::uint8_t* lanes = w.bytes + 16 * LaneBytes * g;
-    __m512i v;
-    if constexpr (LaneBytes == 1) {
-      v = _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(lanes)));
-    } else if constexpr (LaneBytes == 2) {
-      v = _mm512_cvtepu16_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(lanes)));
-    } else {
-      v = _mm512_load_si512(lanes);
-    }
-    return _mm512_sllv_epi32(v, align_shift);
+  // Elements 16g..16g+15 of the step.
+  MF_TARGET_AVX512 __m512i values16(std::size_t g) const {
+    return _mm512_load_si512(values + 16 * g);
   }
 };
 
-template <class Fmt, bool Stochastic, int LaneBytes, rounding Mode, overflow Ovf, bool Scale,
-          bool Amax, class Src>
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
+          class Src>
 MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
                                                         typename Fmt::storage_type* out,
                                                         std::size_t n,
                                                         const detail::fused_request& r) {
   using F = typename Fmt::format;
   using S = typename Fmt::storage_type;
-  using random_type = random_source16<Stochastic, LaneBytes>;
-  constexpr std::size_t step = random_type::step;
-  const random_type random(r);
+  constexpr std::size_t step = random_source16<Stochastic>::step;
+  random_source16<Stochastic> random(r);
   // The vector loop starts on a Philox block boundary; the elements before
   // it (fewer than a block holds) take the scalar kernel.
-  constexpr std::uint64_t per_block = random_type::elements_per_block;
+  const std::uint64_t per_block = random.elements_per_block;
   std::size_t head = 0;
   std::uint32_t amax = 0;
   if constexpr (Stochastic) {
@@ -137,9 +120,8 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
   __m512i acc = _mm512_setzero_si512();
   std::uint64_t block = (r.offset + head) / per_block;
   std::size_t i = head;
-  typename random_type::words_type words;
-  for (; i + step <= n; i += step, block += random_type::blocks_per_step) {
-    random.words(block, words);
+  for (; i + step <= n; i += step, block += random.blocks_per_step) {
+    random.fill(block, step);
     for (std::size_t at = 0; at < step; at += 64) {
       __m512i x[4], res[4];
       for (std::size_t k = 0; k < 4; ++k) {
@@ -150,12 +132,12 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
       if (!Stochastic || any_below_min_normal<F>(x)) {
         for (std::size_t k = 0; k < 4; ++k) {
           res[k] = encode16_fused<F, Stochastic, Mode, Ovf>(x[k],
-                                                            random.values16(words, at / 16 + k));
+                                                            random.values16(at / 16 + k));
         }
       } else {
         for (std::size_t k = 0; k < 4; ++k) {
           res[k] = encode16_fused<F, Stochastic, Mode, Ovf, false>(
-              x[k], random.values16(words, at / 16 + k));
+              x[k], random.values16(at / 16 + k));
         }
       }
       if constexpr (sizeof(S) == 1) {
@@ -176,8 +158,8 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
     }
   }
   if (i < n) {
-    // Tail: the random values of one more step, masked loads and stores.
-    random.words(block, words);
+    // Tail: masked loads and stores.
+    random.fill(block, n - i);
     for (std::size_t g = 0; g < step / 16 && i + 16 * g < n; ++g) {
       const std::size_t rest = n - i - 16 * g;
       const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
@@ -186,7 +168,7 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
       if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x, magnitude));
       store16(out + i + 16 * g,
               encode16_fused<F, Stochastic, Mode, Ovf>(scaled16<Scale>(x, scale),
-                                                       random.values16(words, g)),
+                                                       random.values16(g)),
               m);
     }
   }
@@ -203,30 +185,20 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_ovf(const Src* in,
                                                        std::size_t n,
                                                        const detail::fused_request& r) {
   if constexpr (Stochastic) {
-    switch (mf::stochastic_lane_bits(r.random_bits)) {
-      case 8:
-        return encode_fused_mode<Fmt, true, 1, rounding::nearest_even, Ovf, Scale, Amax>(
-            in, out, n, r);
-      case 16:
-        return encode_fused_mode<Fmt, true, 2, rounding::nearest_even, Ovf, Scale, Amax>(
-            in, out, n, r);
-      default:
-        return encode_fused_mode<Fmt, true, 4, rounding::nearest_even, Ovf, Scale, Amax>(
-            in, out, n, r);
-    }
+    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax>(in, out, n, r);
   } else {
     switch (r.mode) {
       case rounding::nearest_even:
-        return encode_fused_mode<Fmt, false, 4, rounding::nearest_even, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax>(
             in, out, n, r);
       case rounding::toward_zero:
-        return encode_fused_mode<Fmt, false, 4, rounding::toward_zero, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax>(
             in, out, n, r);
       case rounding::toward_positive:
-        return encode_fused_mode<Fmt, false, 4, rounding::toward_positive, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax>(
             in, out, n, r);
       case rounding::toward_negative:
-        return encode_fused_mode<Fmt, false, 4, rounding::toward_negative, Ovf, Scale, Amax>(
+        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax>(
             in, out, n, r);
     }
     return 0;

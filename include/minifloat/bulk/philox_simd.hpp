@@ -11,6 +11,7 @@
 // that two unpacks at the end leave the words in element order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "../random.hpp"
@@ -117,6 +118,51 @@ MF_TARGET_AVX512 inline void philox_words(const philox16& p, std::uint64_t block
   }
 }
 
+// The random values of `count` (<= 512) consecutive elements whose lanes
+// start at Philox block `block`, as the rounding kernels take them: element
+// e's lane (lane_bytes bytes of the stream, see random.hpp) shifted left by
+// 32 - random_bits (align_shift), to out[e]; out is 64-byte aligned with
+// room for count rounded up to 16. Not inlined: the kernels call it once per
+// 512 elements, and it is the same code for every format, source and mode,
+// so one copy serves them all (inlined into each, it multiplied the compile
+// time of the stochastic kernels by 2.5).
+MF_TARGET_AVX512 __attribute__((noinline)) inline void stochastic_values(
+    const philox16& p, std::uint64_t block, int lane_bytes, __m512i align_shift,
+    std::uint32_t* out, std::size_t count) {
+  alignas(64) std::uint8_t bytes[2048];
+  const std::size_t groups = (count + 15) / 16;
+  const std::size_t needed = 16 * groups * static_cast<std::size_t>(lane_bytes);
+  // Four chains at a time where there is enough to do (see philox_words);
+  // bytes past `needed` may be written, never past the buffer.
+  for (std::size_t done = 0; done < needed; block += 8) {
+    if (needed - done >= 512) {
+      __m512i w[8];
+      philox_words<4>(p, block, w);
+      for (int k = 0; k < 8; ++k) _mm512_store_si512(bytes + done + 64 * k, w[k]);
+      done += 512;
+      block += 24;
+    } else {
+      __m512i w[2];
+      philox_words<1>(p, block, w);
+      _mm512_store_si512(bytes + done, w[0]);
+      _mm512_store_si512(bytes + done + 64, w[1]);
+      done += 128;
+    }
+  }
+  for (std::size_t g = 0; g < groups; ++g) {
+    __m512i v;
+    if (lane_bytes == 1) {
+      v = _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(bytes + 16 * g)));
+    } else if (lane_bytes == 2) {
+      v = _mm512_cvtepu16_epi32(
+          _mm256_load_si256(reinterpret_cast<const __m256i*>(bytes + 32 * g)));
+    } else {
+      v = _mm512_load_si512(bytes + 64 * g);
+    }
+    _mm512_store_si512(out + 16 * g, _mm512_sllv_epi32(v, align_shift));
+  }
+}
+
 }  // namespace avx512_kernels
 
 namespace avx2_kernels {
@@ -181,6 +227,44 @@ MF_TARGET_AVX2 inline void philox_words(const philox8& p, std::uint64_t block,
     const __m256i w23 = _mm256_blend_epi32(x2[c], _mm256_slli_epi64(x3[c], 32), 0xAA);
     w[2 * c] = _mm256_unpacklo_epi64(w01, w23);
     w[2 * c + 1] = _mm256_unpackhi_epi64(w01, w23);
+  }
+}
+
+// As the AVX-512 stochastic_values; out is 32-byte aligned with room for
+// count rounded up to 8.
+MF_TARGET_AVX2 __attribute__((noinline)) inline void stochastic_values(
+    const philox8& p, std::uint64_t block, int lane_bytes, __m256i align_shift,
+    std::uint32_t* out, std::size_t count) {
+  alignas(32) std::uint8_t bytes[2048];
+  const std::size_t groups = (count + 7) / 8;
+  const std::size_t needed = 8 * groups * static_cast<std::size_t>(lane_bytes);
+  for (std::size_t done = 0; done < needed; block += 4) {
+    if (needed - done >= 128) {
+      __m256i w[4];
+      philox_words<2>(p, block, w);
+      for (int k = 0; k < 4; ++k) {
+        _mm256_store_si256(reinterpret_cast<__m256i*>(bytes + done + 32 * k), w[k]);
+      }
+      done += 128;
+      block += 4;
+    } else {
+      __m256i w[2];
+      philox_words<1>(p, block, w);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(bytes + done), w[0]);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(bytes + done + 32), w[1]);
+      done += 64;
+    }
+  }
+  for (std::size_t g = 0; g < groups; ++g) {
+    __m256i v;
+    if (lane_bytes == 1) {
+      v = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes + 8 * g)));
+    } else if (lane_bytes == 2) {
+      v = _mm256_cvtepu16_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(bytes + 16 * g)));
+    } else {
+      v = _mm256_load_si256(reinterpret_cast<const __m256i*>(bytes + 32 * g));
+    }
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out + 8 * g), _mm256_sllv_epi32(v, align_shift));
   }
 }
 
