@@ -58,8 +58,7 @@ struct random_source8;
 template <>
 struct random_source8<false> {
   static constexpr std::size_t step = 32;
-  std::uint64_t elements_per_block = 1;
-  std::uint64_t blocks_per_step = 0;
+  detail::random_step_layout layout{4, 1, 0};
   MF_TARGET_AVX2 explicit random_source8(const detail::fused_request&) {}
   MF_TARGET_AVX2 void fill(std::uint64_t, std::size_t) {}
   MF_TARGET_AVX2 __m256i values8(std::size_t) const { return _mm256_setzero_si256(); }
@@ -70,18 +69,14 @@ struct random_source8<true> {
   static constexpr std::size_t step = 512;
   philox8 philox;
   __m256i align_shift;
-  int lane_bytes;
-  std::uint64_t elements_per_block;
-  std::uint64_t blocks_per_step;
+  detail::random_step_layout layout;
   alignas(32) std::uint32_t values[step];
   MF_TARGET_AVX2 explicit random_source8(const detail::fused_request& r)
       : philox(r.seed),
         align_shift(_mm256_set1_epi32(32 - r.random_bits)),
-        lane_bytes(mf::stochastic_lane_bits(r.random_bits) / 8),
-        elements_per_block(static_cast<std::uint64_t>(16 / lane_bytes)),
-        blocks_per_step(step / elements_per_block) {}
+        layout(detail::stochastic_step_layout(r.random_bits, step)) {}
   MF_TARGET_AVX2 void fill(std::uint64_t block, std::size_t count) {
-    stochastic_values(philox, block, lane_bytes, align_shift, values, count);
+    stochastic_values(philox, block, layout.lane_bytes, align_shift, values, count);
   }
   // Elements 8g..8g+7 of the step.
   MF_TARGET_AVX2 __m256i values8(std::size_t g) const {
@@ -117,7 +112,7 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
   using S = typename Fmt::storage_type;
   constexpr std::size_t step = random_source8<Stochastic>::step;
   random_source8<Stochastic> random(r);
-  const std::uint64_t per_block = random.elements_per_block;
+  const std::uint64_t per_block = random.layout.elements_per_block;
   std::size_t head = 0;
   std::uint32_t amax = 0;
   if constexpr (Stochastic) {
@@ -129,7 +124,7 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
   __m256i acc = _mm256_setzero_si256();
   std::uint64_t block = (r.offset + head) / per_block;
   std::size_t i = head;
-  for (; i + step <= n; i += step, block += random.blocks_per_step) {
+  for (; i + step <= n; i += step, block += random.layout.blocks_per_step) {
     random.fill(block, step);
     for (std::size_t at = 0; at < step; at += 32) {
       encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(in + i + at, out + i + at,

@@ -63,8 +63,7 @@ struct random_source16;
 template <>
 struct random_source16<false> {
   static constexpr std::size_t step = 64;
-  std::uint64_t elements_per_block = 1;
-  std::uint64_t blocks_per_step = 0;
+  detail::random_step_layout layout{4, 1, 0};
   MF_TARGET_AVX512 explicit random_source16(const detail::fused_request&) {}
   MF_TARGET_AVX512 void fill(std::uint64_t, std::size_t) {}
   MF_TARGET_AVX512 __m512i values16(std::size_t) const { return _mm512_setzero_si512(); }
@@ -75,19 +74,15 @@ struct random_source16<true> {
   static constexpr std::size_t step = 512;
   philox16 philox;
   __m512i align_shift;
-  int lane_bytes;
-  std::uint64_t elements_per_block;
-  std::uint64_t blocks_per_step;
+  detail::random_step_layout layout;
   alignas(64) std::uint32_t values[step];
   MF_TARGET_AVX512 explicit random_source16(const detail::fused_request& r)
       : philox(r.seed),
         align_shift(_mm512_set1_epi32(32 - r.random_bits)),
-        lane_bytes(mf::stochastic_lane_bits(r.random_bits) / 8),
-        elements_per_block(static_cast<std::uint64_t>(16 / lane_bytes)),
-        blocks_per_step(step / elements_per_block) {}
+        layout(detail::stochastic_step_layout(r.random_bits, step)) {}
   // The values of `count` (<= step) elements from block `block` on.
   MF_TARGET_AVX512 void fill(std::uint64_t block, std::size_t count) {
-    stochastic_values(philox, block, lane_bytes, align_shift, values, count);
+    stochastic_values(philox, block, layout.lane_bytes, align_shift, values, count);
   }
   // Elements 16g..16g+15 of the step.
   MF_TARGET_AVX512 __m512i values16(std::size_t g) const {
@@ -107,7 +102,7 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
   random_source16<Stochastic> random(r);
   // The vector loop starts on a Philox block boundary; the elements before
   // it (fewer than a block holds) take the scalar kernel.
-  const std::uint64_t per_block = random.elements_per_block;
+  const std::uint64_t per_block = random.layout.elements_per_block;
   std::size_t head = 0;
   std::uint32_t amax = 0;
   if constexpr (Stochastic) {
@@ -120,7 +115,7 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
   __m512i acc = _mm512_setzero_si512();
   std::uint64_t block = (r.offset + head) / per_block;
   std::size_t i = head;
-  for (; i + step <= n; i += step, block += random.blocks_per_step) {
+  for (; i + step <= n; i += step, block += random.layout.blocks_per_step) {
     random.fill(block, step);
     for (std::size_t at = 0; at < step; at += 64) {
       __m512i x[4], res[4];

@@ -55,6 +55,21 @@ inline int clamp_random_bits(int bits) noexcept {
   return bits < 1 ? 1 : (bits > 32 ? 32 : bits);
 }
 
+// Where a SIMD kernel's steps sit in the random stream (random.hpp): an
+// element takes lane_bytes bytes of it, a Philox block is 16 bytes, and a
+// step starts on a block boundary. Deterministic encodes use {4, 1, 0}.
+struct random_step_layout {
+  int lane_bytes;
+  std::uint64_t elements_per_block;
+  std::uint64_t blocks_per_step;
+};
+
+inline random_step_layout stochastic_step_layout(int random_bits, std::size_t step) noexcept {
+  const int lane_bytes = mf::stochastic_lane_bits(random_bits) / 8;
+  const auto per_block = static_cast<std::uint64_t>(16 / lane_bytes);
+  return random_step_layout{lane_bytes, per_block, step / per_block};
+}
+
 // |x| as an unsigned integer orders every float by magnitude with every NaN
 // above +Inf, so one integer max gives max |x|, NaN if any input was.
 inline float amax_from_bits(std::uint32_t magnitude_bits) noexcept {
