@@ -15,8 +15,8 @@ from bench_json import median_rates
 
 
 def main():
-    rates = {name: rate / 1e9
-             for name, rate in median_rates(sys.argv[1] if len(sys.argv) > 1 else "mx.json").items()}
+    path = sys.argv[1] if len(sys.argv) > 1 else "mx.json"
+    rates = {name: rate / 1e9 for name, rate in median_rates(path).items()}
     print("| kernel | ISA | size | G items/s | baseline G items/s | ratio |")
     print("|---|---|---|---:|---:|---:|")
     for size in ("4KiB", "256KiB", "64MiB"):

@@ -455,7 +455,8 @@ void check_vectors(const std::string& name) {
       const float value = mf::detail::bit_cast<float>(input);
       const T expected = m.stochastic
                              ? mf::round_to_stochastic<T>(
-                                   value, mf::stochastic_random_bits(vectors_seed, i, m.random_bits),
+                                   value,
+                                   mf::stochastic_random_bits(vectors_seed, i, m.random_bits),
                                    overflow, m.random_bits)
                              : mf::round_to<T>(value, m.rounding, overflow);
       if (cells[1] != hex(expected.bits(), digits<T>()) ||
