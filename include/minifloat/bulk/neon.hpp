@@ -120,14 +120,10 @@ inline uint32x4_t encode4_at(const float* p) {
   return encode4<F, Mode, Ovf>(vreinterpretq_u32_f32(vld1q_f32(p)));
 }
 
-// Encodes 16 floats. The encodings are below 2^16, so the narrowing moves
-// (which keep the low half of each lane) are exact.
-template <class F, rounding Mode, overflow Ovf, class S>
-inline void encode16(const float* in, S* out) {
-  const uint32x4_t r0 = encode4_at<F, Mode, Ovf>(in);
-  const uint32x4_t r1 = encode4_at<F, Mode, Ovf>(in + 4);
-  const uint32x4_t r2 = encode4_at<F, Mode, Ovf>(in + 8);
-  const uint32x4_t r3 = encode4_at<F, Mode, Ovf>(in + 12);
+// Stores 16 encodings (32-bit lanes). They are below 2^16, so the
+// narrowing moves (which keep the low half of each lane) are exact.
+template <class S>
+inline void store16(S* out, uint32x4_t r0, uint32x4_t r1, uint32x4_t r2, uint32x4_t r3) {
   const uint16x8_t lo = vcombine_u16(vmovn_u32(r0), vmovn_u32(r1));
   const uint16x8_t hi = vcombine_u16(vmovn_u32(r2), vmovn_u32(r3));
   if constexpr (sizeof(S) == 1) {
@@ -140,6 +136,26 @@ inline void encode16(const float* in, S* out) {
   }
 }
 
+// A tail of rest (< N) elements through `block`, which handles N at a time:
+// the same vector code over a zero-padded copy (a zero encodes and decodes
+// without side effects).
+template <std::size_t N, class In, class Out, class Block>
+inline void through_padded_copy(const In* in, Out* out, std::size_t rest, Block block) {
+  In buffer[N];
+  Out result[N];
+  std::memset(static_cast<void*>(buffer), 0, sizeof buffer);
+  std::memcpy(static_cast<void*>(buffer), static_cast<const void*>(in), rest * sizeof(In));
+  block(static_cast<const In*>(buffer), result);
+  std::memcpy(static_cast<void*>(out), static_cast<const void*>(result), rest * sizeof(Out));
+}
+
+// Encodes 16 floats.
+template <class F, rounding Mode, overflow Ovf, class S>
+inline void encode16(const float* in, S* out) {
+  store16(out, encode4_at<F, Mode, Ovf>(in), encode4_at<F, Mode, Ovf>(in + 4),
+          encode4_at<F, Mode, Ovf>(in + 8), encode4_at<F, Mode, Ovf>(in + 12));
+}
+
 template <class Fmt, rounding Mode, overflow Ovf>
 inline void encode_mode(const float* in, typename Fmt::storage_type* out,
                         std::size_t n) {
@@ -147,14 +163,8 @@ inline void encode_mode(const float* in, typename Fmt::storage_type* out,
   using S = typename Fmt::storage_type;
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16) encode16<F, Mode, Ovf>(in + i, out + i);
-  // Tail: the same vector code over a zero-padded copy.
   if (i < n) {
-    float buffer[16] = {};
-    S result[16];
-    const std::size_t rest = n - i;
-    std::memcpy(buffer, in + i, rest * sizeof(float));
-    encode16<F, Mode, Ovf>(buffer, result);
-    std::memcpy(out + i, result, rest * sizeof(S));
+    through_padded_copy<16>(in + i, out + i, n - i, encode16<F, Mode, Ovf, S>);
   }
 }
 
@@ -247,14 +257,10 @@ inline uint32x4_t decode4(uint32x4_t v) {
   return bits;
 }
 
-template <class F>
-inline void store_decoded(float* out, uint32x4_t v) {
-  vst1q_f32(out, vreinterpretq_f32_u32(decode4<F>(v)));
-}
-
-// Decodes 16 encodings.
+// Loads 16 encodings into four vectors of 32-bit lanes, the bits above the
+// format's width cleared.
 template <class F, class S>
-inline void decode16(const S* in, float* out) {
+inline void load16_codes(const S* in, uint32x4_t (&v)[4]) {
   const uint32x4_t valid = splat(detail::decode_constants<F>::valid_mask);
   uint16x8_t lo, hi;
   if constexpr (sizeof(S) == 1) {
@@ -266,10 +272,18 @@ inline void decode16(const S* in, float* out) {
     lo = vld1q_u16(reinterpret_cast<const std::uint16_t*>(in));
     hi = vld1q_u16(reinterpret_cast<const std::uint16_t*>(in) + 8);
   }
-  store_decoded<F>(out, vandq_u32(vmovl_u16(vget_low_u16(lo)), valid));
-  store_decoded<F>(out + 4, vandq_u32(vmovl_u16(vget_high_u16(lo)), valid));
-  store_decoded<F>(out + 8, vandq_u32(vmovl_u16(vget_low_u16(hi)), valid));
-  store_decoded<F>(out + 12, vandq_u32(vmovl_u16(vget_high_u16(hi)), valid));
+  v[0] = vandq_u32(vmovl_u16(vget_low_u16(lo)), valid);
+  v[1] = vandq_u32(vmovl_u16(vget_high_u16(lo)), valid);
+  v[2] = vandq_u32(vmovl_u16(vget_low_u16(hi)), valid);
+  v[3] = vandq_u32(vmovl_u16(vget_high_u16(hi)), valid);
+}
+
+// Decodes 16 encodings.
+template <class F, class S>
+inline void decode16(const S* in, float* out) {
+  uint32x4_t v[4];
+  load16_codes<F>(in, v);
+  for (int k = 0; k < 4; ++k) vst1q_f32(out + 4 * k, vreinterpretq_f32_u32(decode4<F>(v[k])));
 }
 
 template <class Fmt>
@@ -279,14 +293,7 @@ inline void decode(const typename Fmt::storage_type* in, float* out,
   using S = typename Fmt::storage_type;
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16) decode16<F>(in + i, out + i);
-  if (i < n) {
-    S buffer[16] = {};
-    float result[16];
-    const std::size_t rest = n - i;
-    std::memcpy(buffer, in + i, rest * sizeof(S));
-    decode16<F>(buffer, result);
-    std::memcpy(out + i, result, rest * sizeof(float));
-  }
+  if (i < n) through_padded_copy<16>(in + i, out + i, n - i, decode16<F, S>);
 }
 
 }  // namespace neon_kernels
