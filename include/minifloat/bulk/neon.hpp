@@ -36,46 +36,10 @@ inline uint32x4_t select_by_sign(uint32x4_t neg, unsigned pos,
   return vbslq_u32(neg, splat(negative), splat(pos));
 }
 
-// Encodes 4 float bit patterns into 4 encodings (32-bit lanes), mirroring
-// mf::detail::round_float_bits lane-wise (see avx2_kernels::encode8).
-template <class F, rounding Mode, overflow Ovf>
-inline uint32x4_t encode4(uint32x4_t x) {
-  using C = detail::encode_constants<F, Mode, Ovf>;
-  const uint32x4_t a = vandq_u32(x, splat(0x7FFFFFFFu));
-  // All ones in the lanes holding a negative input.
-  const uint32x4_t neg =
-      vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(x), 31));
-  const uint32x4_t E = vshrq_n_u32(a, 23);
-  const uint32x4_t Eeff = vmaxq_u32(E, splat(1));
-  // Significand with its hidden bit (none for float subnormals).
-  const uint32x4_t sig = vsubq_u32(a, vshlq_n_u32(vsubq_u32(Eeff, splat(1)), 23));
-  const int32x4_t Es = vreinterpretq_s32_u32(Eeff);
-  // Right shift from the float significand to the format's quantum.
-  int32x4_t s = vmaxq_s32(vsubq_s32(splat_signed(C::shift_base), Es),
-                          splat_signed(C::normal_shift));
-  if constexpr (C::needs_clamp) s = vminq_s32(s, splat_signed(25));
-  // (q + bias - 1) << M: the exponent field minus the hidden bit of kept.
-  const uint32x4_t base = vshlq_n_u32(
-      vreinterpretq_u32_s32(vmaxq_s32(vsubq_s32(Es, splat_signed(C::base_offset)),
-                                      vdupq_n_s32(0))),
-      C::M);
-  const uint32x4_t ones = splat(0xFFFFFFFFu);
-  uint32x4_t kept;
-  if constexpr (Mode == rounding::nearest_even) {
-    // (sig + half - 1 + lsb(kept)) >> s
-    const uint32x4_t half_m1 = shift_right(ones, vsubq_s32(splat_signed(33), s));
-    const uint32x4_t lsb = vandq_u32(shift_right(sig, s), splat(1));
-    kept = shift_right(vaddq_u32(vaddq_u32(sig, half_m1), lsb), s);
-  } else if constexpr (Mode == rounding::toward_zero) {
-    kept = shift_right(sig, s);
-  } else {
-    // Away from zero on the side the mode points to: add quantum - 1.
-    uint32x4_t q_m1 = shift_right(ones, vsubq_s32(splat_signed(32), s));
-    q_m1 = Mode == rounding::toward_positive ? vbicq_u32(q_m1, neg)
-                                             : vandq_u32(q_m1, neg);
-    kept = shift_right(vaddq_u32(sig, q_m1), s);
-  }
-  const uint32x4_t mag = vaddq_u32(base, kept);
+// The encoding of a rounded magnitude (at most 2^16, or past max finite):
+// the sign, fnuz's single zero, overflow. C: detail::encode_constants.
+template <class F, class C>
+inline uint32x4_t signed_encoding(uint32x4_t mag, uint32x4_t neg) {
   uint32x4_t res = mag;
   if constexpr (F::is_signed) {
     res = vorrq_u32(res, vandq_u32(neg, splat(C::sign_mask)));
@@ -85,24 +49,20 @@ inline uint32x4_t encode4(uint32x4_t x) {
     res = vbicq_u32(res, vceqq_u32(mag, vdupq_n_u32(0)));
   }
   const uint32x4_t overflowed = vcgtq_u32(mag, splat(C::max_finite));
-  res = vbslq_u32(overflowed, select_by_sign(neg, C::overflow_pos, C::overflow_neg),
-                  res);
+  return vbslq_u32(overflowed, select_by_sign(neg, C::overflow_pos, C::overflow_neg), res);
+}
+
+// fnu formats: the lanes whose float exponent field E is below min normal.
+template <class F>
+inline uint32x4_t below_min_normal(uint32x4_t E) {
+  return vcltq_u32(E, splat(static_cast<unsigned>(F::min_exponent + 127)));
+}
+
+// res with the inputs that do not round by magnitude put right: negative
+// non-zero values in the unsigned formats, Inf and NaN (a = |x| bits).
+template <class F, class C>
+inline uint32x4_t with_special_inputs(uint32x4_t res, uint32x4_t a, uint32x4_t neg) {
   if constexpr (!F::has_subnormals) {
-    // fnu: values below min normal go to the smallest value (encoding 0)...
-    const uint32x4_t below =
-        vcltq_u32(E, splat(static_cast<unsigned>(F::min_exponent + 127)));
-    res = vbicq_u32(res, below);
-    if constexpr (F::min_exponent == -127) {
-      // ...except [2^-127, 2^-126), float subnormals with bit 22 set: kept is
-      // 1 (odd), the half point is bit 21; the result is 0 or 1.
-      if constexpr (Mode == rounding::nearest_even ||
-                    Mode == rounding::toward_positive) {
-        const unsigned threshold =
-            Mode == rounding::nearest_even ? 0x600000u : 0x400001u;
-        const uint32x4_t up = vandq_u32(vcgeq_u32(a, splat(threshold)), splat(1));
-        res = vbslq_u32(vceqq_u32(E, vdupq_n_u32(0)), up, res);
-      }
-    }
     // No sign: negative non-zero values are NaN (-0 is +min, as scalar).
     const uint32x4_t negative_nonzero = vbicq_u32(neg, vceqq_u32(a, vdupq_n_u32(0)));
     res = vbslq_u32(negative_nonzero, splat(F::positive_nan), res);
@@ -113,6 +73,77 @@ inline uint32x4_t encode4(uint32x4_t x) {
       vbslq_u32(is_inf, select_by_sign(neg, C::inf_pos, C::inf_neg),
                 select_by_sign(neg, C::nan_pos, C::nan_neg));
   return vbslq_u32(special, special_value, res);
+}
+
+// What the encoders take apart in 4 float bit patterns.
+struct float_parts4 {
+  uint32x4_t a;     // |x| bits
+  uint32x4_t neg;   // all ones in the lanes holding a negative input
+  uint32x4_t E;     // the float exponent field
+  uint32x4_t sig;   // significand with its hidden bit (none for float subnormals)
+  int32x4_t s;      // right shift from the significand to the format's quantum
+  uint32x4_t base;  // (q + bias - 1) << M: the exponent field minus the hidden bit of kept
+};
+
+// C: detail::encode_constants; s is clamped to MaxShift.
+template <class C, int MaxShift>
+inline float_parts4 split4(uint32x4_t x) {
+  float_parts4 p;
+  p.a = vandq_u32(x, splat(0x7FFFFFFFu));
+  p.neg = vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(x), 31));
+  p.E = vshrq_n_u32(p.a, 23);
+  const uint32x4_t Eeff = vmaxq_u32(p.E, splat(1));
+  p.sig = vsubq_u32(p.a, vshlq_n_u32(vsubq_u32(Eeff, splat(1)), 23));
+  const int32x4_t Es = vreinterpretq_s32_u32(Eeff);
+  p.s = vmaxq_s32(vsubq_s32(splat_signed(C::shift_base), Es), splat_signed(C::normal_shift));
+  if constexpr (C::shift_base - 1 > MaxShift) p.s = vminq_s32(p.s, splat_signed(MaxShift));
+  p.base = vshlq_n_u32(
+      vreinterpretq_u32_s32(vmaxq_s32(vsubq_s32(Es, splat_signed(C::base_offset)),
+                                      vdupq_n_s32(0))),
+      C::M);
+  return p;
+}
+
+// Encodes 4 float bit patterns into 4 encodings (32-bit lanes), mirroring
+// mf::detail::round_float_bits lane-wise (see avx2_kernels::encode8).
+template <class F, rounding Mode, overflow Ovf>
+inline uint32x4_t encode4(uint32x4_t x) {
+  using C = detail::encode_constants<F, Mode, Ovf>;
+  // A shift of 25 rounds any 24-bit significand to 0 or 1 quantum.
+  const float_parts4 p = split4<C, 25>(x);
+  const uint32x4_t ones = splat(0xFFFFFFFFu);
+  uint32x4_t kept;
+  if constexpr (Mode == rounding::nearest_even) {
+    // (sig + half - 1 + lsb(kept)) >> s
+    const uint32x4_t half_m1 = shift_right(ones, vsubq_s32(splat_signed(33), p.s));
+    const uint32x4_t lsb = vandq_u32(shift_right(p.sig, p.s), splat(1));
+    kept = shift_right(vaddq_u32(vaddq_u32(p.sig, half_m1), lsb), p.s);
+  } else if constexpr (Mode == rounding::toward_zero) {
+    kept = shift_right(p.sig, p.s);
+  } else {
+    // Away from zero on the side the mode points to: add quantum - 1.
+    uint32x4_t q_m1 = shift_right(ones, vsubq_s32(splat_signed(32), p.s));
+    q_m1 = Mode == rounding::toward_positive ? vbicq_u32(q_m1, p.neg)
+                                             : vandq_u32(q_m1, p.neg);
+    kept = shift_right(vaddq_u32(p.sig, q_m1), p.s);
+  }
+  uint32x4_t res = signed_encoding<F, C>(vaddq_u32(p.base, kept), p.neg);
+  if constexpr (!F::has_subnormals) {
+    // fnu: values below min normal go to the smallest value (encoding 0)...
+    res = vbicq_u32(res, below_min_normal<F>(p.E));
+    if constexpr (F::min_exponent == -127) {
+      // ...except [2^-127, 2^-126), float subnormals with bit 22 set: kept is
+      // 1 (odd), the half point is bit 21; the result is 0 or 1.
+      if constexpr (Mode == rounding::nearest_even ||
+                    Mode == rounding::toward_positive) {
+        const unsigned threshold =
+            Mode == rounding::nearest_even ? 0x600000u : 0x400001u;
+        const uint32x4_t up = vandq_u32(vcgeq_u32(p.a, splat(threshold)), splat(1));
+        res = vbslq_u32(vceqq_u32(p.E, vdupq_n_u32(0)), up, res);
+      }
+    }
+  }
+  return with_special_inputs<F, C>(res, p.a, p.neg);
 }
 
 template <class F, rounding Mode, overflow Ovf>
