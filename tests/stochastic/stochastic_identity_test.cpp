@@ -40,6 +40,27 @@ TYPED_TEST(StochasticBulk, EveryIsaMatchesTheScalarDefinition) {
   }
 }
 
+// Every random_bits 1..32 (the lane width and the shift that aligns the
+// lane with the top of the discarded fraction both depend on it), the
+// overflow mode alternating so that each lane width sees both.
+TYPED_TEST(StochasticBulk, EveryRandomBitsCount) {
+  using S = typename TypeParam::storage_type;
+  const std::vector<float> in = rounding_inputs<TypeParam>();
+  for (int bits = 1; bits <= 32; ++bits) {
+    const mf::overflow ovf = kOverflows[bits % 2];
+    const auto expected = reference_stochastic<TypeParam>(in, 77, 3, ovf, bits);
+    for (mf::bulk::isa isa : available_isas()) {
+      isa_scope scope(isa);
+      std::vector<S> got(in.size());
+      mf::bulk::encode_stochastic<TypeParam>(in.data(), got.data(), in.size(), {77, 3, bits},
+                                             ovf);
+      const long long d = first_difference(got.data(), expected.data(), in.size());
+      ASSERT_EQ(d, -1) << mf::bulk::isa_name(isa) << " bits=" << bits << " input 0x"
+                       << std::hex << float_bits(in[static_cast<std::size_t>(d)]);
+    }
+  }
+}
+
 TYPED_TEST(StochasticBulk, SixteenBitSourcesRoundAsTheirExactFloatValue) {
   using S = typename TypeParam::storage_type;
   std::mt19937 gen(7);

@@ -27,6 +27,10 @@ inline float amax(const float* in, std::size_t n, amax_nan nan = amax_nan::propa
     case isa::avx2:
       return detail::amax_from_bits(avx2_kernels::amax_bits(in, n, finite_only));
 #endif
+#if MF_BULK_NEON
+    case isa::neon:
+      return detail::amax_from_bits(neon_kernels::amax_bits(in, n, finite_only));
+#endif
     default:
       return detail::amax_from_bits(scalar_kernels::amax_bits(in, n, finite_only));
   }

@@ -1,7 +1,10 @@
 // Runtime choice among the fused kernel sets (fused_scalar.hpp,
-// fused_avx2.hpp, fused_avx512.hpp) by mf::bulk::active_isa(), like api.hpp
-// does for the plain conversions. The public functions are in
-// stochastic.hpp, scaled.hpp and amax.hpp.
+// fused_avx2.hpp, fused_avx512.hpp, fused_neon.hpp) by
+// mf::bulk::active_isa(), like api.hpp does for the plain conversions: every
+// ISA has its own stochastic, scaled and amax kernels, the scalar set serving
+// only isa::scalar (and the few head elements before a SIMD kernel's first
+// Philox block boundary). The public functions are in stochastic.hpp,
+// scaled.hpp and amax.hpp, which dispatch decode_scaled and amax the same way.
 #pragma once
 
 #include <cassert>
@@ -12,6 +15,7 @@
 #include "dispatch.hpp"
 #include "fused_avx2.hpp"
 #include "fused_avx512.hpp"
+#include "fused_neon.hpp"
 #include "fused_scalar.hpp"
 
 namespace mf {
@@ -32,6 +36,10 @@ inline std::uint32_t run_fused(const Src* in, typename Fmt::storage_type* out, s
       return avx512_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>(in, out, n, r);
     case isa::avx2:
       return avx2_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>(in, out, n, r);
+#endif
+#if MF_BULK_NEON
+    case isa::neon:
+      return neon_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>(in, out, n, r);
 #endif
     default:
       return scalar_kernels::encode_fused<Fmt, Scale>(in, out, n, r);

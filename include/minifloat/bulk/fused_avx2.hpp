@@ -156,51 +156,24 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
   return amax;
 }
 
-template <class Fmt, bool Stochastic, overflow Ovf, bool Scale, bool Amax, class Src>
-MF_TARGET_AVX2 inline std::uint32_t encode_fused_ovf(const Src* in,
-                                                     typename Fmt::storage_type* out,
-                                                     std::size_t n,
-                                                     const detail::fused_request& r) {
-  using F = typename Fmt::format;
-  if constexpr (Stochastic) {
-    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax, false>(
-        in, out, n, r);
-  } else {
-    switch (r.mode) {
-      case rounding::nearest_even:
-        if constexpr (nearest_fast_path<F, Ovf>::eligible) {
-          // The fast path's magic-number add needs round-to-nearest, no DAZ.
-          if ((_mm_getcsr() & 0x6040u) == 0) {
-            return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax,
-                                     true>(in, out, n, r);
-          }
-        }
-        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax, false>(
-            in, out, n, r);
-      case rounding::toward_zero:
-        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax, false>(
-            in, out, n, r);
-      case rounding::toward_positive:
-        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax,
-                                 false>(in, out, n, r);
-      case rounding::toward_negative:
-        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax,
-                                 false>(in, out, n, r);
-    }
-    return 0;
-  }
-}
-
 template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
 MF_TARGET_AVX2 inline std::uint32_t encode_fused(const Src* in,
                                                  typename Fmt::storage_type* out,
                                                  std::size_t n,
                                                  const detail::fused_request& r) {
-  if (r.on_overflow == overflow::saturating) {
-    return encode_fused_ovf<Fmt, Stochastic, overflow::saturating, Scale, Amax>(in, out, n, r);
-  }
-  return encode_fused_ovf<Fmt, Stochastic, overflow::non_saturating, Scale, Amax>(in, out, n,
-                                                                                   r);
+  using F = typename Fmt::format;
+  return detail::with_mode_and_overflow<Stochastic>(r, [&](auto mode, auto ovf) {
+    constexpr rounding Mode = decltype(mode)::value;
+    constexpr overflow Ovf = decltype(ovf)::value;
+    if constexpr (!Stochastic && Mode == rounding::nearest_even &&
+                  nearest_fast_path<F, Ovf>::eligible) {
+      // The fast path's magic-number add needs round-to-nearest, no DAZ.
+      if ((_mm_getcsr() & 0x6040u) == 0) {
+        return encode_fused_mode<Fmt, false, Mode, Ovf, Scale, Amax, true>(in, out, n, r);
+      }
+    }
+    return encode_fused_mode<Fmt, Stochastic, Mode, Ovf, Scale, Amax, false>(in, out, n, r);
+  });
 }
 
 template <class Fmt>

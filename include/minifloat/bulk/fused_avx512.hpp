@@ -174,43 +174,16 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
   return amax;
 }
 
-template <class Fmt, bool Stochastic, overflow Ovf, bool Scale, bool Amax, class Src>
-MF_TARGET_AVX512 inline std::uint32_t encode_fused_ovf(const Src* in,
-                                                       typename Fmt::storage_type* out,
-                                                       std::size_t n,
-                                                       const detail::fused_request& r) {
-  if constexpr (Stochastic) {
-    return encode_fused_mode<Fmt, true, rounding::nearest_even, Ovf, Scale, Amax>(in, out, n, r);
-  } else {
-    switch (r.mode) {
-      case rounding::nearest_even:
-        return encode_fused_mode<Fmt, false, rounding::nearest_even, Ovf, Scale, Amax>(
-            in, out, n, r);
-      case rounding::toward_zero:
-        return encode_fused_mode<Fmt, false, rounding::toward_zero, Ovf, Scale, Amax>(
-            in, out, n, r);
-      case rounding::toward_positive:
-        return encode_fused_mode<Fmt, false, rounding::toward_positive, Ovf, Scale, Amax>(
-            in, out, n, r);
-      case rounding::toward_negative:
-        return encode_fused_mode<Fmt, false, rounding::toward_negative, Ovf, Scale, Amax>(
-            in, out, n, r);
-    }
-    return 0;
-  }
-}
-
 // Returns the integer max of |x| bits when Amax (see amax_from_bits).
 template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
 MF_TARGET_AVX512 inline std::uint32_t encode_fused(const Src* in,
                                                    typename Fmt::storage_type* out,
                                                    std::size_t n,
                                                    const detail::fused_request& r) {
-  if (r.on_overflow == overflow::saturating) {
-    return encode_fused_ovf<Fmt, Stochastic, overflow::saturating, Scale, Amax>(in, out, n, r);
-  }
-  return encode_fused_ovf<Fmt, Stochastic, overflow::non_saturating, Scale, Amax>(in, out, n,
-                                                                                   r);
+  return detail::with_mode_and_overflow<Stochastic>(r, [&](auto mode, auto ovf) {
+    return encode_fused_mode<Fmt, Stochastic, decltype(mode)::value, decltype(ovf)::value, Scale,
+                             Amax>(in, out, n, r);
+  });
 }
 
 template <class Fmt>

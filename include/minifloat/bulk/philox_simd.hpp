@@ -3,12 +3,13 @@
 // mf::stochastic_random_word(seed, 4 * block + j), bit for bit, whatever the
 // vector width.
 //
-// Layout: one Philox block per 64-bit lane, its four state words in four
+// x86 layout: one Philox block per 64-bit lane, its four state words in four
 // vectors (low half of each lane; the high half holds garbage that
 // vpmuludq ignores). A round is then two vpmuludq (the 64-bit products are
 // hi:lo, so the lo words need no work), two dword shuffles for the hi words
 // and two three-way xors. The lanes hold the blocks in an order chosen so
-// that two unpacks at the end leave the words in element order.
+// that two unpacks at the end leave the words in element order. The NEON
+// layout is described in its section at the end.
 #pragma once
 
 #include <cstddef>
@@ -16,11 +17,6 @@
 
 #include "../random.hpp"
 #include "dispatch.hpp"
-
-#if MF_BULK_X86
-#include "avx2.hpp"
-#include "avx512.hpp"
-#include "x86_intrinsics.hpp"
 
 namespace mf {
 namespace bulk {
@@ -46,7 +42,16 @@ inline philox_round_keys make_philox_round_keys(std::uint64_t seed) noexcept {
 }
 
 }  // namespace detail
+}  // namespace bulk
+}  // namespace mf
 
+#if MF_BULK_X86
+#include "avx2.hpp"
+#include "avx512.hpp"
+#include "x86_intrinsics.hpp"
+
+namespace mf {
+namespace bulk {
 namespace avx512_kernels {
 
 // Round keys and multipliers as broadcast vectors, built once per call.
@@ -273,3 +278,134 @@ MF_TARGET_AVX2 __attribute__((noinline)) inline void stochastic_values(
 }  // namespace mf
 
 #endif  // MF_BULK_X86
+
+#if MF_BULK_NEON
+#include "neon.hpp"
+
+namespace mf {
+namespace bulk {
+namespace neon_kernels {
+
+// NEON layout: four blocks per set of four vectors, vector k holding word k
+// of each (one block per 32-bit lane). A round is two pairs of UMULL /
+// UMULL2 (32x32->64 products) whose halves UZP1 / UZP2 gather into a lo
+// and a hi vector, and four xors; at the end ST4 interleaves the four
+// vectors, which writes the blocks' words in element order.
+struct philox4 {
+  uint32x4_t k0[10];
+  uint32x4_t k1[10];
+
+  explicit philox4(std::uint64_t seed) {
+    const detail::philox_round_keys keys = detail::make_philox_round_keys(seed);
+    for (int r = 0; r < 10; ++r) {
+      k0[r] = vdupq_n_u32(keys.k0[r]);
+      k1[r] = vdupq_n_u32(keys.k1[r]);
+    }
+  }
+};
+
+// The low and high 32-bit halves of the lanes' products x * m.
+inline void multiply_lo_hi(uint32x4_t x, std::uint32_t m, uint32x4_t& lo, uint32x4_t& hi) {
+  const uint32x4_t mv = vdupq_n_u32(m);
+  const uint32x4_t p01 = vreinterpretq_u32_u64(vmull_u32(vget_low_u32(x), vget_low_u32(mv)));
+  const uint32x4_t p23 = vreinterpretq_u32_u64(vmull_high_u32(x, mv));
+  lo = vuzp1q_u32(p01, p23);
+  hi = vuzp2q_u32(p01, p23);
+}
+
+// 4 * Chains blocks (block .. block + 4 * Chains - 1) -> the words of
+// elements 4 * block on, 64 bytes a chain, stored to `bytes` (independent
+// chains as in the AVX-512 version).
+template <int Chains>
+inline void philox_words(const philox4& p, std::uint64_t block, std::uint8_t* bytes) {
+  using mf::detail::philox4x32_multiplier_0;
+  using mf::detail::philox4x32_multiplier_1;
+  const uint64x2_t lanes01 = vcombine_u64(vcreate_u64(0), vcreate_u64(1));
+  const uint64x2_t lanes23 = vcombine_u64(vcreate_u64(2), vcreate_u64(3));
+  uint32x4_t x0[Chains], x1[Chains], x2[Chains], x3[Chains];
+  for (int c = 0; c < Chains; ++c) {
+    // The 64-bit counters block + 4c + j split into low and high words.
+    const uint64x2_t first = vdupq_n_u64(block + 4 * static_cast<std::uint64_t>(c));
+    const uint32x4_t b01 = vreinterpretq_u32_u64(vaddq_u64(first, lanes01));
+    const uint32x4_t b23 = vreinterpretq_u32_u64(vaddq_u64(first, lanes23));
+    // Round 1: counter words 2 and 3 are zero, so one product and no xor
+    // with them: X = {hi ^ k0, 0, hi(M0 * lo) ^ k1, lo(M0 * lo)}.
+    uint32x4_t lo0, hi0;
+    multiply_lo_hi(vuzp1q_u32(b01, b23), philox4x32_multiplier_0, lo0, hi0);
+    x0[c] = veorq_u32(vuzp2q_u32(b01, b23), p.k0[0]);
+    x1[c] = vdupq_n_u32(0);
+    x2[c] = veorq_u32(hi0, p.k1[0]);
+    x3[c] = lo0;
+  }
+  for (int r = 1; r < 10; ++r) {
+    for (int c = 0; c < Chains; ++c) {
+      uint32x4_t lo0, hi0, lo1, hi1;
+      multiply_lo_hi(x0[c], philox4x32_multiplier_0, lo0, hi0);
+      multiply_lo_hi(x2[c], philox4x32_multiplier_1, lo1, hi1);
+      x0[c] = veorq_u32(veorq_u32(hi1, x1[c]), p.k0[r]);
+      x1[c] = lo1;
+      x2[c] = veorq_u32(veorq_u32(hi0, x3[c]), p.k1[r]);
+      x3[c] = lo0;
+    }
+  }
+  for (int c = 0; c < Chains; ++c) {
+    const uint32x4x4_t words = {{x0[c], x1[c], x2[c], x3[c]}};
+    vst4q_u32(reinterpret_cast<std::uint32_t*>(bytes + 64 * c), words);
+  }
+}
+
+// As the AVX-512 stochastic_values, 16 elements a group: element e's lane
+// shifted left by 32 - random_bits (align_shift, USHL's count) to out[e];
+// out has room for count rounded up to 16. Not inlined, for the same
+// reason.
+__attribute__((noinline)) inline void stochastic_values(const philox4& p, std::uint64_t block,
+                                                        int lane_bytes, int32x4_t align_shift,
+                                                        std::uint32_t* out, std::size_t count) {
+  alignas(16) std::uint8_t bytes[2048];
+  const std::size_t groups = (count + 15) / 16;
+  const std::size_t needed = 16 * groups * static_cast<std::size_t>(lane_bytes);
+  // 64 bytes a chain; bytes past `needed` may be written, never past the
+  // buffer (2048 is a multiple of 64).
+  for (std::size_t done = 0; done < needed;) {
+    if (needed - done >= 256) {
+      philox_words<4>(p, block, bytes + done);
+      done += 256;
+      block += 16;
+    } else {
+      philox_words<1>(p, block, bytes + done);
+      done += 64;
+      block += 4;
+    }
+  }
+  for (std::size_t g = 0; g < groups; ++g) {
+    uint32x4_t v[4];
+    if (lane_bytes == 1) {
+      const uint8x16_t b = vld1q_u8(bytes + 16 * g);
+      const uint16x8_t lo = vmovl_u8(vget_low_u8(b));
+      const uint16x8_t hi = vmovl_high_u8(b);
+      v[0] = vmovl_u16(vget_low_u16(lo));
+      v[1] = vmovl_high_u16(lo);
+      v[2] = vmovl_u16(vget_low_u16(hi));
+      v[3] = vmovl_high_u16(hi);
+    } else if (lane_bytes == 2) {
+      const uint16x8_t lo = vld1q_u16(reinterpret_cast<const std::uint16_t*>(bytes + 32 * g));
+      const uint16x8_t hi =
+          vld1q_u16(reinterpret_cast<const std::uint16_t*>(bytes + 32 * g + 16));
+      v[0] = vmovl_u16(vget_low_u16(lo));
+      v[1] = vmovl_high_u16(lo);
+      v[2] = vmovl_u16(vget_low_u16(hi));
+      v[3] = vmovl_high_u16(hi);
+    } else {
+      for (int k = 0; k < 4; ++k) {
+        v[k] = vld1q_u32(reinterpret_cast<const std::uint32_t*>(bytes + 64 * g + 16 * k));
+      }
+    }
+    for (int k = 0; k < 4; ++k) vst1q_u32(out + 16 * g + 4 * k, vshlq_u32(v[k], align_shift));
+  }
+}
+
+}  // namespace neon_kernels
+}  // namespace bulk
+}  // namespace mf
+
+#endif  // MF_BULK_NEON

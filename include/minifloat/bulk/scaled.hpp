@@ -84,6 +84,10 @@ inline void decode_scaled(const typename Fmt::storage_type* in, float* out, std:
     case isa::avx2:
       return avx2_kernels::decode_scaled<Fmt>(in, out, n, scale);
 #endif
+#if MF_BULK_NEON
+    case isa::neon:
+      return neon_kernels::decode_scaled<Fmt>(in, out, n, scale);
+#endif
     default:
       return scalar_kernels::decode_scaled<Fmt>(in, out, n, scale);
   }
