@@ -105,51 +105,52 @@ MF_TARGET_AVX2 inline __m256i encode8_nearest(__m256i x) {
   return res;
 }
 
-// Encodes 8 float bit patterns into 8 encodings (32-bit lanes), mirroring
-// mf::detail::round_float_bits lane-wise.
-template <class F, rounding Mode, overflow Ovf>
-MF_TARGET_AVX2 inline __m256i encode8(__m256i x) {
-  using C = detail::encode_constants<F, Mode, Ovf>;
-  const __m256i a = _mm256_and_si256(x, _mm256_set1_epi32(0x7FFFFFFF));
-  const __m256i neg = _mm256_srai_epi32(x, 31);
-  const __m256i E = _mm256_srli_epi32(a, 23);
-  const __m256i Eeff = _mm256_max_epi32(E, _mm256_set1_epi32(1));
-  // Significand with its hidden bit (none for float subnormals).
-  const __m256i sig = _mm256_sub_epi32(
-      a, _mm256_slli_epi32(_mm256_sub_epi32(Eeff, _mm256_set1_epi32(1)), 23));
-  __m256i s = _mm256_max_epi32(
-      _mm256_sub_epi32(_mm256_set1_epi32(C::shift_base), Eeff),
-      _mm256_set1_epi32(C::normal_shift));
-  if constexpr (C::needs_clamp) s = _mm256_min_epi32(s, _mm256_set1_epi32(25));
-  const __m256i base = _mm256_slli_epi32(
+// What the general encoders (encode8 and the stochastic rule of
+// stochastic_avx2.hpp) take apart in 8 float bit patterns.
+struct float_parts8 {
+  __m256i a;     // |x| bits
+  __m256i neg;   // all ones in the lanes holding a negative input
+  __m256i E;     // the float exponent field
+  __m256i sig;   // significand with its hidden bit (none for float subnormals)
+  __m256i s;     // right shift from the significand to the format's quantum
+  __m256i base;  // (q + bias - 1) << M: the exponent field minus the hidden bit of kept
+};
+
+// C: detail::encode_constants. ClampShift: s at most 25 where it can be more
+// (a shift of 25 rounds any 24-bit significand to 0 or 1 quantum, and keeps
+// the rounding constants' shifts below 32); the stochastic rule needs s
+// unclamped for its fraction bits.
+template <class C, bool ClampShift>
+MF_TARGET_AVX2 inline float_parts8 split8(__m256i x) {
+  float_parts8 p;
+  p.a = _mm256_and_si256(x, _mm256_set1_epi32(0x7FFFFFFF));
+  p.neg = _mm256_srai_epi32(x, 31);
+  p.E = _mm256_srli_epi32(p.a, 23);
+  const __m256i Eeff = _mm256_max_epi32(p.E, _mm256_set1_epi32(1));
+  // The significand with its hidden bit: a minus the exponent field, plus
+  // one hidden bit where E >= 1.
+  p.sig = _mm256_sub_epi32(
+      p.a, _mm256_slli_epi32(_mm256_sub_epi32(Eeff, _mm256_set1_epi32(1)), 23));
+  // 23 - M in the format's normal range, more below it.
+  p.s = _mm256_max_epi32(_mm256_sub_epi32(_mm256_set1_epi32(C::shift_base), Eeff),
+                         _mm256_set1_epi32(C::normal_shift));
+  if constexpr (ClampShift && C::needs_clamp) {
+    p.s = _mm256_min_epi32(p.s, _mm256_set1_epi32(25));
+  }
+  p.base = _mm256_slli_epi32(
       _mm256_max_epi32(_mm256_sub_epi32(Eeff, _mm256_set1_epi32(C::base_offset)),
                        _mm256_setzero_si256()),
       C::M);
-  const __m256i ones = _mm256_set1_epi32(-1);
-  __m256i kept;
-  if constexpr (Mode == rounding::nearest_even) {
-    // (sig + half - 1 + lsb(kept)) >> s
-    const __m256i half_m1 =
-        _mm256_srlv_epi32(ones, _mm256_sub_epi32(_mm256_set1_epi32(33), s));
-    const __m256i lsb = _mm256_and_si256(_mm256_srlv_epi32(sig, s),
-                                         _mm256_set1_epi32(1));
-    kept = _mm256_srlv_epi32(
-        _mm256_add_epi32(_mm256_add_epi32(sig, half_m1), lsb), s);
-  } else if constexpr (Mode == rounding::toward_zero) {
-    kept = _mm256_srlv_epi32(sig, s);
-  } else {
-    // Away from zero on the side the mode points to: add quantum - 1.
-    __m256i q_m1 =
-        _mm256_srlv_epi32(ones, _mm256_sub_epi32(_mm256_set1_epi32(32), s));
-    q_m1 = Mode == rounding::toward_positive ? _mm256_andnot_si256(neg, q_m1)
-                                             : _mm256_and_si256(neg, q_m1);
-    kept = _mm256_srlv_epi32(_mm256_add_epi32(sig, q_m1), s);
-  }
-  const __m256i mag = _mm256_add_epi32(base, kept);
+  return p;
+}
+
+// The encoding of a rounded magnitude (at most 2^16, or past max finite):
+// the sign, fnuz's single zero, overflow.
+template <class F, class C>
+MF_TARGET_AVX2 inline __m256i signed_encoding(__m256i mag, __m256i neg) {
   __m256i res = mag;
   if constexpr (F::is_signed) {
-    res = _mm256_or_si256(res,
-                          _mm256_and_si256(neg, _mm256_set1_epi32(C::sign_mask)));
+    res = _mm256_or_si256(res, _mm256_and_si256(neg, _mm256_set1_epi32(C::sign_mask)));
   }
   if constexpr (F::encoding == specials::fnuz) {
     // No negative zero: a negative value rounding to 0 is +0.
@@ -157,13 +158,66 @@ MF_TARGET_AVX2 inline __m256i encode8(__m256i x) {
   }
   const __m256i overflowed =
       _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(static_cast<int>(C::max_finite)));
-  res = _mm256_blendv_epi8(res, select_by_sign(neg, C::overflow_pos, C::overflow_neg),
-                           overflowed);
+  return _mm256_blendv_epi8(res, select_by_sign(neg, C::overflow_pos, C::overflow_neg),
+                            overflowed);
+}
+
+// fnu formats: all ones in the lanes whose float exponent field E is below
+// min normal.
+template <class F>
+MF_TARGET_AVX2 inline __m256i below_min_normal(__m256i E) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(F::min_exponent + 127), E);
+}
+
+// res with the inputs that do not round by magnitude put right: negative
+// non-zero values in the unsigned formats, Inf and NaN (a = |x| bits).
+template <class F, class C>
+MF_TARGET_AVX2 inline __m256i with_special_inputs(__m256i res, __m256i a, __m256i neg) {
+  if constexpr (!F::has_subnormals) {
+    // No sign: negative non-zero values are NaN (-0 is +min, as scalar).
+    const __m256i negative_nonzero =
+        _mm256_andnot_si256(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()), neg);
+    res = _mm256_blendv_epi8(res, _mm256_set1_epi32(static_cast<int>(F::positive_nan)),
+                             negative_nonzero);
+  }
+  const __m256i special = _mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7F7FFFFF));
+  const __m256i is_inf = _mm256_cmpeq_epi32(a, _mm256_set1_epi32(0x7F800000));
+  const __m256i special_value =
+      _mm256_blendv_epi8(select_by_sign(neg, C::nan_pos, C::nan_neg),
+                         select_by_sign(neg, C::inf_pos, C::inf_neg), is_inf);
+  return _mm256_blendv_epi8(res, special_value, special);
+}
+
+// Encodes 8 float bit patterns into 8 encodings (32-bit lanes), mirroring
+// mf::detail::round_float_bits lane-wise.
+template <class F, rounding Mode, overflow Ovf>
+MF_TARGET_AVX2 inline __m256i encode8(__m256i x) {
+  using C = detail::encode_constants<F, Mode, Ovf>;
+  const float_parts8 p = split8<C, true>(x);
+  const __m256i ones = _mm256_set1_epi32(-1);
+  __m256i kept;
+  if constexpr (Mode == rounding::nearest_even) {
+    // (sig + half - 1 + lsb(kept)) >> s
+    const __m256i half_m1 =
+        _mm256_srlv_epi32(ones, _mm256_sub_epi32(_mm256_set1_epi32(33), p.s));
+    const __m256i lsb = _mm256_and_si256(_mm256_srlv_epi32(p.sig, p.s),
+                                         _mm256_set1_epi32(1));
+    kept = _mm256_srlv_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(p.sig, half_m1), lsb), p.s);
+  } else if constexpr (Mode == rounding::toward_zero) {
+    kept = _mm256_srlv_epi32(p.sig, p.s);
+  } else {
+    // Away from zero on the side the mode points to: add quantum - 1.
+    __m256i q_m1 =
+        _mm256_srlv_epi32(ones, _mm256_sub_epi32(_mm256_set1_epi32(32), p.s));
+    q_m1 = Mode == rounding::toward_positive ? _mm256_andnot_si256(p.neg, q_m1)
+                                             : _mm256_and_si256(p.neg, q_m1);
+    kept = _mm256_srlv_epi32(_mm256_add_epi32(p.sig, q_m1), p.s);
+  }
+  __m256i res = signed_encoding<F, C>(_mm256_add_epi32(p.base, kept), p.neg);
   if constexpr (!F::has_subnormals) {
     // fnu: values below min normal go to the smallest value (encoding 0)...
-    const __m256i below = _mm256_cmpgt_epi32(
-        _mm256_set1_epi32(F::min_exponent + 127), E);
-    res = _mm256_andnot_si256(below, res);
+    res = _mm256_andnot_si256(below_min_normal<F>(p.E), res);
     if constexpr (F::min_exponent == -127) {
       // ...except [2^-127, 2^-126), float subnormals with bit 22 set: kept is
       // 1 (odd), the half point is bit 21; the result is 0 or 1.
@@ -172,25 +226,14 @@ MF_TARGET_AVX2 inline __m256i encode8(__m256i x) {
         const int threshold =
             Mode == rounding::nearest_even ? 0x600000 : 0x400001;
         const __m256i up = _mm256_and_si256(
-            _mm256_cmpgt_epi32(a, _mm256_set1_epi32(threshold - 1)),
+            _mm256_cmpgt_epi32(p.a, _mm256_set1_epi32(threshold - 1)),
             _mm256_set1_epi32(1));
         res = _mm256_blendv_epi8(
-            res, up, _mm256_cmpeq_epi32(E, _mm256_setzero_si256()));
+            res, up, _mm256_cmpeq_epi32(p.E, _mm256_setzero_si256()));
       }
     }
-    // No sign: negative non-zero values are NaN (-0 is +min, as scalar).
-    const __m256i negative_nonzero = _mm256_andnot_si256(
-        _mm256_cmpeq_epi32(a, _mm256_setzero_si256()), neg);
-    res = _mm256_blendv_epi8(
-        res, _mm256_set1_epi32(static_cast<int>(F::positive_nan)),
-        negative_nonzero);
   }
-  const __m256i special = _mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7F7FFFFF));
-  const __m256i is_inf = _mm256_cmpeq_epi32(a, _mm256_set1_epi32(0x7F800000));
-  const __m256i special_value =
-      _mm256_blendv_epi8(select_by_sign(neg, C::nan_pos, C::nan_neg),
-                         select_by_sign(neg, C::inf_pos, C::inf_neg), is_inf);
-  return _mm256_blendv_epi8(res, special_value, special);
+  return with_special_inputs<F, C>(res, p.a, p.neg);
 }
 
 // Narrows 4 x 8 encodings (each < 2^16) into 32 outputs.

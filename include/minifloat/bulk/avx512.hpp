@@ -183,6 +183,74 @@ MF_TARGET_AVX512 inline __m512i encode16_nearest(__m512i x) {
   return finish16_fast<F, Ovf>(x, a, nearest_magnitude16<F, Ovf>(a));
 }
 
+// What the general encoders (encode16 and the stochastic rule of
+// stochastic_avx512.hpp) take apart in 16 float bit patterns; avx2.hpp's
+// encode8 explains each step.
+struct float_parts16 {
+  __m512i a;      // |x| bits
+  __mmask16 neg;  // the lanes holding a negative input
+  __m512i E;      // the float exponent field
+  __m512i sig;    // significand with its hidden bit (none for float subnormals)
+  __m512i s;      // right shift from the significand to the format's quantum
+  __m512i base;   // (q + bias - 1) << M: the exponent field minus the hidden bit of kept
+};
+
+// C: detail::encode_constants. ClampShift: s at most 25 where it can be more
+// (a shift of 25 rounds any 24-bit significand to 0 or 1 quantum, and keeps
+// the rounding constants' shifts below 32); the stochastic rule needs s
+// unclamped for its fraction bits.
+template <class C, bool ClampShift>
+MF_TARGET_AVX512 inline float_parts16 split16(__m512i x) {
+  float_parts16 p;
+  p.a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
+  p.neg = _mm512_movepi32_mask(x);
+  p.E = _mm512_srli_epi32(p.a, 23);
+  const __m512i Eeff = _mm512_max_epu32(p.E, splat(1));
+  p.sig = _mm512_sub_epi32(p.a, _mm512_slli_epi32(_mm512_sub_epi32(Eeff, splat(1)), 23));
+  p.s = _mm512_max_epi32(_mm512_sub_epi32(splat(C::shift_base), Eeff),
+                         splat(C::normal_shift));
+  if constexpr (ClampShift && C::needs_clamp) p.s = _mm512_min_epi32(p.s, splat(25));
+  p.base = _mm512_slli_epi32(
+      _mm512_max_epi32(_mm512_sub_epi32(Eeff, splat(C::base_offset)), _mm512_setzero_si512()),
+      C::M);
+  return p;
+}
+
+// The encoding of a rounded magnitude (at most 2^16, or past max finite):
+// the sign, fnuz's single zero, overflow.
+template <class F, class C>
+MF_TARGET_AVX512 inline __m512i signed_encoding(__m512i mag, __mmask16 neg) {
+  __m512i res = mag;
+  if constexpr (F::is_signed) {
+    res = _mm512_mask_or_epi32(res, neg, res, splat(C::sign_mask));
+  }
+  if constexpr (F::encoding == specials::fnuz) {
+    res = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(mag, mag), res);
+  }
+  return _mm512_mask_mov_epi32(res, _mm512_cmpgt_epu32_mask(mag, splat(C::max_finite)),
+                               select_by_sign(neg, C::overflow_pos, C::overflow_neg));
+}
+
+// fnu formats: the lanes whose float exponent field E is below min normal.
+template <class F>
+MF_TARGET_AVX512 inline __mmask16 below_min_normal(__m512i E) {
+  return _mm512_cmplt_epi32_mask(E, splat(static_cast<unsigned>(F::min_exponent + 127)));
+}
+
+// res with the inputs that do not round by magnitude put right: negative
+// non-zero values in the unsigned formats, Inf and NaN (a = |x| bits).
+template <class F, class C>
+MF_TARGET_AVX512 inline __m512i with_special_inputs(__m512i res, __m512i a, __mmask16 neg) {
+  if constexpr (!F::has_subnormals) {
+    const __mmask16 negative_nonzero = neg & _mm512_test_epi32_mask(a, a);
+    res = _mm512_mask_mov_epi32(res, negative_nonzero, splat(F::positive_nan));
+  }
+  const __mmask16 special = _mm512_cmpgt_epu32_mask(a, splat(0x7F7FFFFFu));
+  const __mmask16 is_inf = _mm512_cmpeq_epi32_mask(a, splat(0x7F800000u));
+  res = _mm512_mask_mov_epi32(res, special, select_by_sign(neg, C::nan_pos, C::nan_neg));
+  return _mm512_mask_mov_epi32(res, is_inf, select_by_sign(neg, C::inf_pos, C::inf_neg));
+}
+
 // Encodes 16 float bit patterns into 16 encodings (32-bit lanes), mirroring
 // mf::detail::round_float_bits lane-wise (see avx2.hpp for the same steps
 // with comments).
@@ -192,71 +260,39 @@ MF_TARGET_AVX512 inline __m512i encode16(__m512i x) {
     return encode16_nearest<F, Ovf>(x);
   }
   using C = detail::encode_constants<F, Mode, Ovf>;
-  const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
-  const __mmask16 neg = _mm512_movepi32_mask(x);
-  const __m512i E = _mm512_srli_epi32(a, 23);
-  const __m512i Eeff = _mm512_max_epu32(E, splat(1));
-  const __m512i sig =
-      _mm512_sub_epi32(a, _mm512_slli_epi32(_mm512_sub_epi32(Eeff, splat(1)), 23));
-  __m512i s = _mm512_max_epi32(_mm512_sub_epi32(splat(C::shift_base), Eeff),
-                               splat(C::normal_shift));
-  if constexpr (C::needs_clamp) s = _mm512_min_epi32(s, splat(25));
-  const __m512i base = _mm512_slli_epi32(
-      _mm512_max_epi32(_mm512_sub_epi32(Eeff, splat(C::base_offset)),
-                       _mm512_setzero_si512()),
-      C::M);
+  const float_parts16 p = split16<C, true>(x);
   const __m512i ones = splat(0xFFFFFFFFu);
   __m512i kept;
   if constexpr (Mode == rounding::nearest_even) {
-    const __m512i half_m1 = _mm512_srlv_epi32(ones, _mm512_sub_epi32(splat(33), s));
-    const __m512i lsb = _mm512_and_si512(_mm512_srlv_epi32(sig, s), splat(1));
-    kept = _mm512_srlv_epi32(
-        _mm512_add_epi32(_mm512_add_epi32(sig, half_m1), lsb), s);
+    const __m512i half_m1 = _mm512_srlv_epi32(ones, _mm512_sub_epi32(splat(33), p.s));
+    const __m512i lsb = _mm512_and_si512(_mm512_srlv_epi32(p.sig, p.s), splat(1));
+    kept = _mm512_srlv_epi32(_mm512_add_epi32(_mm512_add_epi32(p.sig, half_m1), lsb), p.s);
   } else if constexpr (Mode == rounding::toward_zero) {
-    kept = _mm512_srlv_epi32(sig, s);
+    kept = _mm512_srlv_epi32(p.sig, p.s);
   } else {
     const __mmask16 up = Mode == rounding::toward_positive
-                             ? static_cast<__mmask16>(~neg)
-                             : neg;
+                             ? static_cast<__mmask16>(~p.neg)
+                             : p.neg;
     const __m512i q_m1 =
-        _mm512_maskz_srlv_epi32(up, ones, _mm512_sub_epi32(splat(32), s));
-    kept = _mm512_srlv_epi32(_mm512_add_epi32(sig, q_m1), s);
+        _mm512_maskz_srlv_epi32(up, ones, _mm512_sub_epi32(splat(32), p.s));
+    kept = _mm512_srlv_epi32(_mm512_add_epi32(p.sig, q_m1), p.s);
   }
-  const __m512i mag = _mm512_add_epi32(base, kept);
-  __m512i res = mag;
-  if constexpr (F::is_signed) {
-    res = _mm512_mask_or_epi32(res, neg, res, splat(C::sign_mask));
-  }
-  if constexpr (F::encoding == specials::fnuz) {
-    res = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(mag, mag), res);
-  }
-  res = _mm512_mask_mov_epi32(
-      res, _mm512_cmpgt_epu32_mask(mag, splat(C::max_finite)),
-      select_by_sign(neg, C::overflow_pos, C::overflow_neg));
+  __m512i res = signed_encoding<F, C>(_mm512_add_epi32(p.base, kept), p.neg);
   if constexpr (!F::has_subnormals) {
-    const __mmask16 below =
-        _mm512_cmplt_epi32_mask(E, splat(static_cast<unsigned>(F::min_exponent + 127)));
-    res = _mm512_mask_mov_epi32(res, below, _mm512_setzero_si512());
+    res = _mm512_mask_mov_epi32(res, below_min_normal<F>(p.E), _mm512_setzero_si512());
     if constexpr (F::min_exponent == -127) {
       if constexpr (Mode == rounding::nearest_even ||
                     Mode == rounding::toward_positive) {
         const unsigned threshold =
             Mode == rounding::nearest_even ? 0x600000u : 0x400001u;
         const __m512i up = _mm512_maskz_mov_epi32(
-            _mm512_cmpge_epu32_mask(a, splat(threshold)), splat(1));
+            _mm512_cmpge_epu32_mask(p.a, splat(threshold)), splat(1));
         res = _mm512_mask_mov_epi32(
-            res, _mm512_cmpeq_epi32_mask(E, _mm512_setzero_si512()), up);
+            res, _mm512_cmpeq_epi32_mask(p.E, _mm512_setzero_si512()), up);
       }
     }
-    const __mmask16 negative_nonzero = neg & _mm512_test_epi32_mask(a, a);
-    res = _mm512_mask_mov_epi32(res, negative_nonzero, splat(F::positive_nan));
   }
-  const __mmask16 special = _mm512_cmpgt_epu32_mask(a, splat(0x7F7FFFFFu));
-  const __mmask16 is_inf = _mm512_cmpeq_epi32_mask(a, splat(0x7F800000u));
-  res = _mm512_mask_mov_epi32(res, special,
-                              select_by_sign(neg, C::nan_pos, C::nan_neg));
-  return _mm512_mask_mov_epi32(res, is_inf,
-                               select_by_sign(neg, C::inf_pos, C::inf_neg));
+  return with_special_inputs<F, C>(res, p.a, p.neg);
 }
 
 template <class S>

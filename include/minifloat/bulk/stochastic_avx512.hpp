@@ -97,63 +97,36 @@ MF_TARGET_AVX512 inline __m512i encode16_stochastic(__m512i x, __m512i r_aligned
   }
   // Overflow under stochastic rounding goes away from zero, as nearest-even.
   using C = detail::encode_constants<F, rounding::nearest_even, Ovf>;
-  const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
-  const __mmask16 neg = _mm512_movepi32_mask(x);
-  const __m512i E = _mm512_srli_epi32(a, 23);
-  const __m512i Eeff = _mm512_max_epu32(E, splat(1));
-  // Significand with its hidden bit (none for float subnormals).
-  const __m512i sig =
-      _mm512_sub_epi32(a, _mm512_slli_epi32(_mm512_sub_epi32(Eeff, splat(1)), 23));
-  // Bits below the quantum: 23 - M in the format's normal range, more below.
-  const __m512i s = _mm512_max_epi32(_mm512_sub_epi32(splat(C::shift_base), Eeff),
-                                     splat(C::normal_shift));
-  const __m512i base = _mm512_slli_epi32(
-      _mm512_max_epi32(_mm512_sub_epi32(Eeff, splat(C::base_offset)),
-                       _mm512_setzero_si512()),
-      C::M);
-  const __m512i kept = _mm512_srlv_epi32(sig, s);
+  // s unclamped: D takes every bit below the quantum.
+  const float_parts16 p = split16<C, false>(x);
+  const __m512i kept = _mm512_srlv_epi32(p.sig, p.s);
   // D = sig * 2^(32 - s) truncated to 32 bits: a left shift while s <= 32
   // (the kept bits leave at the top), a right shift beyond; vpsllvd and
   // vpsrlvd give 0 for counts of 32 or more, so one of the two is zero.
   const __m512i D = _mm512_or_si512(
-      _mm512_sllv_epi32(sig, _mm512_sub_epi32(splat(32), s)),
-      _mm512_srlv_epi32(sig, _mm512_sub_epi32(s, splat(32))));
+      _mm512_sllv_epi32(p.sig, _mm512_sub_epi32(splat(32), p.s)),
+      _mm512_srlv_epi32(p.sig, _mm512_sub_epi32(p.s, splat(32))));
   const __mmask16 carry =
       _mm512_cmplt_epu32_mask(_mm512_add_epi32(D, r_aligned), r_aligned);
-  const __m512i mag = _mm512_mask_sub_epi32(_mm512_add_epi32(base, kept), carry,
-                                            _mm512_add_epi32(base, kept), splat(0xFFFFFFFFu));
-  __m512i res = mag;
-  if constexpr (F::is_signed) {
-    res = _mm512_mask_or_epi32(res, neg, res, splat(C::sign_mask));
-  }
-  if constexpr (F::encoding == specials::fnuz) {
-    res = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(mag, mag), res);
-  }
-  res = _mm512_mask_mov_epi32(res, _mm512_cmpgt_epu32_mask(mag, splat(C::max_finite)),
-                              select_by_sign(neg, C::overflow_pos, C::overflow_neg));
+  const __m512i truncated = _mm512_add_epi32(p.base, kept);
+  __m512i res = signed_encoding<F, C>(
+      _mm512_mask_sub_epi32(truncated, carry, truncated, splat(0xFFFFFFFFu)), p.neg);
   if constexpr (!F::has_subnormals) {
     // fnu (e8m0fnu): below min normal is the smallest value, encoding 0...
-    const __mmask16 below =
-        _mm512_cmplt_epi32_mask(E, splat(static_cast<unsigned>(F::min_exponent + 127)));
-    res = _mm512_mask_mov_epi32(res, below, _mm512_setzero_si512());
+    res = _mm512_mask_mov_epi32(res, below_min_normal<F>(p.E), _mm512_setzero_si512());
     if constexpr (F::min_exponent == -127) {
       // ...except [2^-127, 2^-126) (float subnormals with bit 22 set): kept
       // is 2^-127, encoding 0, the fraction is bits 0..21, and its carry
       // takes it to encoding 1.
-      const __m512i sum0 = _mm512_add_epi32(_mm512_slli_epi32(a, 10), r_aligned);
+      const __m512i sum0 = _mm512_add_epi32(_mm512_slli_epi32(p.a, 10), r_aligned);
       const __mmask16 up = static_cast<__mmask16>(
           _mm512_cmplt_epu32_mask(sum0, r_aligned) &
-          _mm512_cmpge_epu32_mask(a, splat(0x400000u)));
-      res = _mm512_mask_mov_epi32(res, _mm512_cmpeq_epi32_mask(E, _mm512_setzero_si512()),
+          _mm512_cmpge_epu32_mask(p.a, splat(0x400000u)));
+      res = _mm512_mask_mov_epi32(res, _mm512_cmpeq_epi32_mask(p.E, _mm512_setzero_si512()),
                                   _mm512_maskz_mov_epi32(up, splat(1)));
     }
-    const __mmask16 negative_nonzero = neg & _mm512_test_epi32_mask(a, a);
-    res = _mm512_mask_mov_epi32(res, negative_nonzero, splat(F::positive_nan));
   }
-  const __mmask16 special = _mm512_cmpgt_epu32_mask(a, splat(0x7F7FFFFFu));
-  const __mmask16 is_inf = _mm512_cmpeq_epi32_mask(a, splat(0x7F800000u));
-  res = _mm512_mask_mov_epi32(res, special, select_by_sign(neg, C::nan_pos, C::nan_neg));
-  return _mm512_mask_mov_epi32(res, is_inf, select_by_sign(neg, C::inf_pos, C::inf_neg));
+  return with_special_inputs<F, C>(res, p.a, p.neg);
 }
 
 }  // namespace avx512_kernels
