@@ -28,6 +28,11 @@ MF_TARGET_AVX512 inline __m512i splat(unsigned v) {
   return _mm512_set1_epi32(static_cast<int>(v));
 }
 
+// The lanes of a 16-lane step that hold one of the `rest` elements left.
+MF_TARGET_AVX512 inline __mmask16 first_lanes16(std::size_t rest) {
+  return rest >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << rest) - 1);
+}
+
 MF_TARGET_AVX512 inline __m512i select_by_sign(__mmask16 neg, unsigned pos,
                                                unsigned negative) {
   return _mm512_mask_blend_epi32(neg, splat(pos), splat(negative));
@@ -311,9 +316,7 @@ MF_TARGET_AVX512 inline void encode_masked(const float* in,
                                            std::size_t n) {
   using F = typename Fmt::format;
   for (std::size_t i = 0; i < n; i += 16) {
-    const std::size_t rest = n - i;
-    const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
-                                   : static_cast<__mmask16>((1u << rest) - 1);
+    const __mmask16 m = first_lanes16(n - i);
     store16(out + i, encode16<F, Mode, Ovf>(_mm512_maskz_loadu_epi32(m, in + i)), m);
   }
 }
@@ -452,23 +455,26 @@ MF_TARGET_AVX512 inline __m512i decode16(__m512i v) {
   return bits;
 }
 
+// The float bits of the 16 encodings at in (lanes in m; the others decode
+// 0), bits above the format's width ignored.
+template <class F, class S>
+MF_TARGET_AVX512 inline __m512i decode16_at(const S* in, __mmask16 m) {
+  __m512i v;
+  if constexpr (sizeof(S) == 1) {
+    v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, in));
+  } else {
+    v = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, in));
+  }
+  return decode16<F>(_mm512_and_si512(v, splat(detail::decode_constants<F>::valid_mask)));
+}
+
 template <class Fmt>
 MF_TARGET_AVX512 inline void decode_generic(const typename Fmt::storage_type* in,
                                             float* out, std::size_t n) {
   using F = typename Fmt::format;
-  using S = typename Fmt::storage_type;
-  const __m512i valid = splat(detail::decode_constants<F>::valid_mask);
   for (std::size_t i = 0; i < n; i += 16) {
-    const std::size_t rest = n - i;
-    const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
-                                   : static_cast<__mmask16>((1u << rest) - 1);
-    __m512i v;
-    if constexpr (sizeof(S) == 1) {
-      v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, in + i));
-    } else {
-      v = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, in + i));
-    }
-    _mm512_mask_storeu_epi32(out + i, m, decode16<F>(_mm512_and_si512(v, valid)));
+    const __mmask16 m = first_lanes16(n - i);
+    _mm512_mask_storeu_epi32(out + i, m, decode16_at<F>(in + i, m));
   }
 }
 

@@ -156,9 +156,7 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
     // Tail: masked loads and stores.
     random.fill(block, n - i);
     for (std::size_t g = 0; g < step / 16 && i + 16 * g < n; ++g) {
-      const std::size_t rest = n - i - 16 * g;
-      const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
-                                     : static_cast<__mmask16>((1u << rest) - 1);
+      const __mmask16 m = first_lanes16(n - i - 16 * g);
       const __m512i x = load16_float_bits(in + i + 16 * g, m);
       if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x, magnitude));
       store16(out + i + 16 * g,
@@ -190,20 +188,10 @@ template <class Fmt>
 MF_TARGET_AVX512 inline void decode_scaled(const typename Fmt::storage_type* in, float* out,
                                            std::size_t n, float scale) {
   using F = typename Fmt::format;
-  using S = typename Fmt::storage_type;
-  const __m512i valid = splat(detail::decode_constants<F>::valid_mask);
   const __m512 factor = _mm512_set1_ps(scale);
   for (std::size_t i = 0; i < n; i += 16) {
-    const std::size_t rest = n - i;
-    const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
-                                   : static_cast<__mmask16>((1u << rest) - 1);
-    __m512i v;
-    if constexpr (sizeof(S) == 1) {
-      v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, in + i));
-    } else {
-      v = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, in + i));
-    }
-    const __m512 value = _mm512_castsi512_ps(decode16<F>(_mm512_and_si512(v, valid)));
+    const __mmask16 m = first_lanes16(n - i);
+    const __m512 value = _mm512_castsi512_ps(decode16_at<F>(in + i, m));
     _mm512_mask_storeu_ps(out + i, m, _mm512_mul_ps(value, factor));
   }
 }
@@ -223,9 +211,7 @@ MF_TARGET_AVX512 inline std::uint32_t amax_bits(const float* in, std::size_t n,
     }
   }
   for (; i < n; i += 16) {
-    const std::size_t rest = n - i;
-    const __mmask16 m = rest >= 16 ? static_cast<__mmask16>(0xFFFF)
-                                   : static_cast<__mmask16>((1u << rest) - 1);
+    const __mmask16 m = first_lanes16(n - i);
     const __m512i a = _mm512_and_si512(_mm512_maskz_loadu_epi32(m, in + i), magnitude);
     acc[0] = _mm512_mask_max_epu32(acc[0], _mm512_cmplt_epu32_mask(a, limit), acc[0], a);
   }
