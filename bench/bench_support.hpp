@@ -1,11 +1,15 @@
 // Shared by the benchmark programs: the three sizes every bulk benchmark is
-// run at, and a 64-byte-aligned buffer (so that no run depends on where the
-// allocator happened to put the data).
+// run at, a 64-byte-aligned buffer (so that no run depends on where the
+// allocator happened to put the data), the input generator, and the ISA
+// selection.
 #pragma once
 
 #include <cstddef>
 #include <new>
 #include <random>
+
+#include <benchmark/benchmark.h>
+#include <minifloat/bulk/dispatch.hpp>
 
 namespace bench_support {
 
@@ -40,6 +44,16 @@ inline void fill_floats(float* p, std::size_t n) {
   std::mt19937 rng(42);
   std::normal_distribution<float> dist(0.0f, 64.0f);
   for (std::size_t i = 0; i < n; ++i) p[i] = dist(rng);
+}
+
+// Makes isa the one the bulk API runs on; false (and the benchmark marked
+// skipped) where this machine lacks it.
+inline bool select_isa(benchmark::State& state, mf::bulk::isa isa) {
+  if (mf::bulk::set_isa(isa) != isa) {
+    state.SkipWithError("ISA not available");
+    return false;
+  }
+  return true;
 }
 
 }  // namespace bench_support

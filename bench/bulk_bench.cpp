@@ -47,10 +47,7 @@ template <class Fmt>
 void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
                   mf::overflow ovf) {
   using S = typename Fmt::storage_type;
-  if (mf::bulk::set_isa(isa) != isa) {
-    state.SkipWithError("ISA not available");
-    return;
-  }
+  if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> in(n);
   aligned_buffer<S> out(n);
   fill_floats(in.data, n);
@@ -65,10 +62,7 @@ void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
 template <class Fmt>
 void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
   using S = typename Fmt::storage_type;
-  if (mf::bulk::set_isa(isa) != isa) {
-    state.SkipWithError("ISA not available");
-    return;
-  }
+  if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<S> in(n);
   aligned_buffer<float> out(n);
   fill_codes(in.data, n);
@@ -85,10 +79,7 @@ void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
 template <class In, class Out, class Run>
 void bench_source(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
                   Run run) {
-  if (mf::bulk::set_isa(isa) != isa) {
-    state.SkipWithError("ISA not available");
-    return;
-  }
+  if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<In> in(n);
   if constexpr (std::is_integral_v<In>) {
     fill_codes(in.data, n);

@@ -46,16 +46,8 @@ void set_counters(benchmark::State& state, std::size_t n, std::size_t bytes) {
   state.SetBytesProcessed(iterations * static_cast<std::int64_t>(bytes));
 }
 
-bool select(benchmark::State& state, mf::bulk::isa isa) {
-  if (mf::bulk::set_isa(isa) != isa) {
-    state.SkipWithError("ISA not available");
-    return false;
-  }
-  return true;
-}
-
 void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
-  if (!select(state, isa)) return;
+  if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> in(n);
   aligned_buffer<std::uint8_t> out(n);
   fill_floats(in.data, n);
@@ -69,7 +61,7 @@ void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
 }
 
 void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
-  if (!select(state, isa)) return;
+  if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> floats(n);
   aligned_buffer<std::uint8_t> codes(n);
   fill_floats(floats.data, n);
@@ -85,7 +77,7 @@ void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
 
 template <class Fmt>
 void bench_quantize(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
-  if (!select(state, isa)) return;
+  if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> in(n);
   aligned_buffer<std::uint8_t> scales(mf::mx::scale_count<Fmt>(n));
   aligned_buffer<std::uint8_t> elements(mf::mx::element_bytes<Fmt>(n));
@@ -102,7 +94,7 @@ void bench_quantize(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
 
 template <class Fmt>
 void bench_dequantize(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
-  if (!select(state, isa)) return;
+  if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> floats(n);
   aligned_buffer<std::uint8_t> scales(mf::mx::scale_count<Fmt>(n));
   aligned_buffer<std::uint8_t> elements(mf::mx::element_bytes<Fmt>(n));

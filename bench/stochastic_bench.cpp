@@ -54,10 +54,7 @@ template <class Fmt>
 void bench(benchmark::State& state, kernel k, mf::bulk::isa isa, std::size_t n,
            mf::overflow ovf) {
   using S = typename Fmt::storage_type;
-  if (mf::bulk::set_isa(isa) != isa) {
-    state.SkipWithError("ISA not available");
-    return;
-  }
+  if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> in(n);
   aligned_buffer<S> out(n);
   fill_floats(in.data, n);
