@@ -1,0 +1,265 @@
+// The accumulation models: how one output element's sum of K products is
+// formed in float32. Each model is a documented algorithm (docs/hybrid.md)
+// and gives exactly one answer; the operands arrive decoded to float32
+// (exact for every input type).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "fp32_rounding.hpp"
+#include "wide_sum.hpp"
+
+namespace mf::hybrid {
+
+enum class model_kind : unsigned char {
+  sequential_fp32,    // acc = fma(a_k, b_k, acc), k = 0..K-1
+  exact,              // the exact sum, rounded once
+  avx512_bf16_pairs,  // VDPBF16PS
+  amx_tile_pairs,     // TDPBF16PS / TDPFP16PS
+  chunked_exact,      // exact within chunks, one rounding per chunk (AMX-FP8 with chunk 64)
+  reduced_precision,  // a parameterised model of FP8 tensor cores' "fast accumulation"
+};
+
+// The order of the products inside one AMX instruction.
+//   sdm:   even and odd partial sums from +0, t = even + odd, dst = dst + t
+//          (the Intel SDM's pseudocode for TDPBF16PS / TDPFP16PS);
+//   guide: dst = fma(a_even, b_even, dst), then the odd product, per pair
+//          (the Intel intrinsics guide and LLVM's amxfp16intrin.h).
+enum class amx_order : unsigned char { sdm, guide };
+
+// The two shapes of reduced_precision (see docs/hybrid.md).
+enum class reduced_variant : unsigned char { seq, block };
+
+struct accumulation_model {
+  model_kind kind = model_kind::sequential_fp32;
+  // exact: round the exact sum once to float32 (false), or carry it exactly
+  // through the whole post-processing and round once to the output type.
+  bool exact_to_output = false;
+  // amx_tile_pairs: 16-bit elements per instruction (32 for a full 16x32
+  // tile row); chunked_exact: products per exactly summed chunk.
+  int chunk = 32;
+  amx_order order = amx_order::sdm;
+  // chunked_exact: how acc + chunk sum is rounded; presum_round rounds the
+  // chunk sum to float32 first (two roundings; LLVM's `dst + FP32(temp1)`
+  // read literally).
+  fp32_rounding rounding = fp32_rounding::nearest_even;
+  bool presum_round = false;
+  // reduced_precision: significant bits of the partial accumulator
+  // (leading one included), products between promotions into the float32
+  // accumulator, the variant, the block of the block variant, and how
+  // negative terms are truncated.
+  int bits = 14;
+  int promote_every = 128;
+  reduced_variant variant = reduced_variant::seq;
+  int block = 32;
+  truncation trunc = truncation::toward_zero;
+};
+
+// Named constructors, so a call site reads like the model's name.
+namespace models {
+inline accumulation_model sequential_fp32() { return {}; }
+inline accumulation_model exact(bool to_output = false) {
+  accumulation_model m;
+  m.kind = model_kind::exact;
+  m.exact_to_output = to_output;
+  return m;
+}
+inline accumulation_model avx512_bf16_pairs() {
+  accumulation_model m;
+  m.kind = model_kind::avx512_bf16_pairs;
+  return m;
+}
+inline accumulation_model amx_tile_pairs(int chunk = 32, amx_order order = amx_order::sdm) {
+  accumulation_model m;
+  m.kind = model_kind::amx_tile_pairs;
+  m.chunk = chunk;
+  m.order = order;
+  return m;
+}
+inline accumulation_model chunked_exact(int chunk, fp32_rounding rounding = fp32_rounding::nearest_even,
+                                        bool presum_round = false) {
+  accumulation_model m;
+  m.kind = model_kind::chunked_exact;
+  m.chunk = chunk;
+  m.rounding = rounding;
+  m.presum_round = presum_round;
+  return m;
+}
+inline accumulation_model reduced_precision(int bits, int promote_every,
+                                            reduced_variant variant = reduced_variant::seq,
+                                            int block = 32,
+                                            truncation trunc = truncation::toward_zero) {
+  accumulation_model m;
+  m.kind = model_kind::reduced_precision;
+  m.bits = bits;
+  m.promote_every = promote_every;
+  m.variant = variant;
+  m.block = block;
+  m.trunc = trunc;
+  return m;
+}
+}  // namespace models
+
+// What the models need to know of the operand types: whether the 16-bit
+// instruction that a pairs/tile model stands for reads FP16 (TDPFP16PS: no
+// DAZ on inputs) or BF16 (VDPBF16PS / TDPBF16PS: inputs DAZ).
+struct operand_kinds {
+  bool fp16_instruction = false;
+};
+
+namespace detail {
+
+inline float sequential_sum(const float* a, const float* b, std::size_t k) noexcept {
+  float acc = 0.0f;
+  for (std::size_t i = 0; i < k; ++i) acc = std::fma(a[i], b[i], acc);
+  return acc;
+}
+
+// Element i of an operand padded with +0 past its end.
+inline float padded(const float* x, std::size_t k, std::size_t i) noexcept {
+  return i < k ? x[i] : 0.0f;
+}
+
+inline float bf16_pairs_sum(const float* a, const float* b, std::size_t k) noexcept {
+  float acc = 0.0f;
+  for (std::size_t i = 0; i < k; i += 2) {
+    // Odd element first; an odd K appends the pair (+0, +0).
+    acc = fma_ftz(denormal_as_zero(padded(a, k, i + 1)), denormal_as_zero(padded(b, k, i + 1)), acc);
+    acc = fma_ftz(denormal_as_zero(a[i]), denormal_as_zero(b[i]), acc);
+  }
+  return acc;
+}
+
+inline float amx_sum(const accumulation_model& m, const float* a, const float* b, std::size_t k,
+                     operand_kinds kinds) noexcept {
+  const auto input = [&](const float* x, std::size_t i) {
+    const float v = padded(x, k, i);
+    return kinds.fp16_instruction ? v : denormal_as_zero(v);
+  };
+  const auto chunk = static_cast<std::size_t>(m.chunk);
+  float dst = 0.0f;
+  for (std::size_t start = 0; start < k; start += chunk) {
+    if (m.order == amx_order::guide) {
+      for (std::size_t i = start; i < start + chunk; i += 2) {
+        dst = fma_ftz(input(a, i), input(b, i), dst);
+        dst = fma_ftz(input(a, i + 1), input(b, i + 1), dst);
+      }
+      continue;
+    }
+    float even = 0.0f;
+    float odd = 0.0f;
+    for (std::size_t i = start; i < start + chunk; i += 2) {
+      even = fma_ftz(input(a, i), input(b, i), even);
+      odd = fma_ftz(input(a, i + 1), input(b, i + 1), odd);
+    }
+    const float t = fma_ftz(even, 1.0f, odd);
+    dst = fma_ftz(dst, 1.0f, t);
+  }
+  return dst;
+}
+
+inline wide_sum exact_sum(const float* a, const float* b, std::size_t k) noexcept {
+  wide_sum s;
+  for (std::size_t i = 0; i < k; ++i) s.add_product(a[i], b[i]);
+  return s;
+}
+
+inline float chunked_sum(const accumulation_model& m, const float* a, const float* b,
+                         std::size_t k) noexcept {
+  const auto chunk = static_cast<std::size_t>(m.chunk);
+  float acc = 0.0f;
+  for (std::size_t start = 0; start < k; start += chunk) {
+    const std::size_t end = start + chunk < k ? start + chunk : k;
+    wide_sum total = exact_sum(a + start, b + start, end - start);
+    if (m.presum_round) {
+      const float t = round_to_fp32(total, m.rounding);
+      total = wide_sum{};
+      total.add(t);
+    }
+    total.add(acc);
+    acc = round_to_fp32(total, m.rounding);
+  }
+  return acc;
+}
+
+// The block variant: the part and the block's products aligned to the
+// largest exponent among them, each cut to a multiple of 2^(emax - bits + 1),
+// summed exactly, the sum cut to `bits` significant bits.
+inline double reduced_block_step(const accumulation_model& m, double part, const float* a,
+                                 const float* b, std::size_t count) noexcept {
+  wide_sum special_check;
+  int emax = -100000;
+  const auto consider = [&](double x) {
+    special_check.add(std::isfinite(x) ? 0.0 : x);
+    if (std::isfinite(x) && x != 0) {
+      int e = 0;
+      std::frexp(x, &e);
+      if (e - 1 > emax) emax = e - 1;
+    }
+  };
+  consider(part);
+  for (std::size_t i = 0; i < count; ++i) consider(static_cast<double>(a[i]) * b[i]);
+  if (special_check.is_special()) return special_check.special();
+  if (emax == -100000) return 0.0;
+  const double quantum = std::ldexp(1.0, emax - m.bits + 1);
+  const auto cut = [&](double x) {
+    const double units = x / quantum;  // exact: a power-of-two scaling
+    const double kept = m.trunc == truncation::floor ? std::floor(units) : std::trunc(units);
+    return kept * quantum;
+  };
+  wide_sum total;
+  total.add(cut(part));
+  for (std::size_t i = 0; i < count; ++i) total.add(cut(static_cast<double>(a[i]) * b[i]));
+  return total.truncate(m.bits, m.trunc);
+}
+
+inline float reduced_sum(const accumulation_model& m, const float* a, const float* b,
+                         std::size_t k) noexcept {
+  const auto promote_every = static_cast<std::size_t>(m.promote_every);
+  float acc = 0.0f;
+  for (std::size_t start = 0; start < k; start += promote_every) {
+    const std::size_t end = start + promote_every < k ? start + promote_every : k;
+    double part = 0.0;
+    if (m.variant == reduced_variant::seq) {
+      for (std::size_t i = start; i < end; ++i) {
+        wide_sum step;
+        step.add(part);
+        step.add_product(a[i], b[i]);
+        part = step.truncate(m.bits, m.trunc);
+      }
+    } else {
+      const auto block = static_cast<std::size_t>(m.block);
+      for (std::size_t i = start; i < end; i += block) {
+        part = reduced_block_step(m, part, a + i, b + i, (i + block < end ? i + block : end) - i);
+      }
+    }
+    wide_sum promoted;
+    promoted.add(acc);
+    promoted.add(part);
+    acc = round_to_fp32(promoted, fp32_rounding::nearest_even);
+  }
+  return acc;
+}
+
+}  // namespace detail
+
+// One output element's accumulator: the model applied to a[0..k) and
+// b[0..k). For `exact` this is the exact sum rounded to float32 (the
+// exact_to_output path reads exact_sum itself). A NaN result is returned as
+// is (models compare NaN as a class).
+inline float accumulate(const accumulation_model& m, const float* a, const float* b,
+                        std::size_t k, operand_kinds kinds = {}) noexcept {
+  switch (m.kind) {
+    case model_kind::sequential_fp32: return detail::sequential_sum(a, b, k);
+    case model_kind::exact:
+      return round_to_fp32(detail::exact_sum(a, b, k), fp32_rounding::nearest_even);
+    case model_kind::avx512_bf16_pairs: return detail::bf16_pairs_sum(a, b, k);
+    case model_kind::amx_tile_pairs: return detail::amx_sum(m, a, b, k, kinds);
+    case model_kind::chunked_exact: return detail::chunked_sum(m, a, b, k);
+    case model_kind::reduced_precision: return detail::reduced_sum(m, a, b, k);
+  }
+  return model_nan;
+}
+
+}  // namespace mf::hybrid

@@ -1,0 +1,144 @@
+// The element types of the hybrid arithmetic (the accelerator's HF8, BF8,
+// FP16, BF16, I8, U8 and FP32), as a run-time id and as C++ types, with the
+// exact decoding of an encoding to float that every model starts from.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "../config.hpp"
+#include "../formats.hpp"
+
+namespace mf::hybrid {
+
+// HF8 is E4M3FN, BF8 is E5M2 (the seed's footnote: "HF8 -> E4M3 and BF8 ->
+// E5M2"). f32 appears only as an output type and as the operand type of the
+// `operands` scale placement.
+enum class element_type : unsigned char { i8, u8, hf8, bf8, f16, bf16, f32 };
+
+inline constexpr element_type all_element_types[] = {
+    element_type::i8,  element_type::u8,   element_type::hf8, element_type::bf8,
+    element_type::f16, element_type::bf16, element_type::f32};
+
+// The names of the seed's tables (the CLI accepts these and the library's
+// format names).
+constexpr std::string_view name(element_type t) noexcept {
+  switch (t) {
+    case element_type::i8: return "I8";
+    case element_type::u8: return "U8";
+    case element_type::hf8: return "HF8";
+    case element_type::bf8: return "BF8";
+    case element_type::f16: return "FP16";
+    case element_type::bf16: return "BF16";
+    case element_type::f32: return "FP32";
+  }
+  return "?";
+}
+
+constexpr bool is_integer(element_type t) noexcept {
+  return t == element_type::i8 || t == element_type::u8;
+}
+constexpr bool is_fp8(element_type t) noexcept {
+  return t == element_type::hf8 || t == element_type::bf8;
+}
+constexpr bool is_16bit_float(element_type t) noexcept {
+  return t == element_type::f16 || t == element_type::bf16;
+}
+// Bits of one encoding (the CLI reads and writes this many).
+constexpr int storage_bits(element_type t) noexcept {
+  return t == element_type::f32 ? 32 : (is_16bit_float(t) ? 16 : 8);
+}
+
+// The C++ type of each id, and the id of each C++ type.
+template <element_type T> struct element_traits;
+template <> struct element_traits<element_type::i8> { using type = std::int8_t; };
+template <> struct element_traits<element_type::u8> { using type = std::uint8_t; };
+template <> struct element_traits<element_type::hf8> { using type = mf::e4m3fn; };
+template <> struct element_traits<element_type::bf8> { using type = mf::e5m2; };
+template <> struct element_traits<element_type::f16> { using type = mf::binary16; };
+template <> struct element_traits<element_type::bf16> { using type = mf::bfloat16; };
+template <> struct element_traits<element_type::f32> { using type = float; };
+template <element_type T> using element_t = typename element_traits<T>::type;
+
+template <class T> struct element_id;
+template <> struct element_id<std::int8_t> : std::integral_constant<element_type, element_type::i8> {};
+template <> struct element_id<std::uint8_t> : std::integral_constant<element_type, element_type::u8> {};
+template <> struct element_id<mf::e4m3fn> : std::integral_constant<element_type, element_type::hf8> {};
+template <> struct element_id<mf::e5m2> : std::integral_constant<element_type, element_type::bf8> {};
+template <> struct element_id<mf::binary16> : std::integral_constant<element_type, element_type::f16> {};
+template <> struct element_id<mf::bfloat16> : std::integral_constant<element_type, element_type::bf16> {};
+template <> struct element_id<float> : std::integral_constant<element_type, element_type::f32> {};
+template <class T> inline constexpr element_type element_id_v = element_id<T>::value;
+
+// Every input type is a subset of float32, so this decoding is exact.
+inline float to_float(std::int8_t v) noexcept { return static_cast<float>(v); }
+inline float to_float(std::uint8_t v) noexcept { return static_cast<float>(v); }
+inline float to_float(float v) noexcept { return v; }
+template <class T, std::enable_if_t<is_minifloat_v<T>, int> = 0>
+float to_float(T v) noexcept {
+  return static_cast<float>(v);
+}
+
+// The C++ value of an encoding.
+template <class T>
+T from_encoding(std::uint32_t bits) noexcept {
+  if constexpr (std::is_same_v<T, float>) {
+    return mf::detail::bit_cast<float>(bits);
+  } else if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(bits & 0xFFu);
+  } else {
+    return T::from_bits(static_cast<typename T::storage_type>(bits));
+  }
+}
+
+// The value of an encoding (the low storage_bits(t) bits of `bits`).
+float decode_bits(element_type t, std::uint32_t bits);
+
+// What a run-time request that the rules reject throws: an unsupported type
+// pair, a scale of the wrong format, a shape the unit does not take. The
+// message names the pair and the table.
+class unsupported : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Parses "HF8", "e4m3fn", "BF16", "bfloat16", ... (case-sensitive, the
+// spellings of name() and of the library's format aliases).
+inline bool parse_element_type(std::string_view text, element_type& out) noexcept {
+  struct alias { std::string_view text; element_type type; };
+  static constexpr alias aliases[] = {
+      {"I8", element_type::i8},       {"i8", element_type::i8},
+      {"int8", element_type::i8},     {"U8", element_type::u8},
+      {"u8", element_type::u8},       {"uint8", element_type::u8},
+      {"HF8", element_type::hf8},     {"e4m3fn", element_type::hf8},
+      {"BF8", element_type::bf8},     {"e5m2", element_type::bf8},
+      {"FP16", element_type::f16},    {"binary16", element_type::f16},
+      {"half", element_type::f16},    {"BF16", element_type::bf16},
+      {"bfloat16", element_type::bf16}, {"FP32", element_type::f32},
+      {"f32", element_type::f32},     {"float", element_type::f32}};
+  for (const alias& a : aliases) {
+    if (a.text == text) {
+      out = a.type;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline float decode_bits(element_type t, std::uint32_t bits) {
+  switch (t) {
+    case element_type::i8: return static_cast<float>(static_cast<std::int8_t>(bits & 0xFFu));
+    case element_type::u8: return static_cast<float>(bits & 0xFFu);
+    case element_type::hf8: return to_float(mf::e4m3fn::from_bits(static_cast<std::uint8_t>(bits)));
+    case element_type::bf8: return to_float(mf::e5m2::from_bits(static_cast<std::uint8_t>(bits)));
+    case element_type::f16: return to_float(mf::binary16::from_bits(static_cast<std::uint16_t>(bits)));
+    case element_type::bf16: return to_float(mf::bfloat16::from_bits(static_cast<std::uint16_t>(bits)));
+    case element_type::f32: return mf::detail::bit_cast<float>(bits);
+  }
+  throw unsupported("decode_bits: unknown element type");
+}
+
+}  // namespace mf::hybrid

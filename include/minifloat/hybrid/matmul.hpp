@@ -1,0 +1,274 @@
+// The hybrid MatMul reference: C = out(post(acc_k A[i,k] * B[k,j])) for the
+// type pairs of a table, under one accumulation model, with the scale rules
+// of the post-processing engine. Row-major matrices with leading
+// dimensions, as the bulk API: inputs, outputs, sizes, options.
+//
+//   mf::hybrid::matmul_options o;                  // sequential_fp32, scales 1
+//   o.scales.a = 0.5f; o.scales.b = 2.0f;
+//   mf::hybrid::matmul(a, K, b, N, c, N, M, N, K, o);   // e4m3fn x e4m3fn -> e4m3fn
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "accumulation.hpp"
+#include "element_type.hpp"
+#include "exact_epilogue.hpp"
+#include "output.hpp"
+#include "tables.hpp"
+
+namespace mf::hybrid {
+
+// How an int32 accumulator becomes int8/uint8: round-half-even(acc * scale),
+// saturated. exact computes acc * scale exactly; fp32 is the usual CPU
+// sequence RN32(RN32(float(acc)) * scale), which differs when |acc| > 2^24
+// and at ties.
+enum class requantization : unsigned char { exact, fp32 };
+
+struct matmul_options {
+  accumulation_model model = models::sequential_fp32();
+  scale_options scales;
+  output_conversion output;
+  // The vendor table's "Input Z multiple 16": K must be a multiple of 16.
+  // Off, the reference computes any K (the unit itself would not).
+  bool check_z_multiple = true;
+  // If set, receives max |y2| over the output (after the bias, before the
+  // output scale); NaN if any y2 is NaN.
+  float* amax = nullptr;
+  // Integer MatMul: the one float32 requantization scale, and its rule.
+  float integer_scale = 1.0f;
+  requantization requant = requantization::exact;
+};
+
+namespace detail {
+
+inline void check_model(const accumulation_model& m, element_type a, element_type b,
+                        placement where) {
+  const bool pairs = m.kind == model_kind::avx512_bf16_pairs || m.kind == model_kind::amx_tile_pairs;
+  if (pairs && where == placement::operands) {
+    throw unsupported("the 16-bit dot-product models take the 16-bit inputs; they cannot run on "
+                      "float32 operands (placement operands)");
+  }
+  if (m.kind == model_kind::avx512_bf16_pairs &&
+      (a == element_type::f16 || b == element_type::f16)) {
+    throw unsupported("avx512_bf16_pairs needs BF16-exact operands; FP16 is not");
+  }
+  if (m.kind == model_kind::amx_tile_pairs &&
+      ((a == element_type::bf16 && b == element_type::f16) ||
+       (a == element_type::f16 && b == element_type::bf16))) {
+    throw unsupported("amx_tile_pairs: BF16 x FP16 has no instruction (TDPBF16PS or TDPFP16PS)");
+  }
+  if (m.kind == model_kind::amx_tile_pairs && (m.chunk < 2 || m.chunk % 2 != 0)) {
+    throw unsupported("amx_tile_pairs: chunk must be even and >= 2");
+  }
+  if (m.kind == model_kind::chunked_exact && m.chunk < 1) {
+    throw unsupported("chunked_exact: chunk must be >= 1");
+  }
+  if (m.kind == model_kind::reduced_precision &&
+      (m.bits < 1 || m.bits > 53 || m.promote_every < 1 || m.block < 1)) {
+    throw unsupported("reduced_precision: bits must be 1..53, promote_every and block >= 1");
+  }
+}
+
+// round-half-even(acc * scale) saturated to [lo, hi], acc * scale exact:
+// scale = m * 2^e with m < 2^24, so acc * m < 2^55 is exact in int64.
+inline long long requantize_exact(std::int32_t acc, float scale, long long lo, long long hi) {
+  int e = 0;
+  const float f = std::frexp(scale, &e);
+  const auto m = static_cast<long long>(std::ldexp(f, 24));  // signed, |m| < 2^24
+  e -= 24;
+  const long long p = static_cast<long long>(acc) * m;
+  const bool negative = p < 0;
+  unsigned long long mag = negative ? 0ull - static_cast<unsigned long long>(p)
+                                    : static_cast<unsigned long long>(p);
+  long long r;
+  if (e >= 0) {
+    if (mag != 0 && (e >= 10 || (mag << e) >> e != mag || (mag << e) > (1ull << 62))) {
+      return negative ? lo : hi;
+    }
+    r = static_cast<long long>(mag << e);
+  } else if (e <= -63) {
+    r = 0;  // below one half: |p| < 2^56 <= 2^(-e-1)
+  } else {
+    const int s = -e;
+    unsigned long long q = mag >> s;
+    const unsigned long long rest = mag & ((1ull << s) - 1u);
+    const unsigned long long half = 1ull << (s - 1);
+    if (rest > half || (rest == half && (q & 1u))) ++q;
+    r = static_cast<long long>(q);
+  }
+  if (negative) r = -r;
+  return r < lo ? lo : (r > hi ? hi : r);
+}
+
+inline long long requantize_fp32(std::int32_t acc, float scale, long long lo, long long hi) {
+  const float y = static_cast<float>(acc) * scale;  // RN32(RN32(float(acc)) * scale)
+  const float r = std::nearbyint(y);                 // half-even in the default environment
+  if (r <= static_cast<float>(lo)) return lo;
+  if (r >= static_cast<float>(hi)) return hi;
+  return static_cast<long long>(r);
+}
+
+// The `exact` model's "directly to the output type": (S * s + bias) times or
+// divided by the output scale, from the exact sum S and the exact scale
+// product s, as a round-to-odd double. Specials, and a zero or non-finite
+// scale, take the float32 path's value `fallback` (the same Inf or NaN).
+inline double exact_post_processing(const wide_sum& sum, double s, float bias, bool has_bias,
+                                    float output_scale, output_scale_rule rule, float fallback) {
+  if (sum.is_special() || !std::isfinite(s) || !std::isfinite(bias) ||
+      !std::isfinite(output_scale) || output_scale == 0.0f) {
+    return fallback;
+  }
+  big_dyadic v = big_dyadic::from_sum(sum);
+  v.multiply(s);
+  const bool product_is_zero = v.is_zero();
+  if (has_bias) v.add(big_dyadic::from_double(bias));
+  if (v.is_zero()) {
+    // The zero the rounded path gives: acc is +0, so y1 has the sign of s;
+    // y1 + bias keeps a sign only when both zeros are negative; a sum that
+    // cancels is +0. Then the output scale's sign.
+    bool negative = false;
+    if (product_is_zero) {
+      negative = std::signbit(s);
+      if (has_bias) negative = negative && std::signbit(bias);
+    }
+    if (std::signbit(output_scale)) negative = !negative;
+    return negative ? -0.0 : 0.0;
+  }
+  if (rule == output_scale_rule::multiply) {
+    v.multiply(output_scale);
+    return v.round_to_odd();
+  }
+  return v.divide_round_to_odd(output_scale);
+}
+
+// The one implementation behind every entry: operands decoded to float32
+// (exact), A as M rows of K, B transposed as N rows of K. `store(i, j, bits)`
+// receives each output encoding.
+template <class Store>
+void matmul_decoded(table_id table, element_type ta, element_type tb, element_type tc,
+                    const std::vector<float>& a, const std::vector<float>& bt, std::size_t m,
+                    std::size_t n, std::size_t k, const matmul_options& o, Store store) {
+  if (!matmul_supported(table, ta, tb, tc)) {
+    throw unsupported(rejection(table, "MatMul", ta, tb, tc));
+  }
+  const std::size_t z = required_z_multiple(table);
+  if (o.check_z_multiple && k % z != 0) {
+    throw unsupported(std::string(name(table)) + " needs K to be a multiple of " +
+                      std::to_string(z) + " (\"Input Z multiple 16\"); K is " +
+                      std::to_string(k));
+  }
+  if (is_integer(ta)) {
+    if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
+    const long long lo = tc == element_type::i8 ? -128 : 0;
+    const long long hi = tc == element_type::i8 ? 127 : 255;
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t j = 0; j < n; ++j) {
+        std::uint32_t acc = 0;  // int32, wrapping modulo 2^32 past its range
+        for (std::size_t p = 0; p < k; ++p) {
+          acc += static_cast<std::uint32_t>(static_cast<std::int32_t>(a[i * k + p]) *
+                                            static_cast<std::int32_t>(bt[j * k + p]));
+        }
+        const auto acc32 = static_cast<std::int32_t>(acc);
+        const long long q = o.requant == requantization::exact
+                                ? requantize_exact(acc32, o.integer_scale, lo, hi)
+                                : requantize_fp32(acc32, o.integer_scale, lo, hi);
+        store(i, j, static_cast<std::uint32_t>(q) & 0xFFu);
+      }
+    }
+    return;
+  }
+  check_model(o.model, ta, tb, o.scales.where);
+  const operand_kinds kinds{ta == element_type::f16 || tb == element_type::f16};
+  const scale_options& s = o.scales;
+  const bool operands = s.where == placement::operands;
+  std::vector<float> a_row(k), b_column(k);
+  float amax = 0.0f;
+  for (std::size_t i = 0; i < m; ++i) {
+    const float sa = s.a_rows ? s.a_rows[i] : s.a;
+    for (std::size_t j = 0; j < n; ++j) {
+      const float sb = s.b_columns ? s.b_columns[j] : s.b;
+      const float* x = &a[i * k];
+      const float* y = &bt[j * k];
+      if (operands) {
+        for (std::size_t p = 0; p < k; ++p) {
+          a_row[p] = x[p] * sa;  // a' = RN32(a * sa)
+          b_column[p] = y[p] * sb;
+        }
+        x = a_row.data();
+        y = b_column.data();
+      }
+      const float acc = accumulate(o.model, x, y, k, kinds);
+      const float scale = operands ? 1.0f : sa * sb;  // s = RN32(sa * sb)
+      float y2 = operands ? acc : acc * scale;        // y1 = RN32(acc * s)
+      if (s.bias) y2 = y2 + s.bias[j];                // y2 = RN32(y1 + bias)
+      if (std::isnan(y2) || std::isnan(amax)) {
+        amax = std::numeric_limits<float>::quiet_NaN();
+      } else if (std::fabs(y2) > amax) {
+        amax = std::fabs(y2);
+      }
+      const float y3 = s.output_rule == output_scale_rule::multiply ? y2 * s.output : y2 / s.output;
+      double value = y3;
+      if (o.model.kind == model_kind::exact && o.model.exact_to_output) {
+        value = exact_post_processing(exact_sum(x, y, k), operands ? 1.0 : static_cast<double>(sa) * sb,
+                                      s.bias ? s.bias[j] : 0.0f, s.bias != nullptr, s.output,
+                                      s.output_rule, y3);
+      }
+      store(i, j, encode_output(tc, value, o.output, o.output.offset + i * n + j));
+    }
+  }
+  if (o.amax) *o.amax = amax;
+}
+
+}  // namespace detail
+
+// The reference MatMul over the library's value types (std::int8_t and
+// std::uint8_t for I8 and U8; C may be float for a float32 output where the
+// table has one). The table is checked at compile time.
+template <class Table = vendor_hybrid_fp8, class A, class B, class C>
+void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std::size_t ldc,
+            std::size_t m, std::size_t n, std::size_t k, const matmul_options& options = {}) {
+  static_assert(matmul_supported(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>),
+                "this table does not accept the MatMul type combination (see "
+                "mf::hybrid::matmul_supported and docs/hybrid.md)");
+  std::vector<float> a_values(m * k), b_columns(n * k);
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t p = 0; p < k; ++p) a_values[i * k + p] = to_float(a[i * lda + p]);
+  }
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t j = 0; j < n; ++j) b_columns[j * k + p] = to_float(b[p * ldb + j]);
+  }
+  detail::matmul_decoded(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>, a_values,
+                         b_columns, m, n, k, options,
+                         [&](std::size_t i, std::size_t j, std::uint32_t bits) {
+                           c[i * ldc + j] = from_encoding<C>(bits);
+                         });
+}
+
+// The same over encodings chosen at run time (the command-line tool, the C
+// ABI): each element is the low storage_bits(type) bits of a uint32. Throws
+// mf::hybrid::unsupported for a combination the table rejects.
+inline void matmul(table_id table, element_type ta, element_type tb, element_type tc,
+                   const std::uint32_t* a, std::size_t lda, const std::uint32_t* b, std::size_t ldb,
+                   std::uint32_t* c, std::size_t ldc, std::size_t m, std::size_t n, std::size_t k,
+                   const matmul_options& options = {}) {
+  if (ta == element_type::f32 || tb == element_type::f32) {
+    throw unsupported("FP32 is not an input type of the hybrid MatMul");
+  }
+  std::vector<float> a_values(m * k), b_columns(n * k);
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t p = 0; p < k; ++p) a_values[i * k + p] = decode_bits(ta, a[i * lda + p]);
+  }
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t j = 0; j < n; ++j) b_columns[j * k + p] = decode_bits(tb, b[p * ldb + j]);
+  }
+  detail::matmul_decoded(table, ta, tb, tc, a_values, b_columns, m, n, k, options,
+                         [&](std::size_t i, std::size_t j, std::uint32_t bits) {
+                           c[i * ldc + j] = bits;
+                         });
+}
+
+}  // namespace mf::hybrid

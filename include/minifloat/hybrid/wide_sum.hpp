@@ -1,0 +1,214 @@
+// An exact sum of products: a fixed-point integer wide enough for any sum of
+// up to 2^32 products of two float32 values, with the IEEE specials tracked
+// beside it, and the roundings that read it (to float32 in a mode, to double
+// by round-to-odd, truncation to n significant bits).
+//
+// Why fixed point: every product of two float32 values (so of any input type
+// here) is a multiple of 2^-298 (the product of two smallest subnormals,
+// 2^-149 each) below 2^256, and is exact in a double (at most 48 significant
+// bits). A sum of K <= 2^32 of them is a multiple of 2^-298 below 2^288, so
+// 298 + 288 + 1 = 587 bits hold it exactly; capacity here is 10 x 64 = 640.
+// Positive and negative terms go into separate magnitudes, so adding a term
+// touches the two limbs it covers and carries, never all ten.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace mf::hybrid {
+
+// How a truncation to fewer bits treats a negative value: toward_zero cuts
+// its magnitude; floor is the two's complement right shift (toward -Inf).
+enum class truncation : unsigned char { toward_zero, floor };
+
+namespace detail {
+
+inline constexpr int wide_lsb_exponent = -298;
+inline constexpr int wide_limbs = 10;
+
+// A non-negative integer of wide_limbs limbs, least significant first.
+struct magnitude {
+  std::uint64_t limb[wide_limbs] = {};
+
+  void add_at(int index, std::uint64_t value) noexcept {
+    for (int i = index; i < wide_limbs && value != 0; ++i) {
+      const std::uint64_t before = limb[i];
+      limb[i] += value;
+      value = limb[i] < before ? 1u : 0u;
+    }
+  }
+  // m * 2^shift, m < 2^64, shift >= 0.
+  void add_shifted(std::uint64_t m, int shift) noexcept {
+    const int index = shift / 64;
+    const int bit = shift % 64;
+    if (bit == 0) {
+      add_at(index, m);
+    } else {
+      add_at(index, m << bit);
+      add_at(index + 1, m >> (64 - bit));
+    }
+  }
+  bool is_zero() const noexcept {
+    for (std::uint64_t l : limb) {
+      if (l != 0) return false;
+    }
+    return true;
+  }
+  int compare(const magnitude& other) const noexcept {
+    for (int i = wide_limbs - 1; i >= 0; --i) {
+      if (limb[i] != other.limb[i]) return limb[i] < other.limb[i] ? -1 : 1;
+    }
+    return 0;
+  }
+  // *this -= other, given *this >= other.
+  void subtract(const magnitude& other) noexcept {
+    std::uint64_t borrow = 0;
+    for (int i = 0; i < wide_limbs; ++i) {
+      const std::uint64_t a = limb[i];
+      const std::uint64_t d = a - other.limb[i] - borrow;
+      borrow = (a < other.limb[i] || (a == other.limb[i] && borrow)) ? 1u : 0u;
+      limb[i] = d;
+    }
+  }
+  // Index of the highest set bit; -1 for zero.
+  int top_bit() const noexcept {
+    for (int i = wide_limbs - 1; i >= 0; --i) {
+      if (limb[i] != 0) {
+        int b = 63;
+        while (((limb[i] >> b) & 1u) == 0) --b;
+        return i * 64 + b;
+      }
+    }
+    return -1;
+  }
+  bool bit(int i) const noexcept { return i >= 0 && ((limb[i / 64] >> (i % 64)) & 1u); }
+  // Any bit below position i set?
+  bool any_below(int i) const noexcept {
+    if (i <= 0) return false;
+    const int whole = i / 64;
+    for (int k = 0; k < whole; ++k) {
+      if (limb[k] != 0) return true;
+    }
+    const int rest = i % 64;
+    return rest != 0 && (limb[whole] & ((std::uint64_t{1} << rest) - 1u)) != 0;
+  }
+  // Bits [from, from + count) as an integer, count <= 64.
+  std::uint64_t bits(int from, int count) const noexcept {
+    std::uint64_t r = 0;
+    for (int k = 0; k < count; ++k) {
+      if (bit(from + k)) r |= std::uint64_t{1} << k;
+    }
+    return r;
+  }
+};
+
+}  // namespace detail
+
+// The exact sum of a sequence of finite doubles that are multiples of
+// 2^-298 below 2^288 in magnitude (products of float32 values and their
+// sums), and of +-Inf/NaN with IEEE 754's rules for a sum.
+class wide_sum {
+ public:
+  // Adds x exactly. Inf and NaN set the special state.
+  void add(double x) noexcept {
+    if (std::isnan(x)) {
+      nan_ = true;
+      return;
+    }
+    if (std::isinf(x)) {
+      (x > 0 ? pos_inf_ : neg_inf_) = true;
+      return;
+    }
+    if (x == 0) return;
+    int e = 0;
+    const double f = std::frexp(std::fabs(x), &e);  // |x| = f * 2^e, f in [0.5, 1)
+    const auto m = static_cast<std::uint64_t>(std::ldexp(f, 53));
+    const int shift = e - 53 - detail::wide_lsb_exponent;  // >= 0 by the contract
+    (x > 0 ? positive_ : negative_).add_shifted(m, shift);
+  }
+  // Adds the product a * b exactly (exact in double for float inputs).
+  void add_product(float a, float b) noexcept {
+    add(static_cast<double>(a) * static_cast<double>(b));
+  }
+
+  bool is_nan() const noexcept { return nan_ || (pos_inf_ && neg_inf_); }
+  bool is_inf() const noexcept { return !is_nan() && (pos_inf_ || neg_inf_); }
+  bool is_special() const noexcept { return nan_ || pos_inf_ || neg_inf_; }
+  // The special value, when is_special().
+  double special() const noexcept {
+    if (is_nan()) return std::numeric_limits<double>::quiet_NaN();
+    return pos_inf_ ? std::numeric_limits<double>::infinity()
+                    : -std::numeric_limits<double>::infinity();
+  }
+
+  // The finite part as sign and magnitude (negative: the sum is < 0).
+  bool finite_part(detail::magnitude& out) const noexcept {
+    const int c = positive_.compare(negative_);
+    if (c >= 0) {
+      out = positive_;
+      out.subtract(negative_);
+      return false;
+    }
+    out = negative_;
+    out.subtract(positive_);
+    return true;
+  }
+
+  // The sum rounded to a double by round-to-odd (truncate to 53 bits, then
+  // set the last bit if anything was cut off). Rounding that double again to
+  // p <= 51 bits, in any mode, gives the sum rounded once (Boldo and
+  // Melquiond, "Emulation of FMA and correctly rounded sums: proved
+  // algorithms using rounding to odd", IEEE TC 2008); every sum here is
+  // inside double's normal range, so the 53 bits are all there.
+  double round_to_odd() const noexcept {
+    if (is_special()) return special();
+    detail::magnitude mag;
+    const bool negative = finite_part(mag);
+    const int top = mag.top_bit();
+    if (top < 0) return 0.0;  // an exact zero sum is +0 (the accumulator starts at +0)
+    const int low = top - 52;
+    std::uint64_t m;
+    if (low <= 0) {
+      m = mag.bits(0, top + 1);
+      const double v = std::ldexp(static_cast<double>(m), detail::wide_lsb_exponent);
+      return negative ? -v : v;
+    }
+    m = mag.bits(low, 53);
+    if (mag.any_below(low)) m |= 1u;
+    const double v = std::ldexp(static_cast<double>(m), low + detail::wide_lsb_exponent);
+    return negative ? -v : v;
+  }
+
+  // The sum truncated to `bits` (1..53) significant bits, the exponent
+  // unbounded: toward zero, or toward -Inf (floor).
+  double truncate(int bits, truncation mode) const noexcept {
+    if (is_special()) return special();
+    detail::magnitude mag;
+    const bool negative = finite_part(mag);
+    const int top = mag.top_bit();
+    if (top < 0) return 0.0;
+    const int low = top - bits + 1;
+    if (low <= 0) {
+      const double v = std::ldexp(static_cast<double>(mag.bits(0, top + 1)),
+                                  detail::wide_lsb_exponent);
+      return negative ? -v : v;
+    }
+    double v = std::ldexp(static_cast<double>(mag.bits(low, bits)),
+                          low + detail::wide_lsb_exponent);
+    if (negative && mode == truncation::floor && mag.any_below(low)) {
+      v += std::ldexp(1.0, low + detail::wide_lsb_exponent);  // exact: one more unit
+    }
+    return negative ? -v : v;
+  }
+
+ private:
+  detail::magnitude positive_;
+  detail::magnitude negative_;
+  bool nan_ = false;
+  bool pos_inf_ = false;
+  bool neg_inf_ = false;
+};
+
+}  // namespace mf::hybrid

@@ -1,0 +1,268 @@
+// Known answers worked by hand for the hybrid MatMul: one test per model and
+// per rule of docs/hybrid.md. Each comment shows the arithmetic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <minifloat/hybrid.hpp>
+
+#include "hybrid_test_support.hpp"
+
+namespace {
+
+namespace hy = mf::hybrid;
+using hy::element_type;
+using hybrid_test::as_float;
+using hybrid_test::dot;
+using T = element_type;
+
+constexpr auto any = hy::table_id::any;
+constexpr auto vendor = hy::table_id::vendor_hybrid_fp8;
+
+hy::matmul_options with(hy::accumulation_model m) {
+  hy::matmul_options o;
+  o.model = m;
+  return o;
+}
+
+// Seed 000: arange(16) in E5M2 (9 -> 8, 11 and 13 -> 12, 15 -> 16) dotted
+// with itself: 1252 exactly in FP32, 1280 in E5M2 (spacing 256 there).
+TEST(HybridKnownAnswers, SeedArangeDotProduct) {
+  std::vector<double> a;
+  for (int i = 0; i < 16; ++i) a.push_back(i);
+  EXPECT_EQ(as_float(dot(any, T::bf8, T::bf8, T::f32, a, a)), 1252.0f);
+  EXPECT_EQ(dot(vendor, T::bf8, T::bf8, T::bf8, a, a), mf::e5m2(1280.0f).bits());
+}
+
+// 1 + 2^-24 + 2^-24: in order, each addition ties back to 1; the exact sum
+// 1 + 2^-23 is a float.
+TEST(HybridKnownAnswers, SequentialAndExactDiffer) {
+  const std::vector<double> a{1, 0x1p-12, 0x1p-12}, b{1, 0x1p-12, 0x1p-12};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b)), 1.0f);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::exact()))),
+            1.0f + 0x1p-23f);
+}
+
+// The accumulator starts at +0: a sum of -0 products is +0 (0x00 in HF8),
+// where a kernel starting from the first product would give -0 (0x80).
+TEST(HybridKnownAnswers, SumOfNegativeZerosIsPositiveZero) {
+  const std::vector<double> a(16, -0.0), b(16, 1.0);
+  for (auto m : {hy::models::sequential_fp32(), hy::models::exact(), hy::models::exact(true),
+                 hy::models::avx512_bf16_pairs(), hy::models::amx_tile_pairs(),
+                 hy::models::chunked_exact(4), hy::models::reduced_precision(14, 8)}) {
+    EXPECT_EQ(dot(vendor, T::hf8, T::hf8, T::hf8, a, b, with(m)), 0x00u);
+  }
+}
+
+// VDPBF16PS: 2^-63 * 2^-64 = 2^-127 is below 2^-126 and flushed to +0;
+// sequential_fp32 keeps the subnormal.
+TEST(HybridKnownAnswers, Bf16PairsFlushesASubnormalSum) {
+  const std::vector<double> a{0x1p-63}, b{0x1p-64};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b)), 0x1p-127f);
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::avx512_bf16_pairs())), 0u);
+}
+
+// Tininess after rounding: 2^-126 (odd pair, first) plus -0.75 * 2^-150 is
+// 2^-126 - 0.75 ulp of the 24-bit grid below 2^-126 (ulp 2^-150): rounded to
+// 24 bits it is 2^-126 - 2^-150 < 2^-126, so it is flushed to +0. On the
+// subnormal grid (spacing 2^-149) it would round up to 2^-126.
+TEST(HybridKnownAnswers, FlushDecidedAfterRoundingTo24Bits) {
+  EXPECT_EQ(hy::fma_ftz(-0x1.8p-76f, 0x1p-75f, 0x1p-126f), 0.0f);
+  EXPECT_FALSE(std::signbit(hy::fma_ftz(-0x1.8p-76f, 0x1p-75f, 0x1p-126f)));
+  EXPECT_EQ(std::fma(-0x1.8p-76f, 0x1p-75f, 0x1p-126f), 0x1p-126f);  // the gradual-underflow reading
+  // 2^-126 - 0.25 ulp rounds to 2^-126 in both readings: kept.
+  EXPECT_EQ(hy::fma_ftz(-0x1p-76f, 0x1p-76f, 0x1p-126f), 0x1p-126f);
+  const std::vector<double> a{-0x1.8p-76, 0x1p-63}, b{0x1p-75, 0x1p-63};
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::avx512_bf16_pairs())), 0u);
+  // A negative tiny result flushes to -0.
+  EXPECT_EQ(hy::fma_ftz(0x1p-63f, -0x1p-64f, 0.0f), -0.0f);
+  EXPECT_TRUE(std::signbit(hy::fma_ftz(0x1p-63f, -0x1p-64f, 0.0f)));
+  // BF16 input denormals are read as zero: 2^-130 * 2^10 would be 2^-120.
+  const std::vector<double> c{0x1p-130}, d{0x1p10};
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, c, d, with(hy::models::avx512_bf16_pairs())), 0u);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, c, d)), 0x1p-120f);
+}
+
+// Odd K = 5, products p0..p4 = 1, 0, 2^-24, -2^-24, 0. In order:
+// (1 + 2^-24) ties to 1, minus 2^-24 gives 1 - 2^-24. In pairs, odd first:
+// (p1, p0), (p3, p2), (+0 padding, p4): 1 - 2^-24 is exact, + 2^-24 gives 1.
+TEST(HybridKnownAnswers, Bf16PairsOddFirstAndOddK) {
+  const std::vector<double> a{1, 0, 0x1p-12, -0x1p-12, 0}, b{1, 0, 0x1p-12, 0x1p-12, 0};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b)), 1.0f - 0x1p-24f);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::avx512_bf16_pairs()))),
+            1.0f);
+  // Odd K with a -0 last product: the padding pair adds +0*+0 first, so
+  // acc = +0 + (-0) = +0 in either order.
+  const std::vector<double> z{-0.0}, one{1.0};
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, z, one, with(hy::models::avx512_bf16_pairs())), 0u);
+}
+
+// AMX, products 1, -1, 2^-24, 2^-30 in one instruction. SDM order: even =
+// 1 + 2^-24 -> 1, odd = -1 + 2^-30 -> -1, t = 0, dst = 0. Guide order: 1 - 1
+// = 0, + 2^-24, + 2^-30 = 2^-24 + 2^-30.
+TEST(HybridKnownAnswers, AmxOrders) {
+  const std::vector<double> a{1, -1, 0x1p-12, 0x1p-15}, b{1, 1, 0x1p-12, 0x1p-15};
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::amx_tile_pairs())), 0u);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b,
+                         with(hy::models::amx_tile_pairs(32, hy::amx_order::guide)))),
+            0x1p-24f + 0x1p-30f);
+  // Two instructions (chunk 2): dst = RN(RN(p0 + p1)) then + (p2 + p3).
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::amx_tile_pairs(2)))),
+            0x1p-24f + 0x1p-30f);
+  // TDPFP16PS keeps FP16 input subnormals (2^-24 * 2^-1 = 2^-25); TDPBF16PS
+  // would not see a subnormal BF16 here at all, but flushes its own.
+  const std::vector<double> s{0x1p-24}, h{0.5};
+  EXPECT_EQ(as_float(dot(any, T::f16, T::f16, T::f32, s, h, with(hy::models::amx_tile_pairs()))),
+            0x1p-25f);
+}
+
+// chunked_exact with chunk 2: chunk 0 = {1, 0} -> acc = 1; chunk 1 = {2^-24,
+// 2^-60}. One rounding of 1 + 2^-24 + 2^-60 is above the tie: 1 + 2^-23.
+// presum_round rounds the chunk to 2^-24 first: 1 + 2^-24 ties to 1.
+TEST(HybridKnownAnswers, ChunkedExactAndPresumRound) {
+  const std::vector<double> a{1, 0, 0x1p-12, 0x1p-30}, b{1, 0, 0x1p-12, 0x1p-30};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::chunked_exact(2)))),
+            1.0f + 0x1p-23f);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b,
+                         with(hy::models::chunked_exact(2, hy::fp32_rounding::nearest_even, true)))),
+            1.0f);
+  // The chunk boundary matters: one chunk of 4 gives the same single rounding.
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::chunked_exact(4)))),
+            1.0f + 0x1p-23f);
+  // Toward zero: 1 + 2^-23 - 2^-60 is cut to 1; overflow gives FLT_MAX.
+  const std::vector<double> c{1, 0x1p-12, -0x1p-30}, d{1, 0x1p-11, 0x1p-30};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, c, d,
+                         with(hy::models::chunked_exact(4, hy::fp32_rounding::toward_zero)))),
+            1.0f);
+  const std::vector<double> big{0x1p127, 0x1p127}, two{2, 2};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, big, two,
+                         with(hy::models::chunked_exact(2, hy::fp32_rounding::toward_zero)))),
+            std::numeric_limits<float>::max());
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, big, two, with(hy::models::chunked_exact(2)))),
+            std::numeric_limits<float>::infinity());
+}
+
+// reduced_precision, 4 bits. seq: 1 - 2^-5 = 0.11111b is cut to 0.1111b =
+// 0.9375; the negative -0.96875 is cut to -0.9375 toward zero and to -1 by
+// floor.
+TEST(HybridKnownAnswers, ReducedPrecisionSequentialTruncation) {
+  using hy::truncation;
+  const std::vector<double> a{1, -0x1p-5}, b{1, 1};
+  const auto seq = [](truncation t) {
+    return hy::models::reduced_precision(4, 128, hy::reduced_variant::seq, 32, t);
+  };
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, with(seq(truncation::toward_zero)))), 0.9375f);
+  const std::vector<double> n{-1, 0x1p-5};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, n, b, with(seq(truncation::toward_zero)))), -0.9375f);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, n, b, with(seq(truncation::floor)))), -1.0f);
+  // Promotion every 1 product: each product is cut alone, then added in FP32.
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b,
+                         with(hy::models::reduced_precision(4, 1)))), 0.96875f);
+}
+
+// The block variant, 4 bits, products 2^-4 x 4 then 1. seq: 2^-4, 2^-3,
+// 3 * 2^-4, 2^-2, then 1.25 (1.010b). block: emax = 0, quantum 2^-3, each
+// 2^-4 is cut to 0: 1. With -2^-4 terms, floor cuts each to -2^-3: 1 - 0.5.
+TEST(HybridKnownAnswers, ReducedPrecisionBlockVariant) {
+  using hy::truncation;
+  const std::vector<double> a{0.25, 0.25, 0.25, 0.25, 1}, b{0.25, 0.25, 0.25, 0.25, 1};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::reduced_precision(4, 128)))),
+            1.25f);
+  const auto block = [](truncation t) {
+    return hy::models::reduced_precision(4, 128, hy::reduced_variant::block, 32, t);
+  };
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, with(block(truncation::toward_zero)))), 1.0f);
+  const std::vector<double> n{-0.25, -0.25, -0.25, -0.25, 1};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, n, b, with(block(truncation::toward_zero)))), 1.0f);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, n, b, with(block(truncation::floor)))), 0.5f);
+}
+
+// y3 = RN32(y2 / so), not y2 * RN32(1 / so): 1.1f / 10 = 0.11f, while
+// 1.1f * 0.1f = 0.11000001f.
+TEST(HybridKnownAnswers, OutputScaleDivisionIsADivision) {
+  hy::matmul_options o;
+  o.scales.a = 1.1f;
+  o.scales.output = 10.0f;
+  o.scales.output_rule = hy::output_scale_rule::divide;
+  const std::vector<double> one{1};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, one, one, o)), 1.1f / 10.0f);
+  EXPECT_NE(1.1f / 10.0f, 1.1f * (1.0f / 10.0f));
+  o.scales.output_rule = hy::output_scale_rule::multiply;
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, one, one, o)), 11.0f);
+}
+
+// The epilogue's roundings: s = RN32(sa * sb), y1 = RN32(acc * s), y2 =
+// RN32(y1 + bias), amax before the output scale, then out(). With sa = sb =
+// 1 + 2^-12, s = 1 + 2^-11 (2^-24 lost), acc = 3: y1 = 3 + 3 * 2^-11.
+TEST(HybridKnownAnswers, EpilogueRoundings) {
+  hy::matmul_options o;
+  o.scales.a = 1.0f + 0x1p-12f;
+  o.scales.b = 1.0f + 0x1p-12f;
+  const float bias = 0.5f;
+  o.scales.bias = &bias;
+  o.scales.output = 2.0f;
+  float amax = 0;
+  o.amax = &amax;
+  const std::vector<double> a{1, 2}, b{1, 1};
+  const float y1 = 3.0f * (1.0f + 0x1p-11f);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, o)), (y1 + 0.5f) * 2.0f);
+  EXPECT_EQ(amax, y1 + 0.5f);
+  // exact to the output type: (3 * (1 + 2^-12)^2 + 0.5) * 2, rounded once.
+  o.model = hy::models::exact(true);
+  const double exact = (3.0 * (1.0 + 0x1p-12) * (1.0 + 0x1p-12) + 0.5) * 2.0;
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, o)), static_cast<float>(exact));
+  // ... and into HF8 with saturation: 7 * 100 = 700 -> 448.
+  hy::matmul_options s;
+  s.scales.output = 100.0f;
+  s.output.on_overflow = mf::overflow::saturating;
+  const std::vector<double> c{1, 2, 2}, d{1, 1, 2};
+  EXPECT_EQ(dot(any, T::hf8, T::hf8, T::hf8, c, d, s), 0x7Eu);
+  s.output.on_overflow = mf::overflow::non_saturating;
+  EXPECT_EQ(dot(any, T::hf8, T::hf8, T::hf8, c, d, s), 0x7Fu);  // NaN
+  s.scales.output = 10000.0f;  // 70000 is past E5M2's rounding threshold 61440
+  EXPECT_EQ(dot(any, T::bf8, T::bf8, T::bf8, c, d, s), 0x7Cu);  // +Inf
+  s.output.on_overflow = mf::overflow::saturating;
+  EXPECT_EQ(dot(any, T::bf8, T::bf8, T::bf8, c, d, s), 0x7Bu);  // 57344
+}
+
+// Integer MatMul: int32 accumulation, round-half-even(acc * scale).
+// acc = 1024 * (-128)^2 + 1 = 2^24 + 1, scale 2^-25: exactly 0.5 + 2^-25,
+// which rounds to 1; the fp32 sequence first rounds acc to 2^24 and gets the
+// tie 0.5 -> 0.
+TEST(HybridKnownAnswers, IntegerRequantization) {
+  std::vector<double> a(1040, 0), b(1040, 0);
+  for (int i = 0; i < 1024; ++i) a[i] = b[i] = -128;
+  a[1024] = b[1024] = 1;
+  hy::matmul_options o;
+  o.integer_scale = 0x1p-25f;
+  EXPECT_EQ(dot(vendor, T::i8, T::i8, T::i8, a, b, o), 1u);
+  o.requant = hy::requantization::fp32;
+  EXPECT_EQ(dot(vendor, T::i8, T::i8, T::i8, a, b, o), 0u);
+  // Ties to even: 5 * 0.5 = 2.5 -> 2, 7 * 0.5 = 3.5 -> 4; saturation.
+  hy::matmul_options h;
+  h.integer_scale = 0.5f;
+  EXPECT_EQ(dot(vendor, T::i8, T::i8, T::i8, {5}, {1}, h), 2u);
+  EXPECT_EQ(dot(vendor, T::i8, T::i8, T::i8, {7}, {1}, h), 4u);
+  EXPECT_EQ(dot(vendor, T::i8, T::i8, T::i8, {-7}, {1}, h), static_cast<std::uint8_t>(-4));
+  EXPECT_EQ(dot(vendor, T::i8, T::i8, T::i8, {127, 127}, {127, 127}, h), 127u);
+  EXPECT_EQ(dot(vendor, T::i8, T::i8, T::i8, {-127, -127}, {127, 127}, h), 0x80u);
+  EXPECT_EQ(dot(vendor, T::u8, T::u8, T::u8, {255, 255}, {255, 255}, h), 255u);
+}
+
+// U8 x U8 past K = 33026 wraps modulo 2^32: 33040 * 65025 = 2148426000 is
+// 2148426000 - 2^32 = -2146541296 as int32; scale 2^-24 -> -127.94 -> -128,
+// saturated to 0 for U8.
+TEST(HybridKnownAnswers, IntegerAccumulatorWraps) {
+  const std::vector<double> a(33040, 255);
+  hy::matmul_options o;
+  o.integer_scale = 0x1p-24f;
+  EXPECT_EQ(dot(vendor, T::u8, T::u8, T::u8, a, a, o), 0u);
+  // Below the limit no wrap: 33024 * 65025 = 2147385600 < 2^31 -> 127.99 -> 128.
+  const std::vector<double> b(33024, 255);
+  EXPECT_EQ(dot(vendor, T::u8, T::u8, T::u8, b, b, o), 128u);
+}
+
+}  // namespace

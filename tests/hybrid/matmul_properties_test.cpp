@@ -1,0 +1,244 @@
+// Properties of the hybrid models on random matrices, the tables, and the
+// exact model against an independent integer sum.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include <minifloat/hybrid.hpp>
+
+#include "hybrid_test_support.hpp"
+
+namespace {
+
+namespace hy = mf::hybrid;
+using hy::element_type;
+using hybrid_test::as_float;
+using T = element_type;
+
+std::vector<std::uint32_t> run(hy::table_id table, T ta, T tb, T tc,
+                               const std::vector<std::uint32_t>& a,
+                               const std::vector<std::uint32_t>& b, std::size_t m, std::size_t n,
+                               std::size_t k, hy::matmul_options o) {
+  std::vector<std::uint32_t> c(m * n);
+  o.check_z_multiple = false;
+  hy::matmul(table, ta, tb, tc, a.data(), k, b.data(), n, c.data(), n, m, n, k, o);
+  return c;
+}
+
+hy::matmul_options with(hy::accumulation_model m) {
+  hy::matmul_options o;
+  o.model = m;
+  return o;
+}
+
+std::vector<hy::accumulation_model> all_models() {
+  return {hy::models::sequential_fp32(),
+          hy::models::exact(),
+          hy::models::exact(true),
+          hy::models::avx512_bf16_pairs(),
+          hy::models::amx_tile_pairs(),
+          hy::models::amx_tile_pairs(32, hy::amx_order::guide),
+          hy::models::chunked_exact(64),
+          hy::models::chunked_exact(16, hy::fp32_rounding::toward_zero),
+          hy::models::chunked_exact(8, hy::fp32_rounding::nearest_even, true),
+          hy::models::reduced_precision(14, 128),
+          hy::models::reduced_precision(14, 128, hy::reduced_variant::block),
+          hy::models::reduced_precision(14, 32, hy::reduced_variant::block, 32, hy::truncation::floor)};
+}
+
+// Small integers: every partial sum is exact in FP32 and within 14 bits, and
+// no sum is tiny, so every model gives the exact answer.
+TEST(HybridProperties, EveryModelIsExactWhenPartialSumsAreRepresentable) {
+  std::mt19937_64 rng(1);
+  std::uniform_int_distribution<int> small(-4, 4);
+  const std::size_t m = 5, n = 7, k = 64;
+  std::vector<std::uint32_t> a(m * k), b(k * n);
+  for (auto& v : a) v = mf::e4m3fn(static_cast<float>(small(rng))).bits();
+  for (auto& v : b) v = mf::e4m3fn(static_cast<float>(small(rng))).bits();
+  const auto exact = run(hy::table_id::any, T::hf8, T::hf8, T::f32, a, b, m, n, k, with(hy::models::exact()));
+  for (const auto& model : all_models()) {
+    EXPECT_EQ(run(hy::table_id::any, T::hf8, T::hf8, T::f32, a, b, m, n, k, with(model)), exact)
+        << "model kind " << static_cast<int>(model.kind);
+  }
+}
+
+// chunked_exact with chunk 1 is sequential_fp32: each product is added with
+// one rounding. Wide-range codes make the order visible.
+TEST(HybridProperties, ChunkOfOneIsSequential) {
+  std::mt19937_64 rng(2);
+  for (T t : {T::hf8, T::bf8, T::bf16, T::f16}) {
+    const std::size_t m = 6, n = 6, k = 37;
+    const auto a = hybrid_test::random_matrix(t, m * k, rng);
+    const auto b = hybrid_test::random_matrix(t, k * n, rng);
+    EXPECT_EQ(run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, with(hy::models::chunked_exact(1))),
+              run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, with(hy::models::sequential_fp32())));
+  }
+}
+
+// Reversing k changes sequential_fp32 exactly as an fma chain in the
+// reversed order predicts (computed here with std::fma), and on this data it
+// does change some results.
+TEST(HybridProperties, PermutationChangesSequentialAsPredicted) {
+  std::mt19937_64 rng(3);
+  const std::size_t m = 8, n = 8, k = 48;
+  const auto a = hybrid_test::random_matrix(T::hf8, m * k, rng);
+  const auto b = hybrid_test::random_matrix(T::hf8, k * n, rng);
+  std::vector<std::uint32_t> ar(m * k), br(k * n);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t p = 0; p < k; ++p) ar[i * k + p] = a[i * k + (k - 1 - p)];
+  for (std::size_t p = 0; p < k; ++p)
+    for (std::size_t j = 0; j < n; ++j) br[p * n + j] = b[(k - 1 - p) * n + j];
+  const auto forward = run(hy::table_id::any, T::hf8, T::hf8, T::f32, a, b, m, n, k, {});
+  const auto reversed = run(hy::table_id::any, T::hf8, T::hf8, T::f32, ar, br, m, n, k, {});
+  int changed = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (std::size_t p = k; p-- > 0;) {
+        acc = std::fma(float(mf::e4m3fn::from_bits(static_cast<std::uint8_t>(a[i * k + p]))),
+                       float(mf::e4m3fn::from_bits(static_cast<std::uint8_t>(b[p * n + j]))), acc);
+      }
+      EXPECT_EQ(as_float(reversed[i * n + j]), acc);
+      changed += forward[i * n + j] != reversed[i * n + j];
+    }
+  }
+  EXPECT_GT(changed, 0);
+}
+
+// Power-of-two scales commute: scaling in the epilogue or on the operands
+// gives the same bits when nothing under- or overflows (values near 1).
+TEST(HybridProperties, PowerOfTwoScalesCommute) {
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<double> u(-2, 2);
+  const std::size_t m = 4, n = 5, k = 32;
+  std::vector<std::uint32_t> a(m * k), b(k * n);
+  for (auto& v : a) v = mf::e4m3fn(u(rng)).bits();
+  for (auto& v : b) v = mf::e5m2(u(rng)).bits();
+  for (const auto& model : {hy::models::sequential_fp32(), hy::models::exact(),
+                            hy::models::chunked_exact(8), hy::models::reduced_precision(14, 16)}) {
+    hy::matmul_options e = with(model);
+    e.scales.a = 0.25f;
+    e.scales.b = 8.0f;
+    hy::matmul_options p = e;
+    p.scales.where = hy::placement::operands;
+    EXPECT_EQ(run(hy::table_id::any, T::hf8, T::bf8, T::f32, a, b, m, n, k, e),
+              run(hy::table_id::any, T::hf8, T::bf8, T::f32, a, b, m, n, k, p));
+  }
+}
+
+// The exact model against an independent sum: E4M3 values are integers
+// times 2^-9, so a sum of products is an int64 times 2^-18 (|sum| < 2^40
+// here), exact in a double, rounded once to float.
+TEST(HybridProperties, ExactAgainstIntegerSum) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t k = 1 + rng() % 300;
+    const auto a = hybrid_test::random_matrix(T::hf8, k, rng);
+    const auto b = hybrid_test::random_matrix(T::hf8, k, rng);
+    long long sum = 0;
+    for (std::size_t p = 0; p < k; ++p) {
+      const auto ia = std::llround(std::ldexp(hy::decode_bits(T::hf8, a[p]), 9));
+      const auto ib = std::llround(std::ldexp(hy::decode_bits(T::hf8, b[p]), 9));
+      sum += ia * ib;
+    }
+    const float expected = static_cast<float>(std::ldexp(static_cast<double>(sum), -18));
+    EXPECT_EQ(as_float(run(hy::table_id::any, T::hf8, T::hf8, T::f32, a, b, 1, 1, k,
+                           with(hy::models::exact()))[0]),
+              expected);
+  }
+}
+
+// The models under specials: NaN in, NaN out; Inf - Inf is NaN; Inf stays.
+TEST(HybridProperties, Specials) {
+  const std::vector<std::uint32_t> inf_a{mf::bfloat16(INFINITY).bits(), mf::bfloat16(1.0f).bits()};
+  const std::vector<std::uint32_t> ones{mf::bfloat16(1.0f).bits(), mf::bfloat16(1.0f).bits()};
+  const std::vector<std::uint32_t> cancel{mf::bfloat16(INFINITY).bits(), mf::bfloat16(-INFINITY).bits()};
+  const std::vector<std::uint32_t> nan_a{mf::bfloat16(NAN).bits(), mf::bfloat16(1.0f).bits()};
+  for (const auto& model : all_models()) {
+    const auto r = [&](const std::vector<std::uint32_t>& a) {
+      return as_float(run(hy::table_id::any, T::bf16, T::bf16, T::f32, a, ones, 1, 1, 2, with(model))[0]);
+    };
+    EXPECT_EQ(r(inf_a), INFINITY) << static_cast<int>(model.kind);
+    EXPECT_TRUE(std::isnan(r(cancel))) << static_cast<int>(model.kind);
+    EXPECT_TRUE(std::isnan(r(nan_a))) << static_cast<int>(model.kind);
+  }
+}
+
+// Every row of every table runs; every other combination is rejected with
+// a message that names the pair and the table.
+TEST(HybridTables, AcceptedRowsRunAndOthersAreRejected) {
+  std::mt19937_64 rng(6);
+  int accepted = 0, rejected = 0;
+  for (auto table : {hy::table_id::vendor_hybrid_fp8, hy::table_id::cublaslt_fp8, hy::table_id::any}) {
+    for (T ta : hy::all_element_types) {
+      for (T tb : hy::all_element_types) {
+        for (T tc : hy::all_element_types) {
+          const bool ok = hy::matmul_supported(table, ta, tb, tc);
+          const std::size_t k = 16;
+          std::vector<std::uint32_t> a(k), b(k), c(1);
+          for (auto& v : a) v = ta == T::f32 ? 0u : hybrid_test::random_finite_code(ta, rng);
+          for (auto& v : b) v = tb == T::f32 ? 0u : hybrid_test::random_finite_code(tb, rng);
+          hy::matmul_options o;
+          if (ok) {
+            EXPECT_NO_THROW(hy::matmul(table, ta, tb, tc, a.data(), k, b.data(), 1, c.data(), 1, 1, 1, k, o));
+            ++accepted;
+          } else {
+            try {
+              hy::matmul(table, ta, tb, tc, a.data(), k, b.data(), 1, c.data(), 1, 1, 1, k, o);
+              ADD_FAILURE() << "accepted " << hy::name(ta) << " x " << hy::name(tb) << " -> " << hy::name(tc);
+            } catch (const hy::unsupported& e) {
+              if (ta != T::f32 && tb != T::f32) {
+                EXPECT_NE(std::string(e.what()).find(std::string(hy::name(table))), std::string::npos);
+              }
+            }
+            ++rejected;
+          }
+        }
+      }
+    }
+  }
+  // vendor: 19 rows; cuBLASLt: 14; any: I8xI8->I8, U8xU8->U8, and the 32
+  // other pairs of the six input types (not I8xU8, U8xI8) times 5 float outputs.
+  EXPECT_EQ(accepted, 19 + 14 + 2 + 32 * 5);
+  EXPECT_GT(rejected, 0);
+}
+
+TEST(HybridTables, ZMultipleAndModelChecks) {
+  const std::vector<std::uint32_t> a(8, 0x38), b(8, 0x38);
+  std::uint32_t c = 0;
+  hy::matmul_options o;
+  EXPECT_THROW(hy::matmul(hy::table_id::vendor_hybrid_fp8, T::hf8, T::hf8, T::hf8, a.data(), 8,
+                          b.data(), 1, &c, 1, 1, 1, 8, o), hy::unsupported);
+  o.check_z_multiple = false;
+  EXPECT_NO_THROW(hy::matmul(hy::table_id::vendor_hybrid_fp8, T::hf8, T::hf8, T::hf8, a.data(), 8,
+                             b.data(), 1, &c, 1, 1, 1, 8, o));
+  EXPECT_EQ(c, mf::e4m3fn(8.0f).bits());  // 8 x (1 x 1)
+  o.model = hy::models::avx512_bf16_pairs();
+  EXPECT_THROW(hy::matmul(hy::table_id::any, T::f16, T::hf8, T::f16, a.data(), 8, b.data(), 1, &c, 1,
+                          1, 1, 8, o), hy::unsupported);
+  o.model = hy::models::amx_tile_pairs();
+  EXPECT_THROW(hy::matmul(hy::table_id::any, T::bf16, T::f16, T::f32, a.data(), 8, b.data(), 1, &c, 1,
+                          1, 1, 8, o), hy::unsupported);
+  o.scales.where = hy::placement::operands;
+  EXPECT_THROW(hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f32, a.data(), 8, b.data(), 1, &c, 1,
+                          1, 1, 8, o), hy::unsupported);
+}
+
+// The typed entry compiles for the accepted pairs (the rejected ones are the
+// compile-fail test in CMakeLists.txt).
+TEST(HybridTables, TypedEntry) {
+  std::vector<mf::e4m3fn> a(16, mf::e4m3fn(1.0f));
+  std::vector<mf::e5m2> b(16, mf::e5m2(2.0f));
+  mf::e4m3fn c;
+  hy::matmul(a.data(), 16, b.data(), 1, &c, 1, 1, 1, 16);  // vendor: HF8 x BF8 -> HF8
+  EXPECT_EQ(static_cast<float>(c), 32.0f);
+  float f = 0;
+  hy::matmul<hy::any>(a.data(), 16, b.data(), 1, &f, 1, 1, 1, 16);
+  EXPECT_EQ(f, 32.0f);
+}
+
+}  // namespace
