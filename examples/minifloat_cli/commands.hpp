@@ -2,6 +2,9 @@
 // input line throws usage_error after everything before it has been written.
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 #include "arguments.hpp"
 
 namespace minifloat_cli {
@@ -17,5 +20,10 @@ int run_decode(const options& o);
 
 // vectors.cpp: golden conversion vectors.
 int run_vectors(const options& o);
+
+// hybrid_commands.cpp: matmul, eltwise, vectors-matmul (the hybrid
+// arithmetic), which parse their own options.
+bool is_hybrid_command(std::string_view name);
+int run_hybrid(const std::vector<std::string_view>& arguments);
 
 }  // namespace minifloat_cli

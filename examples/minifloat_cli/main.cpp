@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    if (minifloat_cli::is_hybrid_command(arguments[0])) return minifloat_cli::run_hybrid(arguments);
     const minifloat_cli::options o = minifloat_cli::parse_arguments(arguments);
     if (o.version) {
       print(stdout, "minifloat " MINIFLOAT_VERSION_STRING "\n");

@@ -1,0 +1,44 @@
+# The hybrid arithmetic commands (matmul, eltwise, vectors-matmul) through the
+# real binary; included by minifloat_cli_add_tests, which defines cli_case.
+
+# Seed 000: arange(16) in E5M2 (9 -> 8, 11 and 13 -> 12, 15 -> 16) dotted
+# with itself is 1252, 1280 in E5M2 (0x65).
+set(arange "0x00 0x3c 0x40 0x42 0x44 0x45 0x46 0x47 0x48 0x48 0x49 0x4a 0x4a 0x4a 0x4b 0x4c")
+string(REPLACE " " "\\n" arange_column "${arange}")
+cli_case(hybrid_matmul_seed_arange ARGS matmul --a BF8 --b BF8 --out BF8
+         INPUT "1 16 1\\n${arange}\\n${arange_column}\\n" STDOUT "0x65\\n")
+# 1 + 2^-24 + 2^-24: sequential_fp32 gives 1, exact 1 + 2^-23, one ulp away.
+set(small_k "1 3 1\\n3f80 3980 3980\\n3f80\\n3980\\n3980\\n")
+cli_case(hybrid_matmul_exact_error ARGS matmul --a BF16 --b BF16 --out FP32 --table any --exact-error
+         INPUT "${small_k}" STDOUT "0x3f800000\\n# error_ulps\\n# -1\\n")
+cli_case(hybrid_matmul_model_exact ARGS matmul --a BF16 --b BF16 --out FP32 --table any --model exact
+         INPUT "${small_k}" STDOUT "0x3f800001\\n")
+# 3 * 1 - 0.5 * 2 = 2 with BF16 scales, B a scalar.
+cli_case(hybrid_eltwise_sub_scalar ARGS eltwise --op sub --a BF8 --b HF8 --out FP16 --b-shape scalar
+         --scale-type BF16 --scale-a 3 --scale-b 0.5
+         INPUT "1 16\\n3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c\\n40\\n"
+         STDOUT "0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000\\n")
+# Errors: exit 2, one line, nothing on stdout.
+cli_case(hybrid_matmul_rejected_pair ARGS matmul --a BF8 --b BF8 --out HF8 INPUT "1 16 1\\n"
+         STATUS 2 NO_STDOUT STDERR "vendor_hybrid_fp8 does not accept MatMul BF8 x BF8 -> HF8")
+cli_case(hybrid_matmul_output_scale_needs_rule ARGS matmul --a BF8 --b BF8 --out BF8 --output-scale 2
+         STATUS 2 NO_STDOUT STDERR "--output-scale needs --output-scale-rule")
+cli_case(hybrid_matmul_bad_encoding ARGS matmul --a BF8 --b BF8 --out BF8
+         INPUT "1 16 1\\n3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c zz\\n"
+         STATUS 2 NO_STDOUT STDERR "line 2: not a BF8 encoding in A: 'zz'")
+cli_case(hybrid_matmul_z_multiple ARGS matmul --a HF8 --b HF8 --out HF8 INPUT "1 2 1\\n38 38\\n38\\n38\\n"
+         STATUS 2 NO_STDOUT STDERR "multiple of 16")
+cli_case(hybrid_matmul_short_input ARGS matmul --a HF8 --b HF8 --out HF8 INPUT "1 16 1\\n38 38\\n"
+         STATUS 2 NO_STDOUT STDERR "input ended inside A")
+cli_case(hybrid_eltwise_scale_needs_type ARGS eltwise --op add --a HF8 --b HF8 --out FP16 --scale-a 2
+         STATUS 2 NO_STDOUT STDERR "--scale-type")
+cli_case(hybrid_seed_without_stochastic ARGS matmul --a HF8 --b HF8 --out HF8 --seed 3
+         STATUS 2 NO_STDOUT STDERR "need --round stochastic")
+
+# vectors-matmul's A and B, fed back to matmul with the same options, give
+# its C (stochastic output rounding, scales and bias included).
+add_test(NAME cli_hybrid_vectors_roundtrip
+         COMMAND "${CMAKE_COMMAND}" "-DTOOL=${tool}" "-DWORK_DIR=${binary_dir}"
+                 "-DOPTIONS=--a;HF8;--b;BF8;--out;BF16;--table;any;--model;chunked_exact;--chunk;8;--scale-a;0.5;--bias;1,2,3;--output-scale;3;--output-scale-rule;divide;--round;stochastic;--seed;9;--random-bits;8"
+                 -P "${source_dir}/hybrid_roundtrip.cmake")
+set_tests_properties(cli_hybrid_vectors_roundtrip PROPERTIES LABELS "cli;hybrid")
