@@ -6,5 +6,6 @@
 #include "hybrid/accumulation.hpp"
 #include "hybrid/element_type.hpp"
 #include "hybrid/eltwise.hpp"
+#include "hybrid/error.hpp"
 #include "hybrid/matmul.hpp"
 #include "hybrid/tables.hpp"
