@@ -161,7 +161,7 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
                       std::to_string(z) + " (\"Input Z multiple 16\"); K is " +
                       std::to_string(k));
   }
-  if (is_integer(ta)) {
+  if (is_integer(ta) && is_integer(tb)) {  // I8 x I8 or U8 x U8 (an integer times a float is a float product)
     if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
     const long long lo = tc == element_type::i8 ? -128 : 0;
     const long long hi = tc == element_type::i8 ? 127 : 255;

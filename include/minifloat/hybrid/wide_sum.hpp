@@ -124,8 +124,12 @@ class wide_sum {
     if (x == 0) return;
     int e = 0;
     const double f = std::frexp(std::fabs(x), &e);  // |x| = f * 2^e, f in [0.5, 1)
-    const auto m = static_cast<std::uint64_t>(std::ldexp(f, 53));
-    const int shift = e - 53 - detail::wide_lsb_exponent;  // >= 0 by the contract
+    auto m = static_cast<std::uint64_t>(std::ldexp(f, 53));
+    int shift = e - 53 - detail::wide_lsb_exponent;
+    if (shift < 0) {  // x is a multiple of 2^-298 (the contract): the bits cut are zeros
+      m >>= -shift;
+      shift = 0;
+    }
     (x > 0 ? positive_ : negative_).add_shifted(m, shift);
   }
   // Adds the product a * b exactly (exact in double for float inputs).
