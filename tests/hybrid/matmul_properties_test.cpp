@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <iterator>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <minifloat/hybrid.hpp>
@@ -226,6 +228,49 @@ TEST(HybridTables, ZMultipleAndModelChecks) {
   o.scales.where = hy::placement::operands;
   EXPECT_THROW(hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f32, a.data(), 8, b.data(), 1, &c, 1,
                           1, 1, 8, o), hy::unsupported);
+}
+
+// Every row of every table through the typed entry (so each accepted
+// combination compiles) under every model that takes it: A = [1, 2, 0...],
+// B = [3, 2, 0...] is 1 * 3 + 2 * 2 = 7, exact in every output type.
+template <class Table, T RowA, T RowB, T RowOut>
+void seven_by_every_model() {
+  using A = hy::element_t<RowA>;
+  using B = hy::element_t<RowB>;
+  using C = hy::element_t<RowOut>;
+  std::vector<A> a(16, A(0));
+  std::vector<B> b(16, B(0));
+  a[0] = A(1);
+  a[1] = A(2);
+  b[0] = B(3);
+  b[1] = B(2);
+  std::vector<hy::accumulation_model> models{hy::models::sequential_fp32()};
+  if (!hy::is_integer(RowA)) models = all_models();
+  for (const auto& m : models) {
+    const bool fp16 = RowA == T::f16 || RowB == T::f16;
+    const bool bf16 = RowA == T::bf16 || RowB == T::bf16;
+    if (m.kind == hy::model_kind::avx512_bf16_pairs && fp16) continue;
+    if (m.kind == hy::model_kind::amx_tile_pairs && fp16 && bf16) continue;
+    C c[1] = {C(0)};
+    hy::matmul_options o;
+    o.model = m;
+    hy::matmul<Table>(a.data(), 16, b.data(), 1, c, 1, 1, 1, 16, o);
+    EXPECT_EQ(static_cast<float>(c[0]), 7.0f)
+        << hy::name(Table::id) << " " << hy::name(RowA) << " x " << hy::name(RowB) << " -> "
+        << hy::name(RowOut) << ", model " << static_cast<int>(m.kind);
+  }
+}
+
+template <class Table, const auto& Rows, std::size_t... I>
+void every_row(std::index_sequence<I...>) {
+  (seven_by_every_model<Table, Rows[I].a, Rows[I].b, Rows[I].out>(), ...);
+}
+
+TEST(HybridTables, EveryRowCompilesAndComputesUnderEveryModel) {
+  every_row<hy::vendor_hybrid_fp8, hy::detail::vendor_matmul_rows>(
+      std::make_index_sequence<std::size(hy::detail::vendor_matmul_rows)>());
+  every_row<hy::cublaslt_fp8, hy::detail::cublaslt_matmul_rows>(
+      std::make_index_sequence<std::size(hy::detail::cublaslt_matmul_rows)>());
 }
 
 // The typed entry compiles for the accepted pairs (the rejected ones are the
