@@ -128,11 +128,11 @@ MF_C_API int mf_format_bits(int format, int* bits);
 
 /* Rounds the binary32 value with bit pattern f32_bits into `format`:
  * *code = mf::round_to<T>(value, rounding, overflow).bits().
- * With MF_ROUND_STOCHASTIC the random word is element `offset` of the
- * seeded stream, mf::stochastic_random_bits(seed, offset, random_bits)
- * (Philox4x32-10; the same bits mf::bulk::encode_stochastic gives element i
- * of a call with offset offset - i), and random_bits must be 1..32; the
- * other modes ignore seed, offset and random_bits.
+ * With MF_ROUND_STOCHASTIC the random word is word `offset` of the seeded
+ * stream, mf::stochastic_random_bits(seed, offset, random_bits)
+ * (Philox4x32-10: the word mf::bulk::encode_stochastic with this seed uses
+ * at stream position `offset`), and random_bits must be 1..32; the other
+ * modes ignore seed, offset and random_bits.
  * Errors: UNKNOWN_FORMAT, BAD_ROUNDING, BAD_OVERFLOW, BAD_RANDOM_BITS
  * (stochastic only), NULL_POINTER. */
 MF_C_API int mf_encode_f32(int format, unsigned int f32_bits, int rounding, int overflow,
