@@ -222,8 +222,10 @@ MF_C_API int mf_mx_dequantize(int mx_format, const unsigned char* scales,
  *                 int m, int n, int k,
  *                 unsigned int* c);                   codes / float bits
  *
- * with new status codes appended (9, 10, ...)
- * (rejected type pair, unknown accumulation model, bad parameter). */
+ * with new status codes appended (9, 10, ...) (rejected type pair, unknown
+ * accumulation model, bad parameter). minifloat_pkg.sv would import a
+ * fixed-length dot product (a[32], b[32]) rather than mf_matmul itself,
+ * whose run-time sizes would need open arrays. */
 
 #ifdef __cplusplus
 }
