@@ -1,0 +1,193 @@
+// The C++ side of the C ABI test: each function calls the C++ API the C
+// entry wraps, with its own name -> type table (see reference.h).
+#include "reference.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include <minifloat/minifloat.hpp>
+#include <minifloat/mx.hpp>
+
+namespace {
+
+template <class T>
+struct named {
+  using type = T;
+  std::string_view name;
+};
+
+template <class F>
+bool by_name(std::string_view name, F&& f) {
+  bool found = false;
+  auto one = [&](auto entry) {
+    if (!found && entry.name == name) {
+      found = true;
+      f(entry);
+    }
+  };
+  one(named<mf::bfloat16>{"bfloat16"});
+  one(named<mf::binary16>{"binary16"});
+  one(named<mf::e2m1fn>{"e2m1fn"});
+  one(named<mf::e2m3fn>{"e2m3fn"});
+  one(named<mf::e3m2fn>{"e3m2fn"});
+  one(named<mf::e3m4>{"e3m4"});
+  one(named<mf::e4m3>{"e4m3"});
+  one(named<mf::e4m3b11fnuz>{"e4m3b11fnuz"});
+  one(named<mf::e4m3fn>{"e4m3fn"});
+  one(named<mf::e4m3fnuz>{"e4m3fnuz"});
+  one(named<mf::e5m2>{"e5m2"});
+  one(named<mf::e5m2fnuz>{"e5m2fnuz"});
+  one(named<mf::e8m0fnu>{"e8m0fnu"});
+  return found;
+}
+
+template <class F>
+bool mx_by_name(std::string_view name, F&& f) {
+  bool found = false;
+  auto one = [&](auto entry) {
+    if (!found && entry.name == name) {
+      found = true;
+      f(entry);
+    }
+  };
+  one(named<mf::mx::mxfp4>{"mxfp4"});
+  one(named<mf::mx::mxfp6_e2m3>{"mxfp6_e2m3"});
+  one(named<mf::mx::mxfp6_e3m2>{"mxfp6_e3m2"});
+  one(named<mf::mx::mxfp8_e4m3>{"mxfp8_e4m3"});
+  one(named<mf::mx::mxfp8_e5m2>{"mxfp8_e5m2"});
+  one(named<mf::mx::mxint8>{"mxint8"});
+  return found;
+}
+
+bool rounding_by_name(std::string_view name, mf::rounding* mode) {
+  if (name == "nearest_even") *mode = mf::rounding::nearest_even;
+  else if (name == "toward_zero") *mode = mf::rounding::toward_zero;
+  else if (name == "toward_positive") *mode = mf::rounding::toward_positive;
+  else if (name == "toward_negative") *mode = mf::rounding::toward_negative;
+  else return false;
+  return true;
+}
+
+mf::overflow overflow_of(int saturate) {
+  return saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
+}
+
+template <class Source>
+int encode(const char* format, Source value, const char* rounding, int saturate,
+           unsigned int* code) {
+  mf::rounding mode{};
+  if (!rounding_by_name(rounding, &mode)) return 0;
+  return by_name(format, [&](auto entry) {
+    using T = typename decltype(entry)::type;
+    *code = mf::round_to<T>(value, mode, overflow_of(saturate)).bits();
+  });
+}
+
+// Element i of a packed MX element array, written from the layout the OCP
+// spec gives (low bits first), not with the library's unpacking.
+unsigned element_code(const std::uint8_t* packed, int bits, int i) {
+  unsigned code = 0;
+  for (int b = 0; b < bits; ++b) {
+    const int bit = i * bits + b;
+    code |= ((packed[bit / 8] >> (bit % 8)) & 1u) << b;
+  }
+  return code;
+}
+
+}  // namespace
+
+extern "C" {
+
+int ref_encode_f32(const char* format, unsigned int f32_bits, const char* rounding,
+                   int saturate, unsigned int* code) {
+  float value;
+  std::memcpy(&value, &f32_bits, sizeof value);
+  return encode(format, value, rounding, saturate, code);
+}
+
+int ref_encode_f64(const char* format, unsigned long long f64_bits, const char* rounding,
+                   int saturate, unsigned int* code) {
+  double value;
+  std::memcpy(&value, &f64_bits, sizeof value);
+  return encode(format, value, rounding, saturate, code);
+}
+
+int ref_encode_f32_stochastic(const char* format, unsigned int f32_bits, int saturate,
+                              unsigned int random, int random_bits, unsigned int* code) {
+  float value;
+  std::memcpy(&value, &f32_bits, sizeof value);
+  return by_name(format, [&](auto entry) {
+    using T = typename decltype(entry)::type;
+    *code = mf::round_to_stochastic<T>(value, random, overflow_of(saturate), random_bits).bits();
+  });
+}
+
+int ref_decode(const char* format, unsigned int code, unsigned int* f32_bits,
+               unsigned long long* f64_bits) {
+  return by_name(format, [&](auto entry) {
+    using T = typename decltype(entry)::type;
+    const T x = T::from_bits(static_cast<typename T::storage_type>(code));
+    const float f = static_cast<float>(x);
+    const double d = static_cast<double>(x);
+    std::memcpy(f32_bits, &f, sizeof f);
+    std::memcpy(f64_bits, &d, sizeof d);
+  });
+}
+
+int ref_classify(const char* format, unsigned int code, int* cls, int* sign) {
+  return by_name(format, [&](auto entry) {
+    using T = typename decltype(entry)::type;
+    const T x = T::from_bits(static_cast<typename T::storage_type>(code));
+    *cls = mf::isnan(x) ? 4 : mf::isinf(x) ? 3 : mf::iszero(x) ? 0 : mf::isnormal(x) ? 2 : 1;
+    *sign = mf::signbit(x) ? 1 : 0;
+  });
+}
+
+unsigned int ref_random_bits(unsigned long long seed, unsigned long long index, int bits) {
+  return mf::stochastic_random_bits(seed, index, bits);
+}
+
+int ref_mx_quantize_block(const char* mx_format, const char* scale_rounding,
+                          const unsigned int* f32_bits, unsigned char* scale,
+                          unsigned char* codes) {
+  mf::mx::scale_rounding mode{};
+  const std::string_view r = scale_rounding;
+  if (r == "floor") mode = mf::mx::scale_rounding::floor;
+  else if (r == "ceil") mode = mf::mx::scale_rounding::ceil;
+  else if (r == "even") mode = mf::mx::scale_rounding::even;
+  else return 0;
+  return mx_by_name(mx_format, [&](auto entry) {
+    using Fmt = typename decltype(entry)::type;
+    float in[32];
+    std::memcpy(in, f32_bits, sizeof in);
+    std::uint8_t packed[Fmt::element_bytes];
+    mf::mx::quantize<Fmt>(in, 32, scale, packed, mode);
+    for (int i = 0; i < 32; ++i) {
+      codes[i] = static_cast<unsigned char>(element_code(packed, Fmt::element_bits, i));
+    }
+  });
+}
+
+int ref_mx_dequantize_block(const char* mx_format, unsigned char scale,
+                            const unsigned char* codes, unsigned int* f32_bits) {
+  return mx_by_name(mx_format, [&](auto entry) {
+    using Fmt = typename decltype(entry)::type;
+    using Elem = typename Fmt::element;
+    // Element by element: decode_element times the scale's power of two,
+    // the definition of an MX value (OCP MX v1.0 section 5.1).
+    for (int i = 0; i < 32; ++i) {
+      if (scale == mf::mx::scale_nan) {  // a NaN scale makes the whole block NaN
+        f32_bits[i] = 0x7FC00000u;
+        continue;
+      }
+      const unsigned code = codes[i] & ((1u << Fmt::element_bits) - 1u);
+      const float p = mf::mx::decode_element<Elem>(static_cast<std::uint8_t>(code));
+      const float v = mf::detail::bit_cast<float>(
+          mf::mx::multiply_by_scale(mf::detail::bit_cast<std::uint32_t>(p), scale));
+      std::memcpy(&f32_bits[i], &v, sizeof v);
+    }
+  });
+}
+
+}  // extern "C"
