@@ -7,9 +7,13 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include <minifloat/minifloat.hpp>
+#include <minifloat/hybrid.hpp>
 #include <minifloat/mx.hpp>
+
+#include <new>
 
 // Annex H's C types must be the fixed-width ones the library works in.
 static_assert(sizeof(unsigned int) == 4 && CHAR_BIT == 8, "unsigned int is 32 bits");
@@ -142,6 +146,10 @@ const char* mf_status_name(int status) {
     case MF_ERR_BAD_ENCODING: return "MF_ERR_BAD_ENCODING";
     case MF_ERR_UNKNOWN_MX_FORMAT: return "MF_ERR_UNKNOWN_MX_FORMAT";
     case MF_ERR_BAD_SCALE_ROUNDING: return "MF_ERR_BAD_SCALE_ROUNDING";
+    case MF_ERR_UNKNOWN_HYBRID_ID: return "MF_ERR_UNKNOWN_HYBRID_ID";
+    case MF_ERR_BAD_SIZE: return "MF_ERR_BAD_SIZE";
+    case MF_ERR_HYBRID_REJECTED: return "MF_ERR_HYBRID_REJECTED";
+    case MF_ERR_OUT_OF_MEMORY: return "MF_ERR_OUT_OF_MEMORY";
     default: return "unknown status";
   }
 }
@@ -294,6 +302,169 @@ int mf_mx_dequantize(int mx_format, const unsigned char* scales, const unsigned 
     mf::mx::dequantize<Fmt>(scales, elements, n, out);
   });
   return MF_OK;
+}
+
+}  // extern "C"
+
+// ---- hybrid arithmetic -------------------------------------------------------
+
+// The C ids are the C++ enumerators' values (a cast maps them).
+static_assert(MF_HYBRID_I8 == static_cast<int>(mf::hybrid::element_type::i8) &&
+                  MF_HYBRID_U8 == static_cast<int>(mf::hybrid::element_type::u8) &&
+                  MF_HYBRID_HF8 == static_cast<int>(mf::hybrid::element_type::hf8) &&
+                  MF_HYBRID_BF8 == static_cast<int>(mf::hybrid::element_type::bf8) &&
+                  MF_HYBRID_FP16 == static_cast<int>(mf::hybrid::element_type::f16) &&
+                  MF_HYBRID_BF16 == static_cast<int>(mf::hybrid::element_type::bf16) &&
+                  MF_HYBRID_FP32 == static_cast<int>(mf::hybrid::element_type::f32),
+              "enum mf_hybrid_type follows mf::hybrid::element_type");
+static_assert(MF_TABLE_VENDOR_HYBRID_FP8 == static_cast<int>(mf::hybrid::table_id::vendor_hybrid_fp8) &&
+                  MF_TABLE_CUBLASLT_FP8 == static_cast<int>(mf::hybrid::table_id::cublaslt_fp8) &&
+                  MF_TABLE_ANY == static_cast<int>(mf::hybrid::table_id::any),
+              "enum mf_hybrid_table follows mf::hybrid::table_id");
+
+namespace {
+
+float f32_of(unsigned int bits) { return mf::detail::bit_cast<float>(bits); }
+
+// The C model id and parameters as an accumulation model; false for an
+// unknown id (parameters are checked by the library, which rejects them).
+bool hybrid_model(const mf_hybrid_options& o, mf::hybrid::accumulation_model& m) {
+  namespace hy = mf::hybrid;
+  switch (o.model) {
+    case MF_MODEL_SEQUENTIAL_FP32: m = hy::models::sequential_fp32(); return true;
+    case MF_MODEL_EXACT: m = hy::models::exact(false); return true;
+    case MF_MODEL_EXACT_TO_OUTPUT: m = hy::models::exact(true); return true;
+    case MF_MODEL_AVX512_BF16_PAIRS: m = hy::models::avx512_bf16_pairs(); return true;
+    case MF_MODEL_AMX_TILE_PAIRS:
+      m = hy::models::amx_tile_pairs(o.chunk, o.amx_order ? hy::amx_order::guide : hy::amx_order::sdm);
+      return true;
+    case MF_MODEL_CHUNKED_EXACT:
+      m = hy::models::chunked_exact(
+          o.chunk, o.chunk_rounding ? hy::fp32_rounding::toward_zero : hy::fp32_rounding::nearest_even,
+          o.presum_round != 0);
+      return true;
+    case MF_MODEL_REDUCED_PRECISION:
+      m = hy::models::reduced_precision(
+          o.reduced_bits, o.promote_every,
+          o.reduced_variant ? hy::reduced_variant::block : hy::reduced_variant::seq, o.block,
+          o.truncation ? hy::truncation::floor : hy::truncation::toward_zero);
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int mf_hybrid_options_init(struct mf_hybrid_options* options) {
+  if (options == nullptr) return MF_ERR_NULL_POINTER;
+  mf_hybrid_options o{};
+  o.table = MF_TABLE_VENDOR_HYBRID_FP8;
+  o.model = MF_MODEL_SEQUENTIAL_FP32;
+  o.chunk = 32;
+  o.reduced_bits = 14;
+  o.promote_every = 128;
+  o.block = 32;
+  o.scale_a = o.scale_b = o.output_scale = o.integer_scale = 0x3F800000u;  // 1.0f
+  o.rounding = MF_ROUND_NEAREST_EVEN;
+  o.overflow = MF_OVERFLOW_NON_SATURATING;
+  o.random_bits = 32;
+  o.check_z_multiple = 1;
+  *options = o;
+  return MF_OK;
+}
+
+int mf_hybrid_matmul(int a_type, int b_type, int out_type, const struct mf_hybrid_options* options,
+                     const unsigned int* a, int lda, const unsigned int* b, int ldb,
+                     unsigned int* c, int ldc, int m, int n, int k) {
+  namespace hy = mf::hybrid;
+  const auto valid_type = [](int t) { return t >= 0 && t < MF_HYBRID_TYPE_COUNT; };
+  if (!valid_type(a_type) || !valid_type(b_type) || !valid_type(out_type)) {
+    return MF_ERR_UNKNOWN_HYBRID_ID;
+  }
+  if (options == nullptr) return MF_ERR_NULL_POINTER;
+  const mf_hybrid_options& o = *options;
+  if (o.table < 0 || o.table > MF_TABLE_ANY) return MF_ERR_UNKNOWN_HYBRID_ID;
+  hy::matmul_options mo;
+  if (!hybrid_model(o, mo.model)) return MF_ERR_UNKNOWN_HYBRID_ID;
+  if (m < 1 || n < 1 || k < 1 || lda < k || ldb < n || ldc < n) return MF_ERR_BAD_SIZE;
+  if (a == nullptr || b == nullptr || c == nullptr) return MF_ERR_NULL_POINTER;
+  if (o.rounding != MF_ROUND_NEAREST_EVEN && o.rounding != MF_ROUND_STOCHASTIC) {
+    return MF_ERR_BAD_ROUNDING;
+  }
+  if (o.overflow != MF_OVERFLOW_NON_SATURATING && o.overflow != MF_OVERFLOW_SATURATING) {
+    return MF_ERR_BAD_OVERFLOW;
+  }
+  if (o.rounding == MF_ROUND_STOCHASTIC && (o.random_bits < 1 || o.random_bits > 32)) {
+    return MF_ERR_BAD_RANDOM_BITS;
+  }
+  const auto to_floats = [](const unsigned int* bits, int count) {
+    std::vector<float> v;
+    if (bits != nullptr) {
+      for (int i = 0; i < count; ++i) v.push_back(f32_of(bits[i]));
+    }
+    return v;
+  };
+  try {
+    const std::vector<float> a_rows = to_floats(o.scale_a_rows, m);
+    const std::vector<float> b_columns = to_floats(o.scale_b_columns, n);
+    const std::vector<float> bias = to_floats(o.bias, n);
+    mo.scales.a = f32_of(o.scale_a);
+    mo.scales.b = f32_of(o.scale_b);
+    mo.scales.a_rows = a_rows.empty() ? nullptr : a_rows.data();
+    mo.scales.b_columns = b_columns.empty() ? nullptr : b_columns.data();
+    mo.scales.bias = bias.empty() ? nullptr : bias.data();
+    mo.scales.output = f32_of(o.output_scale);
+    mo.scales.output_rule = o.output_divide ? hy::output_scale_rule::divide : hy::output_scale_rule::multiply;
+    mo.scales.where = o.operands_placement ? hy::placement::operands : hy::placement::epilogue;
+    mo.output.on_overflow = o.overflow == MF_OVERFLOW_SATURATING ? mf::overflow::saturating
+                                                                 : mf::overflow::non_saturating;
+    mo.output.stochastic = o.rounding == MF_ROUND_STOCHASTIC;
+    mo.output.seed = o.seed;
+    mo.output.offset = o.offset;
+    mo.output.random_bits = o.random_bits;
+    mo.integer_scale = f32_of(o.integer_scale);
+    mo.requant = o.requant_fp32 ? hy::requantization::fp32 : hy::requantization::exact;
+    mo.check_z_multiple = o.check_z_multiple != 0;
+    // Computed into a copy, so that nothing is written on error.
+    std::vector<unsigned int> result(static_cast<std::size_t>(m) * static_cast<std::size_t>(n));
+    hy::matmul(static_cast<hy::table_id>(o.table), static_cast<hy::element_type>(a_type),
+               static_cast<hy::element_type>(b_type), static_cast<hy::element_type>(out_type), a,
+               static_cast<std::size_t>(lda), b, static_cast<std::size_t>(ldb), result.data(),
+               static_cast<std::size_t>(n), static_cast<std::size_t>(m),
+               static_cast<std::size_t>(n), static_cast<std::size_t>(k), mo);
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        c[static_cast<std::size_t>(i) * static_cast<std::size_t>(ldc) + static_cast<std::size_t>(j)] =
+            result[static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + static_cast<std::size_t>(j)];
+      }
+    }
+  } catch (const hy::unsupported&) {
+    return MF_ERR_HYBRID_REJECTED;
+  } catch (const std::bad_alloc&) {
+    return MF_ERR_OUT_OF_MEMORY;
+  }
+  return MF_OK;
+}
+
+int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model,
+                    const unsigned int* a, const unsigned int* b, int k, unsigned int scale_a,
+                    unsigned int scale_b, unsigned int output_scale, int output_divide,
+                    int overflow, unsigned int* c) {
+  if (k > 32) return MF_ERR_BAD_SIZE;
+  mf_hybrid_options o;
+  mf_hybrid_options_init(&o);
+  o.table = table;
+  o.model = model;
+  if (model == MF_MODEL_CHUNKED_EXACT) o.chunk = 64;
+  o.scale_a = scale_a;
+  o.scale_b = scale_b;
+  o.output_scale = output_scale;
+  o.output_divide = output_divide;
+  o.overflow = overflow;
+  o.check_z_multiple = 0;
+  return mf_hybrid_matmul(a_type, b_type, out_type, &o, a, k, b, 1, c, 1, 1, 1, k);
 }
 
 }  // extern "C"

@@ -115,7 +115,11 @@ enum mf_status {
   MF_ERR_BAD_RANDOM_BITS = 5,     /* stochastic random_bits outside 1..32 */
   MF_ERR_BAD_ENCODING = 6,        /* code has bits above the format's width */
   MF_ERR_UNKNOWN_MX_FORMAT = 7,   /* id not in enum mf_mx_format */
-  MF_ERR_BAD_SCALE_ROUNDING = 8   /* id not in enum mf_mx_scale_rounding */
+  MF_ERR_BAD_SCALE_ROUNDING = 8,  /* id not in enum mf_mx_scale_rounding */
+  MF_ERR_UNKNOWN_HYBRID_ID = 9,   /* id not in enum mf_hybrid_type / _table / mf_accumulation_model */
+  MF_ERR_BAD_SIZE = 10,           /* a matrix size < 1 or a leading dimension too small */
+  MF_ERR_HYBRID_REJECTED = 11,    /* the table or the model rejects the request */
+  MF_ERR_OUT_OF_MEMORY = 12       /* the reference could not allocate its operand copies */
 };
 
 /* The status's enumerator name ("MF_OK", "MF_ERR_NULL_POINTER", ...); a
@@ -198,34 +202,101 @@ MF_C_API int mf_mx_quantize(int mx_format, int scale_rounding, const float* in, 
 MF_C_API int mf_mx_dequantize(int mx_format, const unsigned char* scales,
                               const unsigned char* elements, size_t n, float* out);
 
-/* Reserved: the hybrid MatMul entry (mf::hybrid, the reference for mixed
- * FP8 / 16-bit / int8 matrix products with a model of the accumulator).
- * Planned shape, to be added beside the C++ API when it is settled:
- *
- *   enum mf_matmul_type  { ids of the operand types: the FP8 formats by
- *                          their enum mf_format id, plus int8 / bf16 / fp16 };
- *   enum mf_accum_model  { exact (one rounding at the end), fp32 (IEEE
- *                          binary32 after every add), truncated alignment
- *                          with a given accumulator width, ... };
- *   struct-free parameters so the DPI import stays flat:
- *
- *   int mf_matmul(int a_type, int b_type,            type pair; a rejected
- *                                                     pair is an error code
- *                 int accum_model, int accum_bits,   model id + parameters
- *                 int block_k,                       (bits, block length)
- *                 int out_format, int rounding, int overflow,
- *                                                     post-processing: the
- *                                                     output cast and its modes
- *                 unsigned int scale_a, unsigned int scale_b,
- *                                                     per-tensor scales (f32 bits)
- *                 const unsigned int* a, const unsigned int* b,
- *                 int m, int n, int k,
- *                 unsigned int* c);                   codes / float bits
- *
- * with new status codes appended (9, 10, ...) (rejected type pair, unknown
- * accumulation model, bad parameter). minifloat_pkg.sv would import a
- * fixed-length dot product (a[32], b[32]) rather than mf_matmul itself,
- * whose run-time sizes would need open arrays. */
+/* ---- Hybrid FP8 arithmetic (mf::hybrid, docs/hybrid.md) ----------------
+ * The reference MatMul over mixed FP8 / 16-bit / int8 types with a model of
+ * the FP32 accumulator and the post-processing scale rules. Encodings cross
+ * as unsigned int: the low 8 bits (I8 two's complement, U8, HF8, BF8), 16
+ * bits (FP16, BF16) or all 32 (FP32 output bits). */
+
+/* Element types (mf::hybrid::element_type). */
+enum mf_hybrid_type {
+  MF_HYBRID_I8 = 0,
+  MF_HYBRID_U8 = 1,
+  MF_HYBRID_HF8 = 2,  /* E4M3FN */
+  MF_HYBRID_BF8 = 3,  /* E5M2 */
+  MF_HYBRID_FP16 = 4,
+  MF_HYBRID_BF16 = 5,
+  MF_HYBRID_FP32 = 6, /* output only */
+  MF_HYBRID_TYPE_COUNT = 7
+};
+
+/* Type tables (mf::hybrid::table_id). */
+enum mf_hybrid_table {
+  MF_TABLE_VENDOR_HYBRID_FP8 = 0, /* the seed's unit: K a multiple of 16 */
+  MF_TABLE_CUBLASLT_FP8 = 1,
+  MF_TABLE_ANY = 2
+};
+
+/* Accumulation models (mf::hybrid::models). */
+enum mf_accumulation_model {
+  MF_MODEL_SEQUENTIAL_FP32 = 0,
+  MF_MODEL_EXACT = 1,           /* exact sum, rounded once to FP32 */
+  MF_MODEL_EXACT_TO_OUTPUT = 2, /* exact through the post-processing */
+  MF_MODEL_AVX512_BF16_PAIRS = 3,
+  MF_MODEL_AMX_TILE_PAIRS = 4,
+  MF_MODEL_CHUNKED_EXACT = 5,
+  MF_MODEL_REDUCED_PRECISION = 6,
+  MF_MODEL_COUNT = 7
+};
+
+/* Every option of mf::hybrid::matmul_options, flat. mf_hybrid_options_init
+ * sets the library's defaults; scales are binary32 bit patterns; the
+ * pointers (M, N and N values, binary32 bits) may be NULL. */
+struct mf_hybrid_options {
+  int table;                /* enum mf_hybrid_table; default VENDOR_HYBRID_FP8 */
+  int model;                /* enum mf_accumulation_model; default SEQUENTIAL_FP32 */
+  int chunk;                /* AMX: elements per instruction (32); CHUNKED_EXACT: products (64) */
+  int amx_order;            /* 0 sdm (default), 1 guide */
+  int chunk_rounding;       /* CHUNKED_EXACT: 0 nearest even (default), 1 toward zero */
+  int presum_round;         /* CHUNKED_EXACT: 0 (default) or 1 */
+  int reduced_bits;         /* REDUCED_PRECISION: 14 */
+  int promote_every;        /* REDUCED_PRECISION: 128 */
+  int reduced_variant;      /* 0 seq (default), 1 block */
+  int block;                /* REDUCED_PRECISION block variant: 32 */
+  int truncation;           /* 0 toward zero (default), 1 floor */
+  unsigned int scale_a;     /* per-tensor scales, binary32 bits; default 1.0f */
+  unsigned int scale_b;
+  const unsigned int* scale_a_rows;    /* [M] or NULL */
+  const unsigned int* scale_b_columns; /* [N] or NULL */
+  const unsigned int* bias;            /* [N] or NULL */
+  unsigned int output_scale; /* binary32 bits; default 1.0f */
+  int output_divide;         /* 0: y * output_scale (default), 1: y / output_scale */
+  int operands_placement;    /* 0: scales in the epilogue (default), 1: on the operands */
+  int rounding;              /* MF_ROUND_NEAREST_EVEN (default) or MF_ROUND_STOCHASTIC */
+  int overflow;              /* enum mf_overflow; default NON_SATURATING */
+  unsigned long long seed;   /* stochastic output rounding: element (i, j) uses */
+  unsigned long long offset; /*   stream position offset + i * N + j */
+  int random_bits;           /* 1..32; default 32 */
+  unsigned int integer_scale; /* I8/U8 requantization scale, binary32 bits; default 1.0f */
+  int requant_fp32;          /* 0: exact (default), 1: RN32(RN32(float(acc)) * scale) */
+  int check_z_multiple;      /* 1 (default): the vendor table's K % 16 == 0 */
+};
+
+/* Fills *options with the defaults above. Errors: NULL_POINTER. */
+MF_C_API int mf_hybrid_options_init(struct mf_hybrid_options* options);
+
+/* C (m x n, row stride ldc) = the hybrid MatMul of A (m x k, lda) and B
+ * (k x n, ldb), row-major, as mf::hybrid::matmul. m, n, k >= 1.
+ * Errors: UNKNOWN_HYBRID_ID (a type, table or model id), BAD_SIZE (a size
+ * < 1, or a leading dimension below its row length), NULL_POINTER,
+ * BAD_ROUNDING, BAD_OVERFLOW, BAD_RANDOM_BITS, HYBRID_REJECTED (the table
+ * rejects the types, the model rejects them or a parameter, or K is not a
+ * multiple of 16 under the vendor table with check_z_multiple),
+ * OUT_OF_MEMORY. */
+MF_C_API int mf_hybrid_matmul(int a_type, int b_type, int out_type,
+                              const struct mf_hybrid_options* options,
+                              const unsigned int* a, int lda, const unsigned int* b, int ldb,
+                              unsigned int* c, int ldc, int m, int n, int k);
+
+/* One dot product of 1 <= k <= 32 elements with per-tensor scales, flat for
+ * a DPI import (minifloat_pkg.sv's mf_hybrid_dot32): the model's default
+ * parameters and the other defaults of mf_hybrid_options_init, with the
+ * vendor table's multiple-of-16 check off. Errors: as mf_hybrid_matmul. */
+MF_C_API int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model,
+                             const unsigned int* a /* [32] */, const unsigned int* b /* [32] */,
+                             int k, unsigned int scale_a, unsigned int scale_b,
+                             unsigned int output_scale, int output_divide, int overflow,
+                             unsigned int* c);
 
 #ifdef __cplusplus
 }

@@ -75,8 +75,39 @@ package minifloat_pkg;
     MF_ERR_BAD_RANDOM_BITS = 5,
     MF_ERR_BAD_ENCODING = 6,
     MF_ERR_UNKNOWN_MX_FORMAT = 7,
-    MF_ERR_BAD_SCALE_ROUNDING = 8
+    MF_ERR_BAD_SCALE_ROUNDING = 8,
+    MF_ERR_UNKNOWN_HYBRID_ID = 9,
+    MF_ERR_BAD_SIZE = 10,
+    MF_ERR_HYBRID_REJECTED = 11,
+    MF_ERR_OUT_OF_MEMORY = 12
   } mf_status_e;
+
+  // Hybrid arithmetic (docs/hybrid.md): element types, tables, models.
+  typedef enum int {
+    MF_HYBRID_I8 = 0,
+    MF_HYBRID_U8 = 1,
+    MF_HYBRID_HF8 = 2,
+    MF_HYBRID_BF8 = 3,
+    MF_HYBRID_FP16 = 4,
+    MF_HYBRID_BF16 = 5,
+    MF_HYBRID_FP32 = 6
+  } mf_hybrid_type_e;
+
+  typedef enum int {
+    MF_TABLE_VENDOR_HYBRID_FP8 = 0,
+    MF_TABLE_CUBLASLT_FP8 = 1,
+    MF_TABLE_ANY = 2
+  } mf_hybrid_table_e;
+
+  typedef enum int {
+    MF_MODEL_SEQUENTIAL_FP32 = 0,
+    MF_MODEL_EXACT = 1,
+    MF_MODEL_EXACT_TO_OUTPUT = 2,
+    MF_MODEL_AVX512_BF16_PAIRS = 3,
+    MF_MODEL_AMX_TILE_PAIRS = 4,
+    MF_MODEL_CHUNKED_EXACT = 5,
+    MF_MODEL_REDUCED_PRECISION = 6
+  } mf_accumulation_model_e;
 
   /* verilator lint_off UNUSEDPARAM */
   localparam int MF_MX_BLOCK_SIZE = 32;
@@ -121,6 +152,14 @@ package minifloat_pkg;
   import "DPI-C" function int mf_mx_dequantize_block(
       input int mx_format, input byte unsigned scale, input byte unsigned elements[32],
       output int unsigned f32_bits[32]);
+
+  // One dot product of k <= 32 elements through the hybrid reference (the
+  // whole MatMul, mf_hybrid_matmul, takes run-time sizes and stays in C).
+  import "DPI-C" function int mf_hybrid_dot32(
+      input int table, input int a_type, input int b_type, input int out_type, input int model,
+      input int unsigned a[32], input int unsigned b[32], input int k,
+      input int unsigned scale_a, input int unsigned scale_b, input int unsigned output_scale,
+      input int output_divide, input int overflow, output int unsigned c);
 
   // ---- Wrappers: a status other than MF_OK is reported with $error and the
   // code / bits returned are 0. --------------------------------------------

@@ -395,6 +395,143 @@ static void check_mx(void) {
 
 /* Every status code, from each function that documents it; nothing is
  * written on error. */
+/* The hybrid MatMul: mf_hybrid_matmul and mf_hybrid_dot32 against the typed
+ * C++ entry on random finite codes (wide-range: every exponent), for type
+ * pairs and models named independently of the ids; then its status codes. */
+struct hybrid_type_row {
+  int id;
+  const char* name;
+  int bits;
+};
+static const struct hybrid_type_row hybrid_types[] = {
+    {MF_HYBRID_HF8, "HF8", 8}, {MF_HYBRID_BF8, "BF8", 8}, {MF_HYBRID_FP16, "FP16", 16},
+    {MF_HYBRID_BF16, "BF16", 16}};
+struct hybrid_model_row {
+  int id;
+  const char* name;
+};
+static const struct hybrid_model_row hybrid_models[] = {
+    {MF_MODEL_SEQUENTIAL_FP32, "sequential_fp32"}, {MF_MODEL_EXACT, "exact"},
+    {MF_MODEL_EXACT_TO_OUTPUT, "exact_to_output"}, {MF_MODEL_AVX512_BF16_PAIRS, "avx512_bf16_pairs"},
+    {MF_MODEL_AMX_TILE_PAIRS, "amx_tile_pairs"}, {MF_MODEL_CHUNKED_EXACT, "chunked_exact64"},
+    {MF_MODEL_REDUCED_PRECISION, "reduced_precision"}};
+
+static unsigned int random_finite_code(int bits, int type) {
+  for (;;) {
+    const unsigned int code = (unsigned int)next_random() & ((1u << bits) - 1u);
+    unsigned int f32 = 0;
+    int format = type == MF_HYBRID_HF8 ? MF_FORMAT_E4M3FN
+                 : type == MF_HYBRID_BF8 ? MF_FORMAT_E5M2
+                 : type == MF_HYBRID_FP16 ? MF_FORMAT_BINARY16 : MF_FORMAT_BFLOAT16;
+    mf_decode_f32(format, code, &f32);
+    if ((f32 & 0x7F800000u) != 0x7F800000u) return code;
+  }
+}
+
+static void check_hybrid(void) {
+  unsigned int a[32], b[32], c = 0, r = 0, sentinel = 0xA5A5A5A5u;
+  size_t ia, ib, ic, im;
+  int trial;
+  struct mf_hybrid_options o;
+  CHECK(mf_hybrid_options_init(&o) == MF_OK && o.table == MF_TABLE_VENDOR_HYBRID_FP8 &&
+            o.check_z_multiple == 1 && o.scale_a == 0x3F800000u,
+        "hybrid_options_init defaults");
+  for (ia = 0; ia < 4; ++ia) {
+    for (ib = 0; ib < 4; ++ib) {
+      for (ic = 0; ic < 3; ++ic) {
+        static const int outs[] = {MF_HYBRID_FP32, MF_HYBRID_BF16, MF_HYBRID_HF8};
+        static const char* const out_names[] = {"FP32", "BF16", "HF8"};
+        for (im = 0; im < sizeof hybrid_models / sizeof hybrid_models[0]; ++im) {
+          const int fp16 = hybrid_types[ia].id == MF_HYBRID_FP16 || hybrid_types[ib].id == MF_HYBRID_FP16;
+          const int bf16 = hybrid_types[ia].id == MF_HYBRID_BF16 || hybrid_types[ib].id == MF_HYBRID_BF16;
+          const int rejected = (hybrid_models[im].id == MF_MODEL_AVX512_BF16_PAIRS && fp16) ||
+                               (hybrid_models[im].id == MF_MODEL_AMX_TILE_PAIRS && fp16 && bf16);
+          for (trial = 0; trial < 20; ++trial) {
+            const int k = 1 + (int)(next_random() % 32);
+            int i, status;
+            for (i = 0; i < 32; ++i) {
+              a[i] = random_finite_code(hybrid_types[ia].bits, hybrid_types[ia].id);
+              b[i] = random_finite_code(hybrid_types[ib].bits, hybrid_types[ib].id);
+            }
+            c = sentinel;
+            status = mf_hybrid_dot32(MF_TABLE_ANY, hybrid_types[ia].id, hybrid_types[ib].id,
+                                     outs[ic], hybrid_models[im].id, a, b, k, 0x3F000000u /* 0.5 */,
+                                     0x40400000u /* 3 */, 0x3F800000u, 0, MF_OVERFLOW_SATURATING, &c);
+            if (rejected) {
+              CHECK(status == MF_ERR_HYBRID_REJECTED && c == sentinel, "hybrid %s x %s %s: %s",
+                    hybrid_types[ia].name, hybrid_types[ib].name, hybrid_models[im].name,
+                    mf_status_name(status));
+              break;
+            }
+            /* The C++ reference does not saturate: compare where it does not matter. */
+            CHECK(ref_hybrid_dot(hybrid_types[ia].name, hybrid_types[ib].name, out_names[ic],
+                                 hybrid_models[im].name, a, b, k, 0.5f, 3.0f, &r),
+                  "ref_hybrid_dot names");
+            {
+              const int special = outs[ic] == MF_HYBRID_FP32 ? (r & 0x7F800000u) == 0x7F800000u
+                                  : outs[ic] == MF_HYBRID_BF16 ? (r & 0x7F80u) == 0x7F80u
+                                                               : (r & 0x7Fu) == 0x7Fu;
+              CHECK(status == MF_OK && (special || c == r), "hybrid %s x %s -> %s %s k=%d: %x vs %x",
+                    hybrid_types[ia].name, hybrid_types[ib].name, out_names[ic],
+                    hybrid_models[im].name, k, c, r);
+            }
+          }
+        }
+      }
+    }
+  }
+  /* Status codes, each with nothing written. */
+  c = sentinel;
+  CHECK(mf_hybrid_dot32(MF_TABLE_VENDOR_HYBRID_FP8, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_HF8,
+                        MF_MODEL_SEQUENTIAL_FP32, a, b, 16, 0x3F800000u, 0x3F800000u, 0x3F800000u,
+                        0, 0, &c) == MF_ERR_HYBRID_REJECTED && c == sentinel,
+        "hybrid rejected pair");
+  CHECK(mf_hybrid_dot32(MF_TABLE_ANY, 7, MF_HYBRID_BF8, MF_HYBRID_HF8, 0, a, b, 16, 0x3F800000u,
+                        0x3F800000u, 0x3F800000u, 0, 0, &c) == MF_ERR_UNKNOWN_HYBRID_ID,
+        "hybrid unknown type");
+  CHECK(mf_hybrid_dot32(3, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, 0, a, b, 16, 0x3F800000u,
+                        0x3F800000u, 0x3F800000u, 0, 0, &c) == MF_ERR_UNKNOWN_HYBRID_ID,
+        "hybrid unknown table");
+  CHECK(mf_hybrid_dot32(MF_TABLE_ANY, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, 99, a, b, 16,
+                        0x3F800000u, 0x3F800000u, 0x3F800000u, 0, 0, &c) == MF_ERR_UNKNOWN_HYBRID_ID,
+        "hybrid unknown model");
+  CHECK(mf_hybrid_dot32(MF_TABLE_ANY, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, 0, a, b, 33,
+                        0x3F800000u, 0x3F800000u, 0x3F800000u, 0, 0, &c) == MF_ERR_BAD_SIZE,
+        "hybrid k > 32");
+  CHECK(mf_hybrid_dot32(MF_TABLE_ANY, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, 0, a, b, 16,
+                        0x3F800000u, 0x3F800000u, 0x3F800000u, 0, 5, &c) == MF_ERR_BAD_OVERFLOW,
+        "hybrid bad overflow");
+  CHECK(mf_hybrid_dot32(MF_TABLE_ANY, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, 0, NULL, b, 16,
+                        0x3F800000u, 0x3F800000u, 0x3F800000u, 0, 0, &c) == MF_ERR_NULL_POINTER,
+        "hybrid null");
+  mf_hybrid_options_init(&o);
+  CHECK(mf_hybrid_matmul(MF_HYBRID_HF8, MF_HYBRID_HF8, MF_HYBRID_HF8, &o, a, 8, b, 1, &c, 1, 1, 1,
+                         8) == MF_ERR_HYBRID_REJECTED && c == sentinel,
+        "hybrid K not a multiple of 16 on the vendor table");
+  o.rounding = MF_ROUND_TOWARD_ZERO;
+  CHECK(mf_hybrid_matmul(MF_HYBRID_HF8, MF_HYBRID_HF8, MF_HYBRID_HF8, &o, a, 16, b, 1, &c, 1, 1, 1,
+                         16) == MF_ERR_BAD_ROUNDING,
+        "hybrid output rounding");
+  mf_hybrid_options_init(&o);
+  o.model = MF_MODEL_CHUNKED_EXACT;
+  o.chunk = 0;
+  CHECK(mf_hybrid_matmul(MF_HYBRID_HF8, MF_HYBRID_HF8, MF_HYBRID_HF8, &o, a, 16, b, 1, &c, 1, 1, 1,
+                         16) == MF_ERR_HYBRID_REJECTED,
+        "hybrid bad model parameter");
+  mf_hybrid_options_init(&o);
+  CHECK(mf_hybrid_matmul(MF_HYBRID_HF8, MF_HYBRID_HF8, MF_HYBRID_HF8, &o, a, 15, b, 1, &c, 1, 1, 1,
+                         16) == MF_ERR_BAD_SIZE,
+        "hybrid lda < k");
+  /* Seed 000: arange(16) in E5M2 dotted with itself is 1280 (0x65) in E5M2. */
+  {
+    static const unsigned int arange[16] = {0x00, 0x3c, 0x40, 0x42, 0x44, 0x45, 0x46, 0x47,
+                                            0x48, 0x48, 0x49, 0x4a, 0x4a, 0x4a, 0x4b, 0x4c};
+    CHECK(mf_hybrid_matmul(MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, &o, arange, 16, arange, 1,
+                           &c, 1, 1, 1, 16) == MF_OK && c == 0x65u,
+          "hybrid seed arange: %x", c);
+  }
+}
+
 static void check_errors(void) {
   const unsigned int sentinel = 0xA5A5A5A5u;
   static const int bad_formats[] = {-1, MF_FORMAT_COUNT, 1000};
@@ -470,12 +607,13 @@ static void check_errors(void) {
     static const char* const names[] = {
         "MF_OK", "MF_ERR_NULL_POINTER", "MF_ERR_UNKNOWN_FORMAT", "MF_ERR_BAD_ROUNDING",
         "MF_ERR_BAD_OVERFLOW", "MF_ERR_BAD_RANDOM_BITS", "MF_ERR_BAD_ENCODING",
-        "MF_ERR_UNKNOWN_MX_FORMAT", "MF_ERR_BAD_SCALE_ROUNDING"};
+        "MF_ERR_UNKNOWN_MX_FORMAT", "MF_ERR_BAD_SCALE_ROUNDING", "MF_ERR_UNKNOWN_HYBRID_ID",
+        "MF_ERR_BAD_SIZE", "MF_ERR_HYBRID_REJECTED", "MF_ERR_OUT_OF_MEMORY"};
     for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
       CHECK(strcmp(mf_status_name((int)i), names[i]) == 0, "status %u is named %s", i,
             mf_status_name((int)i));
     }
-    CHECK(strcmp(mf_status_name(9), "unknown status") == 0, "status 9");
+    CHECK(strcmp(mf_status_name(13), "unknown status") == 0, "status 13");
     CHECK(strcmp(mf_status_name(-1), "unknown status") == 0, "status -1");
   }
 }
@@ -496,6 +634,7 @@ int main(int argc, char** argv) {
     check_random(&formats[i], quick ? 256 : 4096);
   }
   check_mx();
+  check_hybrid();
   printf("c_api_test: %ld checks, %ld failures\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

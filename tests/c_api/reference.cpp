@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include <minifloat/minifloat.hpp>
+#include <minifloat/hybrid.hpp>
 #include <minifloat/mx.hpp>
 
 namespace {
@@ -188,6 +191,88 @@ int ref_mx_dequantize_block(const char* mx_format, unsigned char scale,
       std::memcpy(&f32_bits[i], &v, sizeof v);
     }
   });
+}
+
+}  // extern "C"
+
+namespace {
+
+template <class F>
+bool hybrid_type_by_name(std::string_view name, F&& f) {
+  if (name == "HF8") return f(mf::e4m3fn{}), true;
+  if (name == "BF8") return f(mf::e5m2{}), true;
+  if (name == "FP16") return f(mf::binary16{}), true;
+  if (name == "BF16") return f(mf::bfloat16{}), true;
+  if (name == "FP32") return f(0.0f), true;
+  return false;
+}
+
+bool hybrid_model_by_name(std::string_view name, mf::hybrid::accumulation_model& m) {
+  namespace hm = mf::hybrid::models;
+  if (name == "sequential_fp32") m = hm::sequential_fp32();
+  else if (name == "exact") m = hm::exact();
+  else if (name == "exact_to_output") m = hm::exact(true);
+  else if (name == "avx512_bf16_pairs") m = hm::avx512_bf16_pairs();
+  else if (name == "amx_tile_pairs") m = hm::amx_tile_pairs();
+  else if (name == "chunked_exact64") m = hm::chunked_exact(64);
+  else if (name == "reduced_precision") m = hm::reduced_precision(14, 128);
+  else return false;
+  return true;
+}
+
+template <class T>
+T from_code(unsigned int code) {
+  if constexpr (std::is_same_v<T, float>) {
+    return mf::detail::bit_cast<float>(code);
+  } else {
+    return T::from_bits(static_cast<typename T::storage_type>(code));
+  }
+}
+
+template <class T>
+unsigned int to_code(T v) {
+  if constexpr (std::is_same_v<T, float>) {
+    return mf::detail::bit_cast<unsigned int>(v);
+  } else {
+    return v.bits();
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int ref_hybrid_dot(const char* a_type, const char* b_type, const char* out_type,
+                   const char* model, const unsigned int* a, const unsigned int* b, int k,
+                   float scale_a, float scale_b, unsigned int* c) {
+  mf::hybrid::matmul_options o;
+  if (!hybrid_model_by_name(model, o.model)) return 0;
+  o.scales.a = scale_a;
+  o.scales.b = scale_b;
+  bool ok = false;
+  hybrid_type_by_name(a_type, [&](auto ta) {
+    hybrid_type_by_name(b_type, [&](auto tb) {
+      hybrid_type_by_name(out_type, [&](auto tc) {
+        using A = decltype(ta);
+        using B = decltype(tb);
+        using C = decltype(tc);
+        if constexpr (!std::is_same_v<A, float> && !std::is_same_v<B, float>) {
+          std::vector<A> va;
+          std::vector<B> vb;
+          for (int i = 0; i < k; ++i) {
+            va.push_back(from_code<A>(a[i]));
+            vb.push_back(from_code<B>(b[i]));
+          }
+          C result{};
+          mf::hybrid::matmul<mf::hybrid::any>(va.data(), static_cast<std::size_t>(k), vb.data(), 1,
+                                              &result, 1, 1, 1, static_cast<std::size_t>(k), o);
+          *c = to_code(result);
+          ok = true;
+        }
+      });
+    });
+  });
+  return ok ? 1 : 0;
 }
 
 }  // extern "C"

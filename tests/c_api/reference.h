@@ -29,6 +29,14 @@ int ref_mx_quantize_block(const char* mx_format, const char* scale_rounding,
 int ref_mx_dequantize_block(const char* mx_format, unsigned char scale,
                             const unsigned char* codes, unsigned int* f32_bits);
 
+/* The hybrid MatMul through the typed C++ entry, types and models by name
+ * ("HF8", "BF8", "FP16", "BF16", "FP32"; "sequential_fp32", "exact",
+ * "chunked_exact64", ...), table `any`, per-tensor scales, 1 x k x 1.
+ * 0 when a name is unknown. */
+int ref_hybrid_dot(const char* a_type, const char* b_type, const char* out_type,
+                   const char* model, const unsigned int* a, const unsigned int* b, int k,
+                   float scale_a, float scale_b, unsigned int* c);
+
 #ifdef __cplusplus
 }
 #endif
