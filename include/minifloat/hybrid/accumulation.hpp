@@ -110,6 +110,13 @@ struct operand_kinds {
 
 namespace detail {
 
+// Calls f(begin, end) for consecutive runs of `size` indices of [0, k), the
+// last one shorter.
+template <class F>
+void for_each_run(std::size_t k, std::size_t size, F f) {
+  for (std::size_t begin = 0; begin < k; begin += size) f(begin, begin + size < k ? begin + size : k);
+}
+
 inline float sequential_sum(const float* a, const float* b, std::size_t k) noexcept {
   float acc = 0.0f;
   for (std::size_t i = 0; i < k; ++i) acc = std::fma(a[i], b[i], acc);
@@ -167,11 +174,9 @@ inline wide_sum exact_sum(const float* a, const float* b, std::size_t k) noexcep
 
 inline float chunked_sum(const accumulation_model& m, const float* a, const float* b,
                          std::size_t k) noexcept {
-  const auto chunk = static_cast<std::size_t>(m.chunk);
   float acc = 0.0f;
-  for (std::size_t start = 0; start < k; start += chunk) {
-    const std::size_t end = start + chunk < k ? start + chunk : k;
-    wide_sum total = exact_sum(a + start, b + start, end - start);
+  for_each_run(k, static_cast<std::size_t>(m.chunk), [&](std::size_t begin, std::size_t end) {
+    wide_sum total = exact_sum(a + begin, b + begin, end - begin);
     if (m.presum_round) {
       const float t = round_to_fp32(total, m.rounding);
       total = wide_sum{};
@@ -179,7 +184,7 @@ inline float chunked_sum(const accumulation_model& m, const float* a, const floa
     }
     total.add(acc);
     acc = round_to_fp32(total, m.rounding);
-  }
+  });
   return acc;
 }
 
@@ -216,29 +221,26 @@ inline double reduced_block_step(const accumulation_model& m, double part, const
 
 inline float reduced_sum(const accumulation_model& m, const float* a, const float* b,
                          std::size_t k) noexcept {
-  const auto promote_every = static_cast<std::size_t>(m.promote_every);
   float acc = 0.0f;
-  for (std::size_t start = 0; start < k; start += promote_every) {
-    const std::size_t end = start + promote_every < k ? start + promote_every : k;
+  for_each_run(k, static_cast<std::size_t>(m.promote_every), [&](std::size_t begin, std::size_t end) {
     double part = 0.0;
     if (m.variant == reduced_variant::seq) {
-      for (std::size_t i = start; i < end; ++i) {
+      for (std::size_t i = begin; i < end; ++i) {
         wide_sum step;
         step.add(part);
         step.add_product(a[i], b[i]);
         part = step.truncate(m.bits, m.trunc);
       }
     } else {
-      const auto block = static_cast<std::size_t>(m.block);
-      for (std::size_t i = start; i < end; i += block) {
-        part = reduced_block_step(m, part, a + i, b + i, (i + block < end ? i + block : end) - i);
-      }
+      for_each_run(end - begin, static_cast<std::size_t>(m.block), [&](std::size_t first, std::size_t last) {
+        part = reduced_block_step(m, part, a + begin + first, b + begin + first, last - first);
+      });
     }
     wide_sum promoted;
     promoted.add(acc);
     promoted.add(part);
     acc = round_to_fp32(promoted, fp32_rounding::nearest_even);
-  }
+  });
   return acc;
 }
 
