@@ -18,4 +18,10 @@ int run_decode(const options& o);
 // vectors.cpp: golden conversion vectors.
 int run_vectors(const options& o);
 
+// onnx_ops.cpp: ONNX QuantizeLinear / DequantizeLinear (mf::onnx).
+int run_quantize_linear(const options& o);
+int run_dequantize_linear(const options& o);
+std::string_view quantize_linear_help();
+std::string_view dequantize_linear_help();
+
 }  // namespace minifloat_cli
