@@ -4,6 +4,7 @@
 
 #include <minifloat/config.hpp>
 
+#include "commands.hpp"
 #include "format_registry.hpp"
 #include "line_io.hpp"
 
@@ -32,6 +33,10 @@ constexpr std::string_view usage =
     "                                the hybrid element-wise reference\n"
     "  vectors-matmul --a T --b T --out T --m M --k K --n N [...]\n"
     "                                a seeded random MatMul case\n"
+    "  quantize-linear --shape D,.. --scales S,.. [ATTRIBUTES]\n"
+    "                                ONNX QuantizeLinear of the tensor on stdin\n"
+    "  dequantize-linear --shape D,.. --x-type T --scales S,.. [ATTRIBUTES]\n"
+    "                                ONNX DequantizeLinear of the tensor on stdin\n"
     "\n"
     "FORMAT: e4m3fn e4m3fnuz e5m2 e5m2fnuz e2m1fn e2m3fn e3m2fn e8m0fnu e4m3 e3m4\n"
     "        e4m3b11fnuz binary16 bfloat16\n"
@@ -144,6 +149,8 @@ constexpr command_name commands[] = {
     {"formats", command::formats}, {"info", command::info},
     {"table", command::table},     {"encode", command::encode},
     {"decode", command::decode},   {"vectors", command::vectors},
+    {"quantize-linear", command::quantize_linear},
+    {"dequantize-linear", command::dequantize_linear},
 };
 
 struct mode_spelling {
@@ -257,6 +264,13 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
     throw usage_error("unknown command " + quoted(first) + " (try 'minifloat --help')");
   }
   const std::string name(first);
+  if (o.what == command::quantize_linear || o.what == command::dequantize_linear) {
+    for (std::size_t i = 1; i < arguments.size(); ++i) {
+      if (arguments[i] == "--help" || arguments[i] == "-h") o.help = true;
+    }
+    o.onnx_arguments.assign(arguments.begin() + 1, arguments.end());
+    return o;
+  }
 
   std::vector<std::string_view> positional;
   bool table_style_given = false;
@@ -390,6 +404,8 @@ std::string_view help_text(command what) {
     case command::encode: return encode_help;
     case command::decode: return decode_help;
     case command::vectors: return vectors_help;
+    case command::quantize_linear: return quantize_linear_help();
+    case command::dequantize_linear: return dequantize_linear_help();
     case command::none: break;
   }
   return usage;

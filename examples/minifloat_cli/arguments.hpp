@@ -12,7 +12,8 @@
 
 namespace minifloat_cli {
 
-enum class command { none, formats, info, table, encode, decode, vectors };
+enum class command { none, formats, info, table, encode, decode, vectors,
+                     quantize_linear, dequantize_linear };
 
 enum class table_style { text, csv, markdown };
 
@@ -38,6 +39,8 @@ struct options {
   binary_type to = binary_type::f32;
   std::uint64_t count = 0;
   bool csv = false;
+  // quantize-linear / dequantize-linear parse their own flags (onnx_ops.cpp).
+  std::vector<std::string_view> onnx_arguments;
 };
 
 // Parses argv (after the program name). Throws usage_error with a one-line

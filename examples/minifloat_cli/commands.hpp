@@ -26,4 +26,10 @@ int run_vectors(const options& o);
 bool is_hybrid_command(std::string_view name);
 int run_hybrid(const std::vector<std::string_view>& arguments);
 
+// onnx_ops.cpp: ONNX QuantizeLinear / DequantizeLinear (mf::onnx).
+int run_quantize_linear(const options& o);
+int run_dequantize_linear(const options& o);
+std::string_view quantize_linear_help();
+std::string_view dequantize_linear_help();
+
 }  // namespace minifloat_cli

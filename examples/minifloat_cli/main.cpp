@@ -26,6 +26,8 @@ int run(const minifloat_cli::options& o) {
     case command::encode: return minifloat_cli::run_encode(o);
     case command::decode: return minifloat_cli::run_decode(o);
     case command::vectors: return minifloat_cli::run_vectors(o);
+    case command::quantize_linear: return minifloat_cli::run_quantize_linear(o);
+    case command::dequantize_linear: return minifloat_cli::run_dequantize_linear(o);
     case command::none: break;
   }
   return 2;

@@ -1,0 +1,355 @@
+// quantize-linear and dequantize-linear: ONNX's QuantizeLinear and
+// DequantizeLinear (opset 28) through mf::onnx, with the operators'
+// attributes as flags and x as row-major text on stdin, for testbench
+// vectors. One output element per line, as the output type's bits in hex.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <minifloat/onnx.hpp>
+
+#include "commands.hpp"
+#include "line_io.hpp"
+
+namespace minifloat_cli {
+namespace {
+
+namespace onnx = mf::onnx;
+
+constexpr std::string_view quantize_help =
+    "usage: minifloat quantize-linear --shape D0,D1,... --scales S,S,...\n"
+    "                 [--x-type float|float16|bfloat16] [--scale-type T]\n"
+    "                 [--scale-shape S0,S1,...|scalar] [--axis N] [--block-size B]\n"
+    "                 [--output-dtype T] [--precision T] [--no-saturate]\n"
+    "                 [--zero-point Z,Z,...] [--opset N]\n"
+    "\n"
+    "ONNX QuantizeLinear (opset 28): y = saturate(round(x / y_scale) + y_zero_point),\n"
+    "the division rounded to nearest even in the scale's type (or --precision),\n"
+    "then converted to the output type (docs/onnx.md). x is read from stdin:\n"
+    "the row-major elements of a tensor of shape --shape, separated by blanks,\n"
+    "commas or newlines; each is the x type's bits ('0x' and 8 hex digits for\n"
+    "float, 4 for float16/bfloat16) or a number as strtod reads it, rounded to\n"
+    "the x type (nearest even). One line per element of y: its code in hex\n"
+    "(4-bit types one digit, unpacked).\n"
+    "\n"
+    "  --shape D0,D1,...   x's shape (required)\n"
+    "  --x-type T          float (default), float16, bfloat16\n"
+    "  --scales S,...      y_scale's elements, written as x's are (required)\n"
+    "  --scale-type T      float (default), float16, bfloat16, float8e8m0\n"
+    "  --scale-shape ...   y_scale's shape (default: scalar with one scale, else 1-D)\n"
+    "  --axis N            per-axis / blocked axis (default 1)\n"
+    "  --block-size B      blocked quantization (default 0: none)\n"
+    "  --output-dtype T    uint8 (default), int8, uint16, int16, uint4, int4,\n"
+    "                      float8e4m3fn, float8e4m3fnuz, float8e5m2, float8e5m2fnuz,\n"
+    "                      float4e2m1\n"
+    "  --precision T       the division's type: float, float16, bfloat16\n"
+    "  --no-saturate       saturate=0 (float8 outputs)\n"
+    "  --zero-point Z,...  y_zero_point, one per scale or one for all (integers;\n"
+    "                      0 for float types)\n"
+    "  --opset N           below 24: saturating +-Inf into FNUZ types is NaN\n";
+
+constexpr std::string_view dequantize_help =
+    "usage: minifloat dequantize-linear --shape D0,D1,... --x-type T --scales S,S,...\n"
+    "                 [--scale-type T] [--scale-shape S0,S1,...|scalar] [--axis N]\n"
+    "                 [--block-size B] [--output-dtype T] [--zero-point Z,Z,...]\n"
+    "\n"
+    "ONNX DequantizeLinear (opset 28): y = (x - x_zero_point) * x_scale, the exact\n"
+    "product rounded once to the output type (docs/onnx.md). x is read from stdin:\n"
+    "row-major elements separated by blanks, commas or newlines, each the x\n"
+    "type's code in hex ('0x' prefix) or, for the integer types, a decimal\n"
+    "integer. One line per element of y: its bits in hex (8 digits for float,\n"
+    "4 for float16/bfloat16).\n"
+    "\n"
+    "  --shape D0,D1,...   x's shape (required)\n"
+    "  --x-type T          uint8, int8, uint16, int16, uint4, int4, float8e4m3fn,\n"
+    "                      float8e4m3fnuz, float8e5m2, float8e5m2fnuz, float4e2m1\n"
+    "  --scales S,...      x_scale's elements: bits in hex or numbers (required)\n"
+    "  --scale-type T      float (default), float16, bfloat16, float8e8m0\n"
+    "  --scale-shape ...   x_scale's shape (default: scalar with one scale, else 1-D)\n"
+    "  --axis N, --block-size B   as for quantize-linear\n"
+    "  --output-dtype T    float, float16, bfloat16 (default: the scale's type)\n"
+    "  --zero-point Z,...  x_zero_point, one per scale or one for all\n";
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+std::vector<std::string_view> split_list(std::string_view text) {
+  std::vector<std::string_view> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
+std::int64_t parse_integer(std::string_view context, std::string_view text) {
+  const std::string s(text);
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || end != s.c_str() + s.size()) {
+    throw usage_error(std::string(context) + ": not an integer: " + quoted(text));
+  }
+  return v;
+}
+
+std::vector<std::int64_t> parse_shape(std::string_view context, std::string_view text) {
+  std::vector<std::int64_t> shape;
+  if (text == "scalar") return shape;
+  for (const std::string_view d : split_list(text)) {
+    const std::int64_t v = parse_integer(context, d);
+    if (v < 0) throw usage_error(std::string(context) + ": negative dimension " + quoted(d));
+    shape.push_back(v);
+  }
+  return shape;
+}
+
+onnx::data_type parse_type(std::string_view context, std::string_view text) {
+  const onnx::data_type t = onnx::data_type_from_name(text);
+  if (t == onnx::data_type::undefined) {
+    throw usage_error(std::string(context) + ": unknown type " + quoted(text));
+  }
+  return t;
+}
+
+// One element of `type` from text: "0x" + hex bits, or a number. Returns
+// false if the text is neither.
+bool parse_element(std::string_view text, onnx::data_type type, std::uint32_t& code) {
+  const std::string s(text);
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+      s.find_first_of(".pP") == std::string::npos) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(s.c_str() + 2, &end, 16);
+    const int bits = onnx::bits_of(type);
+    if (end != s.c_str() + s.size() || (bits < 32 && v >> bits) || v > 0xFFFFFFFFull) return false;
+    code = static_cast<std::uint32_t>(v);
+    return true;
+  }
+  char* end = nullptr;
+  if (onnx::is_integer(type)) {
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    const onnx::integer_range r = onnx::range_of(type);
+    if (s.empty() || end != s.c_str() + s.size() || v < r.lowest || v > r.highest) return false;
+    code = static_cast<std::uint32_t>(v) & ((1u << onnx::bits_of(type)) - 1u);
+    return true;
+  }
+  if (type == onnx::data_type::float32) {
+    // As `encode --from f32`: strtof's correctly rounded float.
+    const float f = std::strtof(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size()) return false;
+    code = mf::detail::bit_cast<std::uint32_t>(f);
+    return true;
+  }
+  // strtod's double, rounded once to the type by the library (nearest
+  // even, no saturation).
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size()) return false;
+  if (type == onnx::data_type::float16) {
+    code = mf::round_to<mf::binary16>(v).bits();
+  } else if (type == onnx::data_type::bfloat16) {
+    code = mf::round_to<mf::bfloat16>(v).bits();
+  } else {
+    onnx::cast_attributes a;
+    a.saturate = false;
+    a.round_mode = onnx::e8m0_round_mode::nearest;
+    code = onnx::cast_value(static_cast<float>(v), type, a);  // exact for the values the type holds
+  }
+  return true;
+}
+
+struct onnx_command {
+  bool quantize = true;
+  std::vector<std::int64_t> shape;
+  bool has_shape = false;
+  onnx::data_type x_type = onnx::data_type::undefined;
+  onnx::data_type scale_type = onnx::data_type::float32;
+  std::vector<std::string_view> scales;
+  std::vector<std::int64_t> scale_shape;
+  bool has_scale_shape = false;
+  std::vector<std::string_view> zero_point;
+  onnx::quantize_attributes q;
+  onnx::dequantize_attributes d;
+};
+
+onnx_command parse(const std::vector<std::string_view>& args, bool quantize) {
+  const std::string name = quantize ? "quantize-linear" : "dequantize-linear";
+  onnx_command c;
+  c.quantize = quantize;
+  if (quantize) c.x_type = onnx::data_type::float32;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view option = args[i], value;
+    const std::size_t equals = option.find('=');
+    bool has_value = false;
+    if (equals != std::string_view::npos) {
+      value = option.substr(equals + 1);
+      option = option.substr(0, equals);
+      has_value = true;
+    }
+    if (option == "--no-saturate" && quantize) {
+      if (has_value) throw usage_error(name + ": option --no-saturate takes no value");
+      c.q.saturate = false;
+      continue;
+    }
+    const bool known = option == "--shape" || option == "--x-type" || option == "--scales" ||
+                       option == "--scale-type" || option == "--scale-shape" ||
+                       option == "--axis" || option == "--block-size" ||
+                       option == "--output-dtype" || option == "--zero-point" ||
+                       (quantize && (option == "--precision" || option == "--opset"));
+    if (!known) {
+      throw usage_error(name + ": unknown option " + quoted(args[i]) + " (try 'minifloat " + name +
+                        " --help')");
+    }
+    if (!has_value) {
+      if (i + 1 >= args.size()) {
+        throw usage_error(name + ": option " + std::string(option) + " needs a value");
+      }
+      value = args[++i];
+    }
+    const std::string context = name + ": " + std::string(option);
+    if (option == "--shape") {
+      c.shape = parse_shape(context, value);
+      c.has_shape = true;
+    } else if (option == "--x-type") {
+      c.x_type = parse_type(context, value);
+    } else if (option == "--scales") {
+      c.scales = split_list(value);
+    } else if (option == "--scale-type") {
+      c.scale_type = parse_type(context, value);
+    } else if (option == "--scale-shape") {
+      c.scale_shape = parse_shape(context, value);
+      c.has_scale_shape = true;
+    } else if (option == "--axis") {
+      c.q.axis = c.d.axis = parse_integer(context, value);
+    } else if (option == "--block-size") {
+      c.q.block_size = c.d.block_size = parse_integer(context, value);
+    } else if (option == "--output-dtype") {
+      c.q.output_dtype = c.d.output_dtype = parse_type(context, value);
+    } else if (option == "--precision") {
+      c.q.precision = parse_type(context, value);
+    } else if (option == "--opset") {
+      c.q.opset = static_cast<int>(parse_integer(context, value));
+    } else if (option == "--zero-point") {
+      c.zero_point = split_list(value);
+    }
+  }
+  if (!c.has_shape) throw usage_error(name + ": missing --shape");
+  if (c.x_type == onnx::data_type::undefined) throw usage_error(name + ": missing --x-type");
+  if (c.scales.empty() || (c.scales.size() == 1 && c.scales[0].empty())) {
+    throw usage_error(name + ": missing --scales");
+  }
+  if (!c.has_scale_shape && c.scales.size() > 1) {
+    c.scale_shape = {static_cast<std::int64_t>(c.scales.size())};
+  }
+  return c;
+}
+
+onnx::tensor tensor_from_text(std::string_view context, onnx::data_type type,
+                              std::vector<std::int64_t> shape,
+                              const std::vector<std::string_view>& items) {
+  std::vector<std::uint32_t> codes(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!parse_element(items[i], type, codes[i])) {
+      throw usage_error(std::string(context) + ": not a " + std::string(onnx::name_of(type)) +
+                        " value: " + quoted(items[i]));
+    }
+  }
+  std::size_t count = 1;
+  for (const std::int64_t d : shape) count *= static_cast<std::size_t>(d);
+  if (count != codes.size()) {
+    throw usage_error(std::string(context) + ": " + std::to_string(codes.size()) +
+                      " values for a shape of " + std::to_string(count) + " elements");
+  }
+  return onnx::tensor_from_codes(type, std::move(shape), codes);
+}
+
+int run(const std::vector<std::string_view>& args, bool quantize) {
+  const onnx_command c = parse(args, quantize);
+  const std::string name = quantize ? "quantize-linear" : "dequantize-linear";
+  if (!quantize && !onnx::is_integer(c.x_type) && !onnx::is_float8(c.x_type) &&
+      c.x_type != onnx::data_type::float4e2m1) {
+    throw usage_error(name + ": --x-type must be an integer, float8 or float4e2m1 type");
+  }
+  const onnx::tensor scale = tensor_from_text(name + ": --scales", c.scale_type, c.scale_shape,
+                                              c.scales);
+  onnx::tensor zero;
+  const bool has_zero = !c.zero_point.empty();
+  if (has_zero) {
+    const onnx::data_type zero_type =
+        quantize ? onnx::quantize_output_type(c.q.output_dtype, nullptr) : c.x_type;
+    // One value stands for every scale's zero point.
+    std::vector<std::string_view> zeros = c.zero_point;
+    if (zeros.size() == 1) zeros.assign(scale.element_count(), zeros[0]);
+    zero = tensor_from_text(name + ": --zero-point", zero_type, c.scale_shape, zeros);
+  }
+
+  // x: every token of stdin, in order.
+  std::vector<std::string> tokens;
+  std::vector<std::uint64_t> token_lines;
+  {
+    line_reader in(stdin);
+    std::string_view line;
+    while (in.next(line)) {
+      std::size_t i = 0;
+      while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' ||
+                                   line[i] == '\r')) {
+          ++i;
+        }
+        std::size_t j = i;
+        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != ',' &&
+               line[j] != '\r') {
+          ++j;
+        }
+        if (j > i) {
+          tokens.emplace_back(line.substr(i, j - i));
+          token_lines.push_back(in.line_number());
+        }
+        i = j;
+      }
+    }
+  }
+  std::vector<std::uint32_t> x_codes(tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!parse_element(tokens[i], c.x_type, x_codes[i])) {
+      throw usage_error("line " + std::to_string(token_lines[i]) + ": not a " +
+                        std::string(onnx::name_of(c.x_type)) + " value: " +
+                        quote_line(tokens[i]));
+    }
+  }
+  std::size_t count = 1;
+  for (const std::int64_t d : c.shape) count *= static_cast<std::size_t>(d);
+  if (count != x_codes.size()) {
+    throw usage_error(name + ": " + std::to_string(x_codes.size()) +
+                      " values on stdin for a shape of " + std::to_string(count) + " elements");
+  }
+  const onnx::tensor x = onnx::tensor_from_codes(c.x_type, c.shape, x_codes);
+
+  onnx::tensor y;
+  try {
+    y = quantize ? onnx::quantize_linear(x, scale, has_zero ? &zero : nullptr, c.q)
+                 : onnx::dequantize_linear(x, scale, has_zero ? &zero : nullptr, c.d);
+  } catch (const onnx::invalid_model& error) {
+    throw usage_error(name + ": " + error.what());
+  }
+  output_buffer out(stdout);
+  const int digits = (onnx::bits_of(y.type) + 3) / 4;
+  for (const std::uint32_t code : onnx::codes_of(y)) {
+    out.write_hex(code, digits);
+    out.put('\n');
+  }
+  out.flush();
+  return 0;
+}
+
+}  // namespace
+
+std::string_view quantize_linear_help() { return quantize_help; }
+std::string_view dequantize_linear_help() { return dequantize_help; }
+
+int run_quantize_linear(const options& o) { return run(o.onnx_arguments, true); }
+int run_dequantize_linear(const options& o) { return run(o.onnx_arguments, false); }
+
+}  // namespace minifloat_cli

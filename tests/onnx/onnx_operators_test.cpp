@@ -1,0 +1,244 @@
+// mf::onnx on answers worked by hand (the bit-exact comparison with onnx's
+// reference evaluator is onnx_reference_compare.py, label onnx).
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <minifloat/onnx.hpp>
+
+namespace {
+
+using mf::onnx::data_type;
+using mf::onnx::tensor;
+
+tensor floats(std::vector<std::int64_t> shape, const std::vector<float>& values) {
+  std::vector<std::uint32_t> codes;
+  for (const float v : values) codes.push_back(mf::detail::bit_cast<std::uint32_t>(v));
+  return mf::onnx::tensor_from_codes(data_type::float32, std::move(shape), codes);
+}
+
+tensor bf16(std::vector<std::int64_t> shape, const std::vector<float>& values) {
+  std::vector<std::uint32_t> codes;
+  for (const float v : values) {
+    const auto b = mf::round_to<mf::bfloat16>(v);
+    EXPECT_EQ(static_cast<float>(b), v) << "not a bfloat16: " << v;
+    codes.push_back(b.bits());
+  }
+  return mf::onnx::tensor_from_codes(data_type::bfloat16, std::move(shape), codes);
+}
+
+tensor f16(std::vector<std::int64_t> shape, const std::vector<float>& values) {
+  std::vector<std::uint32_t> codes;
+  for (const float v : values) codes.push_back(mf::round_to<mf::binary16>(v).bits());
+  return mf::onnx::tensor_from_codes(data_type::float16, std::move(shape), codes);
+}
+
+std::vector<std::uint32_t> quantize(const tensor& x, const tensor& scale, data_type out,
+                                    mf::onnx::quantize_attributes a = {},
+                                    const tensor* zero = nullptr) {
+  if (zero == nullptr) a.output_dtype = out;
+  return mf::onnx::codes_of(mf::onnx::quantize_linear(x, scale, zero, a));
+}
+
+// 1.0546875 / 0.9921875 = 135/127 = 1.06299..., just above 1.0625, the
+// midpoint of the e4m3fn neighbours 1 (0x38) and 1.125 (0x39). In bfloat16
+// (spacing 2^-7 on [1, 2)) 135/127 = 136.063 * 2^-7 rounds to 136 * 2^-7 =
+// 1.0625 exactly; that tie goes to the even 1.0. Rounded once (a float32
+// quotient) it is above the midpoint: 1.125.
+TEST(OnnxQuantizeLinear, BFloat16QuotientRoundsTwice) {
+  const tensor x = floats({1}, {1.0546875f});
+  EXPECT_EQ(quantize(x, bf16({}, {0.9921875f}), data_type::float8e4m3fn),
+            std::vector<std::uint32_t>{0x38});
+  // The same scale as a float: one rounding.
+  EXPECT_EQ(quantize(x, floats({}, {0.9921875f}), data_type::float8e4m3fn),
+            std::vector<std::uint32_t>{0x39});
+  // A bfloat16 scale with precision = float: one rounding.
+  mf::onnx::quantize_attributes a;
+  a.precision = data_type::float32;
+  EXPECT_EQ(quantize(x, bf16({}, {0.9921875f}), data_type::float8e4m3fn, a),
+            std::vector<std::uint32_t>{0x39});
+  // A float scale with precision = bfloat16: the two roundings again.
+  a.precision = data_type::bfloat16;
+  EXPECT_EQ(quantize(x, floats({}, {0.9921875f}), data_type::float8e4m3fn, a),
+            std::vector<std::uint32_t>{0x38});
+}
+
+// x = 2.5 + 2^-11 in float. In float16 (spacing 2^-9 on [2, 4)) x itself
+// rounds to 2.5 (the division's operands are converted to its precision),
+// and rint(2.5) is 2 (ties to even); in float the quotient is above 2.5: 3.
+TEST(OnnxQuantizeLinear, Float16PrecisionRoundsXFirst) {
+  const tensor x = floats({1}, {2.50048828125f});
+  EXPECT_EQ(quantize(x, f16({}, {1.0f}), data_type::uint8), std::vector<std::uint32_t>{2});
+  EXPECT_EQ(quantize(x, floats({}, {1.0f}), data_type::uint8), std::vector<std::uint32_t>{3});
+}
+
+TEST(OnnxQuantizeLinear, Float16QuotientOverflowsToInf) {
+  // 1000 / 2^-10 = 1024000 > 65504: Inf in float16; saturating e4m3fn gives
+  // 448 (0x7E), non-saturating NaN (0x7F), int16 its maximum.
+  const tensor x = floats({2}, {1000.0f, -1000.0f});
+  EXPECT_EQ(quantize(x, f16({}, {0x1p-10f}), data_type::float8e4m3fn),
+            (std::vector<std::uint32_t>{0x7E, 0xFE}));
+  mf::onnx::quantize_attributes a;
+  a.saturate = false;
+  EXPECT_EQ(quantize(x, f16({}, {0x1p-10f}), data_type::float8e4m3fn, a),
+            (std::vector<std::uint32_t>{0x7F, 0xFF}));
+  EXPECT_EQ(quantize(x, f16({}, {0x1p-10f}), data_type::int16),
+            (std::vector<std::uint32_t>{0x7FFF, 0x8000}));
+}
+
+TEST(OnnxQuantizeLinear, SaturatingInfIntoFnuzDependsOnTheOpset) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const tensor x = floats({2}, {inf, -inf});
+  const tensor one = floats({}, {1.0f});
+  mf::onnx::quantize_attributes a;  // opset 28: Cast-24's table, +-max
+  EXPECT_EQ(quantize(x, one, data_type::float8e4m3fnuz, a), (std::vector<std::uint32_t>{0x7F, 0xFF}));
+  EXPECT_EQ(quantize(x, one, data_type::float8e5m2fnuz, a), (std::vector<std::uint32_t>{0x7F, 0xFF}));
+  a.opset = 23;  // Cast-19..23's table: NaN
+  EXPECT_EQ(quantize(x, one, data_type::float8e4m3fnuz, a), (std::vector<std::uint32_t>{0x80, 0x80}));
+  a.opset = 28;
+  a.saturate = false;
+  EXPECT_EQ(quantize(x, one, data_type::float8e4m3fnuz, a), (std::vector<std::uint32_t>{0x80, 0x80}));
+  EXPECT_EQ(quantize(x, one, data_type::float8e5m2, a), (std::vector<std::uint32_t>{0x7C, 0xFC}));
+}
+
+TEST(OnnxQuantizeLinear, IntegersRoundToEvenAddTheZeroPointAndSaturate) {
+  // rint(10.5) = 10, -3 -> 7; rint(11.5) = 12 -> 9; 200 - 3 -> 127;
+  // -200 -> -128; NaN reads as 0 -> -3; -0.5 -> -0 -> -3.
+  const tensor x = floats({6}, {10.5f, 11.5f, 200.0f, -200.0f, std::nanf(""), -0.5f});
+  const tensor zero = mf::onnx::tensor_from_codes(data_type::int8, {}, {0xFD});  // -3
+  EXPECT_EQ(quantize(x, floats({}, {1.0f}), data_type::int8, {}, &zero),
+            (std::vector<std::uint32_t>{7, 9, 127, 0x80, 0xFD, 0xFD}));
+  // uint4 / int4 ranges.
+  const tensor y = floats({3}, {16.0f, -9.0f, 7.5f});
+  EXPECT_EQ(quantize(y, floats({}, {1.0f}), data_type::uint4), (std::vector<std::uint32_t>{15, 0, 8}));
+  EXPECT_EQ(quantize(y, floats({}, {1.0f}), data_type::int4), (std::vector<std::uint32_t>{7, 8, 7}));
+}
+
+TEST(OnnxQuantizeLinear, PerAxisAndBlockedPickTheirScales) {
+  // x: 2 x 5, all 6. Per-axis on axis 0: scales 2 and 3 -> rows of 3 and 2.
+  const tensor x = floats({2, 5}, std::vector<float>(10, 6.0f));
+  mf::onnx::quantize_attributes a;
+  a.axis = 0;
+  EXPECT_EQ(quantize(x, floats({2}, {2.0f, 3.0f}), data_type::uint8, a),
+            (std::vector<std::uint32_t>{3, 3, 3, 3, 3, 2, 2, 2, 2, 2}));
+  // Per-axis on axis -1: one scale per column.
+  a.axis = -1;
+  EXPECT_EQ(quantize(x, floats({5}, {1.0f, 2.0f, 3.0f, 6.0f, 0.5f}), data_type::uint8, a),
+            (std::vector<std::uint32_t>{6, 3, 2, 1, 12, 6, 3, 2, 1, 12}));
+  // Blocked on axis 1, block 2: columns {0,1} {2,3} {4} (partial).
+  a.axis = 1;
+  a.block_size = 2;
+  EXPECT_EQ(quantize(x, floats({2, 3}, {1.0f, 2.0f, 3.0f, 0.5f, 6.0f, 0.25f}), data_type::uint8, a),
+            (std::vector<std::uint32_t>{6, 6, 3, 3, 2, 12, 12, 1, 1, 24}));
+  // Block sizes outside [ceil(5/3), ceil(5/2) - 1] = [2, 2] are rejected.
+  a.block_size = 3;
+  EXPECT_THROW(quantize(x, floats({2, 3}, std::vector<float>(6, 1.0f)), data_type::uint8, a),
+               mf::onnx::invalid_model);
+  a.block_size = 1;
+  EXPECT_THROW(quantize(x, floats({2, 3}, std::vector<float>(6, 1.0f)), data_type::uint8, a),
+               mf::onnx::invalid_model);
+}
+
+TEST(OnnxQuantizeLinear, FourBitOutputsArePackedLowNibbleFirst) {
+  // e2m1: 1 -> 0x2, 2 -> 0x4, -6 -> 0xF; bytes 0x42, then 0x0F with a zero
+  // high nibble.
+  const tensor x = floats({3}, {1.0f, 2.0f, -6.0f});
+  mf::onnx::quantize_attributes a;
+  a.output_dtype = data_type::float4e2m1;
+  const tensor y = mf::onnx::quantize_linear(x, floats({}, {1.0f}), nullptr, a);
+  EXPECT_EQ(y.data, (std::vector<std::uint8_t>{0x42, 0x0F}));
+  a.output_dtype = data_type::int4;  // -1 -> 0xF, 7, -8 -> 0x8
+  const tensor z = mf::onnx::quantize_linear(floats({3}, {-1.0f, 7.0f, -8.0f}),
+                                             floats({}, {1.0f}), nullptr, a);
+  EXPECT_EQ(z.data, (std::vector<std::uint8_t>{0x7F, 0x08}));
+}
+
+TEST(OnnxQuantizeLinear, FloatZeroPointsMustBeZero) {
+  const tensor x = floats({2}, {-0.0f, 1.0f});
+  const tensor plus_zero = mf::onnx::tensor_from_codes(data_type::float8e4m3fn, {}, {0x00});
+  // The formula adds it: -0 + +0 = +0.
+  EXPECT_EQ(quantize(x, floats({}, {1.0f}), data_type::float8e4m3fn, {}, &plus_zero),
+            (std::vector<std::uint32_t>{0x00, 0x38}));
+  EXPECT_EQ(quantize(x, floats({}, {1.0f}), data_type::float8e4m3fn),
+            (std::vector<std::uint32_t>{0x80, 0x38}));
+  const tensor one = mf::onnx::tensor_from_codes(data_type::float8e4m3fn, {}, {0x38});
+  EXPECT_THROW(quantize(x, floats({}, {1.0f}), data_type::float8e4m3fn, {}, &one),
+               mf::onnx::invalid_model);
+  // output_dtype must agree with the zero point's type.
+  mf::onnx::quantize_attributes a;
+  a.output_dtype = data_type::int8;
+  EXPECT_THROW(mf::onnx::quantize_linear(x, floats({}, {1.0f}), &plus_zero, a),
+               mf::onnx::invalid_model);
+}
+
+TEST(OnnxDequantizeLinear, ExactProductRoundedOnceToTheOutput) {
+  // e4m3fn 448 (0x7E) * 2 = 896; -0 (0x80) * 2 = -0; NaN stays NaN.
+  const tensor x = mf::onnx::tensor_from_codes(data_type::float8e4m3fn, {3}, {0x7E, 0x80, 0x7F});
+  const std::vector<std::uint32_t> y =
+      mf::onnx::codes_of(mf::onnx::dequantize_linear(x, floats({}, {2.0f}), nullptr));
+  EXPECT_EQ(y[0], mf::detail::bit_cast<std::uint32_t>(896.0f));
+  EXPECT_EQ(y[1], 0x80000000u);
+  EXPECT_TRUE(std::isnan(mf::detail::bit_cast<float>(y[2])));
+  // int16 (257 - 0) * 1 into bfloat16: the tie between 256 and 258 goes to
+  // the even 256 (0x4380); 259 * 1 -> 260 (0x4382).
+  const tensor i = mf::onnx::tensor_from_codes(data_type::int16, {2}, {257, 259});
+  mf::onnx::dequantize_attributes a;
+  a.output_dtype = data_type::bfloat16;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(i, floats({}, {1.0f}), nullptr, a)),
+            (std::vector<std::uint32_t>{0x4380, 0x4382}));
+  // uint8 with zero point 128: (0 - 128) * 0.5 = -64 in float16 (0xD400).
+  const tensor u = mf::onnx::tensor_from_codes(data_type::uint8, {1}, {0});
+  const tensor zero = mf::onnx::tensor_from_codes(data_type::uint8, {}, {128});
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(u, f16({}, {0.5f}), &zero)),
+            std::vector<std::uint32_t>{0xD400});
+  // A float8e8m0 scale needs output_dtype (the output cannot be float8e8m0).
+  const tensor e8 = mf::onnx::tensor_from_codes(data_type::float8e8m0, {}, {0x80});
+  EXPECT_THROW(mf::onnx::dequantize_linear(u, e8, nullptr), mf::onnx::invalid_model);
+  a.output_dtype = data_type::float32;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(
+                mf::onnx::tensor_from_codes(data_type::uint8, {1}, {3}), e8, nullptr, a)),
+            std::vector<std::uint32_t>{mf::detail::bit_cast<std::uint32_t>(6.0f)});
+}
+
+TEST(OnnxCast, E8m0RoundModesAndTable) {
+  using mf::onnx::e8m0_round_mode;
+  auto cast = [](float v, bool saturate, e8m0_round_mode mode) {
+    return mf::onnx::cast_value(v, data_type::float8e8m0, {saturate, mode});
+  };
+  // 3 = 1.5 * 2: up -> 4 (0x81), down -> 2 (0x80), nearest: the tie goes up.
+  EXPECT_EQ(cast(3.0f, true, e8m0_round_mode::up), 0x81u);
+  EXPECT_EQ(cast(3.0f, true, e8m0_round_mode::down), 0x80u);
+  EXPECT_EQ(cast(3.0f, true, e8m0_round_mode::nearest), 0x81u);
+  EXPECT_EQ(cast(2.9f, true, e8m0_round_mode::nearest), 0x80u);
+  // The table: 0 -> E8M0_MIN saturating, NaN otherwise; Inf -> E8M0_MAX or
+  // NaN; above max (2^127 * 1.5 rounds up) -> max or NaN.
+  EXPECT_EQ(cast(0.0f, true, e8m0_round_mode::up), 0x00u);
+  EXPECT_EQ(cast(0.0f, false, e8m0_round_mode::nearest), 0xFFu);
+  EXPECT_EQ(cast(0x1p-130f, true, e8m0_round_mode::up), 0x00u);
+  EXPECT_EQ(cast(std::numeric_limits<float>::infinity(), true, e8m0_round_mode::up), 0xFEu);
+  EXPECT_EQ(cast(std::numeric_limits<float>::infinity(), false, e8m0_round_mode::up), 0xFFu);
+  EXPECT_EQ(cast(0x1.8p127f, true, e8m0_round_mode::nearest), 0xFEu);
+  EXPECT_EQ(cast(0x1.8p127f, false, e8m0_round_mode::nearest), 0xFFu);
+  EXPECT_EQ(cast(-1.0f, true, e8m0_round_mode::up), 0xFFu);
+}
+
+TEST(OnnxCast, SaturateTable) {
+  // Cast-24: +Inf saturates to max in every float8 type; 464 (the midpoint
+  // of 448 and 480) goes to 448 either way; 500 is NaN without saturation.
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(mf::onnx::cast_value(inf, data_type::float8e5m2fnuz), 0x7Fu);
+  EXPECT_EQ(mf::onnx::cast_value(inf, data_type::float8e5m2, {false}), 0x7Cu);
+  EXPECT_EQ(mf::onnx::cast_value(464.0f, data_type::float8e4m3fn, {false}), 0x7Eu);
+  EXPECT_EQ(mf::onnx::cast_value(500.0f, data_type::float8e4m3fn, {false}), 0x7Fu);
+  EXPECT_EQ(mf::onnx::cast_value(500.0f, data_type::float8e4m3fn), 0x7Eu);
+  // A NaN cast to its own type keeps its payload.
+  const tensor nan = mf::onnx::tensor_from_codes(data_type::float8e5m2, {1}, {0x7D});
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::cast(nan, data_type::float8e5m2)),
+            std::vector<std::uint32_t>{0x7D});
+}
+
+}  // namespace
