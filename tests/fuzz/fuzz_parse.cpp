@@ -98,7 +98,9 @@ bool read_exact(const std::string& s, exact_text& x) {
   const std::uint32_t radix = static_cast<std::uint32_t>(base);
   std::size_t count = 0;
   int fraction_digits = 0;
-  for (; i < s.size() && is_digit(s[i], base); ++i, ++count) x.digits.multiply_add(radix, digit_value(s[i]));
+  for (; i < s.size() && is_digit(s[i], base); ++i, ++count) {
+    x.digits.multiply_add(radix, digit_value(s[i]));
+  }
   if (i < s.size() && s[i] == '.') {
     for (++i; i < s.size() && is_digit(s[i], base); ++i, ++count, ++fraction_digits) {
       x.digits.multiply_add(radix, digit_value(s[i]));
