@@ -366,9 +366,11 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   }
   // An option that would change nothing is a mistake (a testbench that
   // meant stochastic vectors would get nearest-even ones): vectors' seed also
-  // draws the --count random inputs.
-  if (o.has_seed && o.mode != rounding_mode::stochastic &&
-      !(o.what == command::vectors && o.count > 0)) {
+  // draws the --count random inputs. Commands with other uses of --seed
+  // decide for themselves.
+  const bool seed_only_for_rounding =
+      o.what == command::encode || (o.what == command::vectors && o.count == 0);
+  if (o.has_seed && o.mode != rounding_mode::stochastic && seed_only_for_rounding) {
     throw usage_error(name + (o.what == command::vectors
                                   ? ": --seed needs --round stochastic or --count N"
                                   : ": --seed needs --round stochastic"));

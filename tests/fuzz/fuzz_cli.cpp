@@ -69,8 +69,10 @@ void check_arguments(const std::uint8_t* data, std::size_t size) {
     }
     if (o.random_bits < 1 || o.random_bits > 32) std::abort();
     if (o.mode == rounding_mode::stochastic && !o.has_seed) std::abort();
+    // encode's seed only seeds stochastic rounding; vectors' also draws the
+    // --count random inputs.
     if (o.has_seed && o.mode != rounding_mode::stochastic &&
-        !(o.what == command::vectors && o.count > 0)) {
+        (o.what == command::encode || (o.what == command::vectors && o.count == 0))) {
       std::abort();
     }
   } catch (const minifloat_cli::usage_error&) {
