@@ -41,9 +41,14 @@ constexpr std::string_view usage =
     "FORMAT: e4m3fn e4m3fnuz e5m2 e5m2fnuz e2m1fn e2m3fn e3m2fn e8m0fnu e4m3 e3m4\n"
     "        e4m3b11fnuz binary16 bfloat16\n"
     "\n"
-    "'minifloat COMMAND --help' describes a command. Exit status: 0 on success,\n"
-    "2 for a bad command line or input line (one message on stderr), 1 when\n"
-    "reading or writing fails.\n";
+    "'minifloat COMMAND --help' describes a command. '--' ends the options.\n"
+    "\n"
+    "Exit status: 0 on success; 2 for a bad command line or input line; 3 when\n"
+    "reading stdin or writing stdout fails (a full disk, a closed stdout), also\n"
+    "when only the final flush or close of stdout fails; 1 for an unexpected\n"
+    "internal error. Each failure prints one 'minifloat: ...' line on stderr. A\n"
+    "reader that stops early (| head -1) ends the tool by SIGPIPE, as it does\n"
+    "cat; where SIGPIPE is ignored, the failed write gives status 3.\n";
 
 constexpr std::string_view formats_help =
     "usage: minifloat formats\n"
@@ -85,7 +90,8 @@ constexpr std::string_view encode_help =
     "read it: '1.5', '-0x1.8p-3', '1e-3', 'inf', 'nan' ('0x1' is the number 1).\n"
     "The number is read into the source type (round to nearest), then rounded\n"
     "once into FORMAT by the library. Spaces and tabs around a value and a\n"
-    "'\\r' before the newline are ignored; an empty line is an error.\n"
+    "'\\r' before the newline are ignored; an empty line, or other white space\n"
+    "('\\v', '\\f', '\\r'), is an error.\n"
     "\n"
     "  --round MODE    nearest-even (rne, the default), toward-zero (rtz),\n"
     "                  toward-positive (up), toward-negative (down), or\n"
@@ -95,10 +101,11 @@ constexpr std::string_view encode_help =
     "                  encode_stochastic does.\n"
     "  --saturate      finite values beyond max finite become +-max (default:\n"
     "                  Inf, or NaN where the format has no Inf)\n"
-    "  --seed N        the Philox seed (decimal or 0x hex); needed by stochastic\n"
+    "  --seed N        the Philox seed (decimal or 0x hex); needed by stochastic,\n"
+    "                  an error with any other --round\n"
     "  --random-bits B random bits per value for stochastic, 1..32 (default 32;\n"
     "                  with 8 or fewer four values share a Philox word, with 16\n"
-    "                  or fewer two)\n"
+    "                  or fewer two); an error without --round stochastic\n"
     "  --from f32|f64  the source type (default f32)\n";
 
 constexpr std::string_view decode_help =
@@ -134,8 +141,12 @@ constexpr std::string_view vectors_help =
     "  --round MODE    as for encode; with stochastic, vector i (0-based, over all\n"
     "                  lines) uses mf::stochastic_random_bits(seed, i, B)\n"
     "  --saturate      overflow saturates to +-max\n"
-    "  --count N       number of random inputs after the structured set\n"
-    "  --seed N        the Philox seed (decimal or 0x hex); needed by stochastic\n"
+    "  --count N       number of random inputs after the structured set; the\n"
+    "                  total number of lines must fit in 64 bits (N at most\n"
+    "                  2^64 - 1 - the structured count, else status 2)\n"
+    "  --seed N        the Philox seed (decimal or 0x hex) of stochastic\n"
+    "                  rounding and of the --count random inputs; an error\n"
+    "                  when it would do nothing (neither of those)\n"
     "  --random-bits B as for encode (default 32)\n"
     "  --csv           add a column header line and a third column, the class\n"
     "                  of the output (zero, subnormal, normal, inf, nan)\n";
@@ -275,13 +286,18 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   std::vector<std::string_view> positional;
   bool table_style_given = false;
   bool random_bits_given = false;
+  bool options_ended = false;
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     std::string_view argument = arguments[i];
-    if (argument == "--help" || argument == "-h") {
+    if (!options_ended && (argument == "--help" || argument == "-h")) {
       o.help = true;
       return o;
     }
-    if (argument.size() < 2 || argument[0] != '-' || argument == "--") {
+    if (argument == "--" && !options_ended) {
+      options_ended = true;  // POSIX: everything after "--" is an operand
+      continue;
+    }
+    if (options_ended || argument.size() < 2 || argument[0] != '-') {
       positional.push_back(argument);
       continue;
     }
@@ -366,6 +382,17 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   }
   if (random_bits_given && o.mode != rounding_mode::stochastic) {
     throw usage_error(name + ": --random-bits needs --round stochastic");
+  }
+  // An option that would change nothing is a mistake (a testbench that
+  // meant stochastic vectors would get nearest-even ones): vectors' seed also
+  // draws the --count random inputs. Commands with other uses of --seed
+  // decide for themselves.
+  const bool seed_only_for_rounding =
+      o.what == command::encode || (o.what == command::vectors && o.count == 0);
+  if (o.has_seed && o.mode != rounding_mode::stochastic && seed_only_for_rounding) {
+    throw usage_error(name + (o.what == command::vectors
+                                  ? ": --seed needs --round stochastic or --count N"
+                                  : ": --seed needs --round stochastic"));
   }
   return o;
 }

@@ -1,6 +1,7 @@
 // encode and decode: one line in, one line out, in order, through the
 // library's conversions (mf::round_to, mf::round_to_stochastic and the exact
 // decode).
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -54,7 +55,9 @@ bool parse_source(std::string_view line, Source& value) {
                                        std::uint64_t>;
   constexpr std::size_t bits_digits = 2 * sizeof(bits_type);
   const std::string_view text = trim_blanks(line);
-  if (text.empty()) return false;
+  // The grammar allows spaces and tabs around a value and nothing else:
+  // strtof would also skip a leading '\v', '\f' or '\r'.
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text.front()))) return false;
   if (text.size() == 2 + bits_digits && has_hex_prefix(text)) {
     std::uint64_t bits = 0;
     if (parse_hex_digits(text.substr(2), bits)) {

@@ -1,6 +1,8 @@
 #include "line_io.hpp"
 
+#include <cerrno>
 #include <cstring>
+#include <string>
 
 namespace minifloat_cli {
 
@@ -68,7 +70,7 @@ void output_buffer::write(std::string_view text) {
     flush();
     if (text.size() > buffer_.size()) {
       if (std::fwrite(text.data(), 1, text.size(), out_) != text.size()) {
-        throw io_error("error writing standard output");
+        throw_write_error(errno);
       }
       return;
     }
@@ -81,11 +83,41 @@ void output_buffer::flush() {
   if (used_ > 0) {
     const std::size_t size = used_;
     used_ = 0;
-    if (std::fwrite(buffer_.data(), 1, size, out_) != size) {
-      throw io_error("error writing standard output");
-    }
+    if (std::fwrite(buffer_.data(), 1, size, out_) != size) throw_write_error(errno);
   }
-  if (std::fflush(out_) != 0) throw io_error("error writing standard output");
+  if (std::fflush(out_) != 0) throw_write_error(errno);
+}
+
+namespace {
+// The reason of the first failed write, for close_stdout() when that write's
+// io_error was swallowed (in ~output_buffer, during unwinding).
+int first_write_errno = 0;
+}  // namespace
+
+void throw_write_error(int error_number) {
+  if (first_write_errno == 0) first_write_errno = error_number;
+  std::string message = "error writing standard output";
+  if (error_number != 0) {
+    message += ": ";
+    message += std::strerror(error_number);
+  }
+  throw io_error(message);
+}
+
+void close_stdout() {
+  const bool earlier_error = std::ferror(stdout) != 0;
+  errno = 0;
+  const bool flush_failed = std::fflush(stdout) != 0;
+  const int flush_errno = errno;
+  errno = 0;
+  // close() can fail on its own (a deferred error of a network file system).
+  const bool close_failed = std::fclose(stdout) != 0;
+  const int close_errno = errno;
+  if (flush_failed) throw_write_error(flush_errno);
+  if (earlier_error) throw_write_error(first_write_errno);
+  // EBADF from close with nothing written and nothing lost (`encode
+  // </dev/null >&-`) is not an error, as in gnulib's close_stream.
+  if (close_failed && close_errno != EBADF) throw_write_error(close_errno);
 }
 
 std::string quote_line(std::string_view line) {

@@ -20,11 +20,27 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reading or writing failed (a closed pipe, a full disk): exit status 1.
+// Reading or writing failed (a closed stdout, a full disk, a reader that
+// went away while SIGPIPE is ignored): exit status 3.
 class io_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// The exit statuses of the tool, as its --help and README list them.
+constexpr int exit_success = 0;
+constexpr int exit_internal_error = 1;  // an unexpected exception (out of memory)
+constexpr int exit_usage = 2;           // a bad command line or input line
+constexpr int exit_io = 3;              // reading stdin or writing stdout failed
+
+// Throws io_error "error writing standard output: <strerror(error_number)>".
+[[noreturn]] void throw_write_error(int error_number);
+
+// The last step of every command, taken by main: flushes and closes stdout
+// and throws io_error if that fails or if any earlier write to stdout failed
+// (its error indicator, ferror, stays set), so no lost output ends with
+// status 0, whichever path wrote it. Like coreutils' close_stdout.
+void close_stdout();
 
 // Splits a stream into lines. A line ends at "\n" or "\r\n"; the last line
 // may lack its newline. Each line is handed out NUL-terminated (so C parsers
@@ -52,7 +68,9 @@ class line_reader {
 
 // Collects output in one large block and writes it with fwrite when full and
 // on flush() / destruction, so everything appended before an error is on
-// stdout before the error message.
+// stdout before the error message. A failed write throws io_error from
+// write() or flush(); one in the destructor cannot throw, but leaves stdout's
+// error indicator set, which close_stdout() then reports.
 class output_buffer {
  public:
   explicit output_buffer(std::FILE* out, std::size_t block_size = std::size_t{1} << 20);

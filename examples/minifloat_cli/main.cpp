@@ -33,34 +33,59 @@ int run(const minifloat_cli::options& o) {
   return 2;
 }
 
+// Everything but closing stdout; returns the exit status, after one line on
+// stderr for an error.
+int run_command(const std::vector<std::string_view>& arguments) {
+  using namespace minifloat_cli;
+  if (arguments.empty()) {
+    print(stderr, usage_text());
+    return exit_usage;
+  }
+  int status = exit_internal_error;
+  try {
+    if (is_hybrid_command(arguments[0])) return run_hybrid(arguments);
+    const options o = parse_arguments(arguments);
+    if (o.version) {
+      print(stdout, "minifloat " MINIFLOAT_VERSION_STRING "\n");
+      return exit_success;
+    }
+    if (o.help) {
+      print(stdout, o.what == command::none ? usage_text() : help_text(o.what));
+      return exit_success;
+    }
+    return run(o);
+  } catch (const usage_error& error) {
+    status = exit_usage;
+    std::fflush(stdout);  // what was written before the bad line comes first
+    std::fprintf(stderr, "minifloat: %s\n", error.what());
+  } catch (const io_error& error) {
+    status = exit_io;
+    std::fprintf(stderr, "minifloat: %s\n", error.what());
+  } catch (const std::exception& error) {
+    status = exit_internal_error;
+    std::fflush(stdout);
+    std::fprintf(stderr, "minifloat: %s\n", error.what());
+  }
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::vector<std::string_view> arguments(argv + (argc > 0 ? 1 : 0), argv + argc);
-  if (arguments.empty()) {
-    print(stderr, minifloat_cli::usage_text());
-    return 2;
-  }
+  int status = run_command(arguments);
+  // Every command ends here, so a write that failed anywhere (a full disk,
+  // a closed stdout) turns into status 3 even when the command's own code
+  // did not look. A reader that goes away early (`| head -1`) kills the tool
+  // with SIGPIPE before this, as it does coreutils; with SIGPIPE ignored the
+  // write fails with EPIPE and this reports it.
   try {
-    if (minifloat_cli::is_hybrid_command(arguments[0])) return minifloat_cli::run_hybrid(arguments);
-    const minifloat_cli::options o = minifloat_cli::parse_arguments(arguments);
-    if (o.version) {
-      print(stdout, "minifloat " MINIFLOAT_VERSION_STRING "\n");
-      return 0;
+    minifloat_cli::close_stdout();
+  } catch (const minifloat_cli::io_error& error) {
+    if (status != minifloat_cli::exit_io) {
+      std::fprintf(stderr, "minifloat: %s\n", error.what());
+      status = minifloat_cli::exit_io;
     }
-    if (o.help) {
-      print(stdout, o.what == minifloat_cli::command::none ? minifloat_cli::usage_text()
-                                                            : minifloat_cli::help_text(o.what));
-      return 0;
-    }
-    return run(o);
-  } catch (const minifloat_cli::usage_error& error) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "minifloat: %s\n", error.what());
-    return 2;
-  } catch (const std::exception& error) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "minifloat: %s\n", error.what());
-    return 1;
   }
+  return status;
 }

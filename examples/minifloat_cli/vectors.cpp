@@ -20,8 +20,19 @@ constexpr std::uint64_t random_input_stream = 0x9E3779B97F4A7C15u;
 
 template <class T>
 void write_vectors(const options& o, std::string_view name) {
-  output_buffer out(stdout);
   const std::vector<std::uint32_t> structured = boundary_inputs<T>();
+  // Line i is numbered in 64 bits (it indexes the Philox stream): a total
+  // that does not fit would wrap and print fewer vectors than asked for.
+  const std::uint64_t most_lines = ~std::uint64_t{0};
+  const std::uint64_t largest_count = most_lines - structured.size();
+  if (o.count > largest_count) {
+    throw usage_error("vectors: --count " + std::to_string(o.count) + " is too large: " +
+                      std::string(name) + " has " + std::to_string(structured.size()) +
+                      " structured inputs and the total must fit in 64 bits, so --count is "
+                      "at most 2^64 - 1 - " + std::to_string(structured.size()) + " = " +
+                      std::to_string(largest_count));
+  }
+  output_buffer out(stdout);
   const bool stochastic = o.mode == rounding_mode::stochastic;
   const mf::rounding rounding = library_rounding(o.mode);
   const mf::overflow overflow = library_overflow(o);

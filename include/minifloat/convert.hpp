@@ -29,7 +29,9 @@ MF_HOST_DEVICE constexpr To round_to(
 // `random_bits` bits of `random`: the magnitude becomes b when D + r >=
 // 2^random_bits, else a; the sign is kept. So P(b) = D / 2^random_bits,
 // representable values never move, and the rule matches hardware that adds
-// random bits below the kept ones and truncates. random_bits is 1..32.
+// random bits below the kept ones and truncates. random_bits is 1..32; a
+// value below 1 counts as 1 and one above 32 as 32 (no error: the function
+// is noexcept and usable in device code).
 // Above max finite the neighbours come from the unbounded exponent range and
 // a result past max finite follows `on_overflow` (Inf/NaN or max).
 template <class To, class From>

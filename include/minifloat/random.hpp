@@ -136,7 +136,8 @@ MF_HOST_DEVICE constexpr std::uint64_t stochastic_word_index(std::uint64_t index
 
 }  // namespace detail
 
-// The random_bits (1..32) random bits of element `index` under `seed`, in the
+// The random_bits (1..32; below 1 counts as 1, above 32 as 32) random bits
+// of element `index` under `seed`, in the
 // low bits of the result: what mf::round_to_stochastic takes as `random` for
 // that element in the bulk kernels, the command-line tool and the scaling
 // helpers. With random_bits > 16 it is the low random_bits bits of

@@ -2,7 +2,9 @@
 // tool's `minifloat encode FORMAT --round stochastic --seed N [--saturate]
 // [--random-bits B]` (which rounds line i with
 // mf::stochastic_random_bits(seed, i, B)).
-//   minifloat_stochastic_cli_match <path to the minifloat tool>
+//   minifloat_stochastic_cli_match <path to the minifloat tool> <work directory>
+// The tool's input and output files go into the work directory (ctest passes
+// the build tree, so a test run leaves the source tree untouched).
 // Exit status 0 when all agree; the first difference is printed otherwise.
 #include <cinttypes>
 #include <cstdio>
@@ -31,11 +33,11 @@ std::vector<float> inputs() {
 }
 
 template <class Fmt>
-bool check(const std::string& tool, const char* format, std::uint64_t seed, bool saturate,
+bool check(const std::string& tool, const std::string& directory, const char* format, std::uint64_t seed, bool saturate,
            int random_bits = 32) {
   const std::vector<float> in = inputs();
-  const std::string input_path = std::string("stochastic_cli_in_") + format + ".txt";
-  const std::string output_path = std::string("stochastic_cli_out_") + format + ".txt";
+  const std::string input_path = directory + "/stochastic_cli_in_" + format + ".txt";
+  const std::string output_path = directory + "/stochastic_cli_out_" + format + ".txt";
   {
     FILE* f = std::fopen(input_path.c_str(), "w");
     if (f == nullptr) return false;
@@ -49,8 +51,8 @@ bool check(const std::string& tool, const char* format, std::uint64_t seed, bool
   const std::string command = "\"" + tool + "\" encode " + format +
                               " --round stochastic --seed " + std::to_string(seed) +
                               (saturate ? " --saturate" : "") + " --random-bits " +
-                              std::to_string(random_bits) + " < " + input_path + " > " +
-                              output_path;
+                              std::to_string(random_bits) + " < \"" + input_path +
+                              "\" > \"" + output_path + "\"";
   if (std::system(command.c_str()) != 0) {
     std::fprintf(stderr, "failed: %s\n", command.c_str());
     return false;
@@ -95,19 +97,20 @@ bool check(const std::string& tool, const char* format, std::uint64_t seed, bool
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s <minifloat tool>\n", argv[0]);
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s <minifloat tool> <work directory>\n", argv[0]);
     return 2;
   }
   const std::string tool = argv[1];
+  const std::string directory = argv[2];
   bool ok = true;
-  ok &= check<mf::e4m3fn>(tool, "e4m3fn", 1, false);
-  ok &= check<mf::e4m3fn>(tool, "e4m3fn", 0xDEADBEEFCAFEull, true);
-  ok &= check<mf::e5m2>(tool, "e5m2", 7, false);
-  ok &= check<mf::e5m2>(tool, "e5m2", 7, true);
-  ok &= check<mf::e4m3fn>(tool, "e4m3fn", 9, false, 16);
-  ok &= check<mf::e5m2>(tool, "e5m2", 9, true, 8);
-  ok &= check<mf::e2m1fn>(tool, "e2m1fn", 3, false);
-  ok &= check<mf::bfloat16>(tool, "bfloat16", 5, false);
+  ok &= check<mf::e4m3fn>(tool, directory, "e4m3fn", 1, false);
+  ok &= check<mf::e4m3fn>(tool, directory, "e4m3fn", 0xDEADBEEFCAFEull, true);
+  ok &= check<mf::e5m2>(tool, directory, "e5m2", 7, false);
+  ok &= check<mf::e5m2>(tool, directory, "e5m2", 7, true);
+  ok &= check<mf::e4m3fn>(tool, directory, "e4m3fn", 9, false, 16);
+  ok &= check<mf::e5m2>(tool, directory, "e5m2", 9, true, 8);
+  ok &= check<mf::e2m1fn>(tool, directory, "e2m1fn", 3, false);
+  ok &= check<mf::bfloat16>(tool, directory, "bfloat16", 5, false);
   return ok ? 0 : 1;
 }

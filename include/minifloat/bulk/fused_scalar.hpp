@@ -22,7 +22,8 @@ namespace bulk {
 // The random stream of a stochastic encode: element i of the call rounds
 // with mf::stochastic_random_bits(seed, offset + i, random_bits) (1..32
 // bits; with 8 or fewer, four elements share a Philox word, with 16 or fewer
-// two, see random.hpp). A tensor encoded in chunks, each call passing the
+// two, see random.hpp). random_bits below 1 counts as 1 and above 32 as 32,
+// as in mf::round_to_stochastic. A tensor encoded in chunks, each call passing the
 // chunk's start as offset, gets the bits of one call.
 struct stochastic_rounding {
   std::uint64_t seed = 0;

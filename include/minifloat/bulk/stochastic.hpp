@@ -1,6 +1,10 @@
 // Bulk stochastic rounding, reproducible by seed: element i of a call is
-//   mf::round_to_stochastic<Fmt>(x[i], mf::stochastic_random_word(seed, offset + i),
-//                                on_overflow, random_bits)
+//   mf::round_to_stochastic<Fmt>(x[i],
+//       mf::stochastic_random_bits(seed, offset + i, random_bits), on_overflow, random_bits)
+// With random_bits > 16 that is the low bits of one Philox word per element,
+// mf::stochastic_random_word(seed, offset + i); with 16 or fewer the words
+// are cut into packed lanes (two 16-bit lanes, or four 8-bit ones with 8 or
+// fewer), so one word serves two or four elements (random.hpp). Same bits
 // on every ISA, for any vector width, chunking or thread split (the words
 // come from the counter-based Philox4x32-10 of random.hpp). The same rule as
 // the command-line tool's `encode --round stochastic --seed N`. See

@@ -18,6 +18,11 @@
 // scale rounds to zero (all of it below 2^-10 * 6 * s_t, a zero block
 // included) gets elements +-0 (the sign of x_i), since x_i / 0 has no
 // meaning and the block decodes to zeros anyway.
+// With a caller's finite tensor scale, NaN and Inf act per block: a block
+// with a NaN gets scale NaN (0x7F) and elements 0x7 (NaN -> +max), so it
+// decodes to NaN; a block with +-Inf and no NaN gets the saturated scale 448
+// (0x7E) and +-Inf elements +-6, which decode to the finite +-6 * 448 * s_t
+// (docs/mx.md, section 5).
 #pragma once
 
 #include <cmath>
