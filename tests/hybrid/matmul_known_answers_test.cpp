@@ -57,6 +57,17 @@ TEST(HybridKnownAnswers, SumOfNegativeZerosIsPositiveZero) {
   }
 }
 
+// Zeros after the start follow IEEE 754: -2^-100 * 2^-100 underflows to -0,
+// and -0 + (-0 * 1) stays -0 (0x80000000). chunked_exact{1} reads its exact
+// sums the same way, so it stays sequential_fp32 here too; `exact` rounds
+// the sum -2^-200 once, to -0 as well.
+TEST(HybridKnownAnswers, ZeroSignsAfterTheStart) {
+  const std::vector<double> a{-0x1p-100, -0.0}, b{0x1p-100, 1};
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, a, b), 0x80000000u);
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::chunked_exact(1))), 0x80000000u);
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, a, b, with(hy::models::exact())), 0x80000000u);
+}
+
 // VDPBF16PS: 2^-63 * 2^-64 = 2^-127 is below 2^-126 and flushed to +0;
 // sequential_fp32 keeps the subnormal.
 TEST(HybridKnownAnswers, Bf16PairsFlushesASubnormalSum) {

@@ -206,7 +206,12 @@ inline double reduced_block_step(const accumulation_model& m, double part, const
   consider(part);
   for (std::size_t i = 0; i < count; ++i) consider(static_cast<double>(a[i]) * b[i]);
   if (special_check.is_special()) return special_check.special();
-  if (emax == -100000) return 0.0;
+  if (emax == -100000) {  // every term is a zero: the zero their sum has
+    wide_sum zeros;
+    zeros.add(part);
+    for (std::size_t i = 0; i < count; ++i) zeros.add_product(a[i], b[i]);
+    return zeros.zero();
+  }
   const double quantum = std::ldexp(1.0, emax - m.bits + 1);
   const auto cut = [&](double x) {
     const double units = x / quantum;  // exact: a power-of-two scaling
@@ -254,8 +259,11 @@ inline float accumulate(const accumulation_model& m, const float* a, const float
                         std::size_t k, operand_kinds kinds = {}) noexcept {
   switch (m.kind) {
     case model_kind::sequential_fp32: return detail::sequential_sum(a, b, k);
-    case model_kind::exact:
-      return round_to_fp32(detail::exact_sum(a, b, k), fp32_rounding::nearest_even);
+    case model_kind::exact: {
+      wide_sum sum = detail::exact_sum(a, b, k);
+      sum.add(0.0);  // the accumulator starts at +0
+      return round_to_fp32(sum, fp32_rounding::nearest_even);
+    }
     case model_kind::avx512_bf16_pairs: return detail::bf16_pairs_sum(a, b, k);
     case model_kind::amx_tile_pairs: return detail::amx_sum(m, a, b, k, kinds);
     case model_kind::chunked_exact: return detail::chunked_sum(m, a, b, k);

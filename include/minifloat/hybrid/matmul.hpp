@@ -85,11 +85,12 @@ inline long long requantize_exact(std::int32_t acc, float scale, long long lo, l
   unsigned long long mag = negative ? 0ull - static_cast<unsigned long long>(p)
                                     : static_cast<unsigned long long>(p);
   long long r;
-  if (e >= 0) {
-    if (mag != 0 && (e >= 10 || (mag << e) >> e != mag || (mag << e) > (1ull << 62))) {
-      return negative ? lo : hi;
-    }
-    r = static_cast<long long>(mag << e);
+  if (mag == 0) {
+    r = 0;
+  } else if (e >= 0) {
+    // |p| >= 1, so |p| * 2^e >= 2^e: past every 8-bit range from e = 9 on.
+    if (e >= 9) return negative ? lo : hi;
+    r = static_cast<long long>(mag << e);  // < 2^55 * 2^8
   } else if (e <= -63) {
     r = 0;  // below one half: |p| < 2^56 <= 2^(-e-1)
   } else {

@@ -113,6 +113,7 @@ class wide_sum {
  public:
   // Adds x exactly. Inf and NaN set the special state.
   void add(double x) noexcept {
+    only_negative_zeros_ = only_negative_zeros_ && x == 0 && std::signbit(x);
     if (std::isnan(x)) {
       nan_ = true;
       return;
@@ -147,6 +148,12 @@ class wide_sum {
                     : -std::numeric_limits<double>::infinity();
   }
 
+  // An exact zero sum: -0 when every term added was -0 (IEEE 754 6.3: x + x
+  // = x for a zero x), +0 otherwise (opposite signs cancel to +0 when
+  // rounding to nearest or toward zero). Callers that start from a +0
+  // accumulator add it.
+  double zero() const noexcept { return only_negative_zeros_ ? -0.0 : 0.0; }
+
   // The finite part as sign and magnitude (negative: the sum is < 0).
   bool finite_part(detail::magnitude& out) const noexcept {
     const int c = positive_.compare(negative_);
@@ -171,7 +178,7 @@ class wide_sum {
     detail::magnitude mag;
     const bool negative = finite_part(mag);
     const int top = mag.top_bit();
-    if (top < 0) return 0.0;  // an exact zero sum is +0 (the accumulator starts at +0)
+    if (top < 0) return zero();
     const int low = top - 52;
     std::uint64_t m;
     if (low <= 0) {
@@ -192,7 +199,7 @@ class wide_sum {
     detail::magnitude mag;
     const bool negative = finite_part(mag);
     const int top = mag.top_bit();
-    if (top < 0) return 0.0;
+    if (top < 0) return zero();
     const int low = top - bits + 1;
     if (low <= 0) {
       const double v = std::ldexp(static_cast<double>(mag.bits(0, top + 1)),
@@ -210,6 +217,7 @@ class wide_sum {
  private:
   detail::magnitude positive_;
   detail::magnitude negative_;
+  bool only_negative_zeros_ = true;  // no term yet, or only -0 terms
   bool nan_ = false;
   bool pos_inf_ = false;
   bool neg_inf_ = false;
