@@ -233,6 +233,16 @@ TEST(HybridKnownAnswers, EpilogueRoundings) {
   EXPECT_EQ(dot(any, T::hf8, T::hf8, T::hf8, c, d, s), 0x7Eu);
   s.output.on_overflow = mf::overflow::non_saturating;
   EXPECT_EQ(dot(any, T::hf8, T::hf8, T::hf8, c, d, s), 0x7Fu);  // NaN
+  // FP32 output: saturating maps Inf to FLT_MAX; NaN stays NaN.
+  hy::matmul_options f;
+  f.scales.output = 0x1p127f;
+  f.output.on_overflow = mf::overflow::saturating;
+  EXPECT_EQ(as_float(dot(any, T::hf8, T::hf8, T::f32, c, d, f)), std::numeric_limits<float>::max());
+  f.output.on_overflow = mf::overflow::non_saturating;
+  EXPECT_EQ(as_float(dot(any, T::hf8, T::hf8, T::f32, c, d, f)), INFINITY);
+  const std::vector<double> nan{NAN, 1, 1};
+  f.output.on_overflow = mf::overflow::saturating;
+  EXPECT_TRUE(std::isnan(as_float(dot(any, T::bf16, T::bf16, T::f32, nan, d, f))));
   s.scales.output = 10000.0f;  // 70000 is past E5M2's rounding threshold 61440
   EXPECT_EQ(dot(any, T::bf8, T::bf8, T::bf8, c, d, s), 0x7Cu);  // +Inf
   s.output.on_overflow = mf::overflow::saturating;
