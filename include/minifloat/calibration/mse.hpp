@@ -199,11 +199,13 @@ float mse_scale(const histogram_model& m, bool power_of_two = false) {
   float lo = static_cast<float>(s_max / 2);
   if (static_cast<double>(lo) < s_max / 2) lo = detail::next_up(lo);
   lo = std::max(lo, detail::smallest_scale);
+  // The plain double errors carry rounding of the order 2^-50 * sum x^2:
+  // everything that close to the lowest is compared accurately.
+  const double tolerance = 0x1p-36 * (m.signal > 0 ? m.signal : 1.0);
   std::vector<detail::candidate> candidates;
   double best = std::numeric_limits<double>::infinity();
   for (float start = lo; start <= detail::largest_scale / 2; start *= 2) {
-    if (!candidates.empty() &&
-        detail::saturation_bound<Fmt>(m, start) >= best * (1 + 0x1p-40)) {
+    if (!candidates.empty() && detail::saturation_bound<Fmt>(m, start) > best + tolerance) {
       break;
     }
     const std::size_t before = candidates.size();
@@ -212,10 +214,7 @@ float mse_scale(const histogram_model& m, bool power_of_two = false) {
       best = std::min(best, candidates[i].error);
     }
   }
-  // The plain double errors carry rounding of the order 2^-50 * sum x^2:
-  // everything that close to the lowest is compared accurately.
-  const double signal = m.signal > 0 ? m.signal : 1.0;
-  return detail::best_of<Fmt>(m, candidates, 0x1p-36 * signal);
+  return detail::best_of<Fmt>(m, candidates, tolerance);
 }
 
 }  // namespace calibration
