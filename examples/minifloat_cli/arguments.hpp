@@ -12,7 +12,7 @@
 
 namespace minifloat_cli {
 
-enum class command { none, formats, info, table, encode, decode, vectors };
+enum class command { none, formats, info, table, encode, decode, vectors, calibrate };
 
 enum class table_style { text, csv, markdown };
 
@@ -38,6 +38,12 @@ struct options {
   binary_type to = binary_type::f32;
   std::uint64_t count = 0;
   bool csv = false;
+  // calibrate
+  std::string method = "max";  // --method: max, percentile, mse or kl
+  double percentile = 99.99;   // --percentile P, in (0, 100]
+  bool power_of_two = false;   // --power-of-two
+  std::uint64_t per_row = 0;   // --per-row N: rows of N values, one scale each
+  bool binary = false;         // --binary: raw little-endian float32 on stdin
 };
 
 // Parses argv (after the program name). Throws usage_error with a one-line

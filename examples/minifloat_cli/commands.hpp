@@ -2,6 +2,8 @@
 // input line throws usage_error after everything before it has been written.
 #pragma once
 
+#include <string_view>
+
 #include "arguments.hpp"
 
 namespace minifloat_cli {
@@ -17,5 +19,12 @@ int run_decode(const options& o);
 
 // vectors.cpp: golden conversion vectors.
 int run_vectors(const options& o);
+
+// calibrate.cpp: a static scale from the data on stdin, and its cost.
+int run_calibrate(const options& o);
+
+// convert.cpp: one line of a number as `encode` reads it (float32 bits as
+// 0x + 8 hex digits, or a number as strtof reads it); `line` NUL-terminated.
+bool parse_float_line(std::string_view line, float& value);
 
 }  // namespace minifloat_cli

@@ -26,6 +26,7 @@ int run(const minifloat_cli::options& o) {
     case command::encode: return minifloat_cli::run_encode(o);
     case command::decode: return minifloat_cli::run_decode(o);
     case command::vectors: return minifloat_cli::run_vectors(o);
+    case command::calibrate: return minifloat_cli::run_calibrate(o);
     case command::none: break;
   }
   return 2;
