@@ -364,6 +364,24 @@ TEST(Calibrate, KlClipsWithinTensorRtsRange) {
   EXPECT_EQ(cal::detail::kl_divergence<mf::e4m3fn>(b, 1.0, 448.0), 0.0);
 }
 
+TEST(Calibrate, KlDivergenceKnownAnswers) {
+  // e2m1fn: 0, 0.5, 1, 1.5, 2, 3, 4, 6.
+  const auto kl = [](std::vector<float> x, double threshold, double scale) {
+    cal::abs_histogram h;
+    h.observe(x.data(), x.size());
+    return cal::detail::kl_divergence<mf::e2m1fn>(cal::detail::kl_bins_of(h), threshold, scale);
+  };
+  // 1 (x3) and 1.125 share the cell of 1; equal bin widths: Q = 1/2, 1/2.
+  EXPECT_NEAR(kl({1, 1, 1, 1.125f}, 6, 1), 0.75 * std::log(1.5) + 0.25 * std::log(0.5), 1e-15);
+  // 0.75 (a tie, to the even 1) and 1 share the cell of 1; 0.75's bin is half
+  // as wide (binade [0.5, 1)), so Q = 1/3, 2/3 of the mass 2.
+  EXPECT_NEAR(kl({0.75f, 1}, 6, 1), 0.5 * std::log(1.125), 1e-15);
+  // Threshold 1 at scale 6: the two values 3 are clipped onto 1's bin,
+  // P = 1/4, 3/4; 0.9375 * 6 rounds to 6 as well: Q = 1/3, 2/3.
+  EXPECT_NEAR(kl({0.9375f, 1, 3, 3}, 1, 6), 0.25 * std::log(0.75) + 0.75 * std::log(1.125),
+              1e-15);
+}
+
 // ---- per channel --------------------------------------------------------------------
 
 TEST(PerChannel, OneObserverPerRowOrColumnFeedsTheQuantizeFunctions) {
