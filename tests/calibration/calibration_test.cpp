@@ -202,6 +202,26 @@ TEST(Calibrate, MaxIsComputeScale) {
   EXPECT_EQ(cal::calibrate<mf::e4m3fn>(empty, options(method::kl)).scale, 1.0f);
 }
 
+TEST(Calibrate, ExtremeMagnitudesGiveNormalFloatScales) {
+  // The float32 subnormals and the largest floats: every method returns a
+  // normal float scale, as compute_scale clamps.
+  for (std::vector<float> x : {std::vector<float>{1e-45f, -3e-45f, 1e-40f},
+                               std::vector<float>{3e38f, -1e38f, 1.0f},
+                               std::vector<float>{std::numeric_limits<float>::max()}}) {
+    cal::abs_histogram h;
+    h.observe(x.data(), x.size());
+    for (method m : {method::max, method::percentile, method::mse, method::kl}) {
+      for (bool p2 : {false, true}) {
+        const float s4 = cal::calibrate<mf::e4m3fn>(h, options(m, p2)).scale;
+        const float s2 = cal::calibrate<mf::e2m1fn>(h, options(m, p2)).scale;
+        for (float s : {s4, s2}) {
+          EXPECT_TRUE(std::isnormal(s)) << s << " method " << static_cast<int>(m);
+        }
+      }
+    }
+  }
+}
+
 TEST(Calibrate, PercentileInterpolatesInsideABin) {
   // 1..1000: with 8 mantissa bits of bins, 1..256 sit alone in their bins.
   std::vector<float> x;

@@ -196,6 +196,9 @@ float mse_scale(const histogram_model& m, bool power_of_two = false) {
   const double s_max = format_grid<Fmt>::get().max() / static_cast<double>(m.amax);
   if (power_of_two) return detail::mse_power_of_two_scale<Fmt>(m, s_max);
 
+  // Data so small that even the largest float scale saturates nothing:
+  // that scale (compute_scale's clamp) is as good as any.
+  if (!(s_max / 2 < static_cast<double>(detail::largest_scale) / 2)) return detail::largest_scale;
   float lo = static_cast<float>(s_max / 2);
   if (static_cast<double>(lo) < s_max / 2) lo = detail::next_up(lo);
   lo = std::max(lo, detail::smallest_scale);
