@@ -55,22 +55,30 @@ class abs_histogram {
   void observe(const float* x, std::size_t n) {
     const int shift = offset_bits();
     const std::uint32_t offset_mask = (std::uint32_t{1} << shift) - 1u;
+    // Locals, not members, in the loop: the bins' 64-bit stores could alias
+    // the members' and would force a reload of each on every element.
+    std::uint64_t zeros = 0, nans = 0, infs = 0;
+    std::uint32_t amax_bits = amax_bits_;
+    std::uint32_t first = first_;
+    std::uint32_t size = static_cast<std::uint32_t>(bins_.size());
+    histogram_bin* bins = bins_.data();
     for (std::size_t i = 0; i < n; ++i) {
       std::uint32_t a;
       std::memcpy(&a, x + i, sizeof a);
       a &= 0x7FFFFFFFu;
-      if (a == 0) {
-        ++zeros_;
+      if (a - 1u >= 0x7F7FFFFFu) {  // 0, or at least 0x7F800000 (Inf, NaN)
+        if (a == 0) ++zeros; else if (a == 0x7F800000u) ++infs; else ++nans;
         continue;
       }
-      if (a >= 0x7F800000u) {
-        if (a == 0x7F800000u) ++infs_; else ++nans_;
-        continue;
-      }
-      amax_bits_ = a > amax_bits_ ? a : amax_bits_;
+      amax_bits = a > amax_bits ? a : amax_bits;
       const std::uint32_t index = a >> shift;
-      if (index < first_ || index >= first_ + bins_.size()) grow(index);
-      histogram_bin& b = bins_[index - first_];
+      if (index - first >= size) {  // below first wraps around too
+        grow(index);
+        first = first_;
+        size = static_cast<std::uint32_t>(bins_.size());
+        bins = bins_.data();
+      }
+      histogram_bin& b = bins[index - first];
       const std::uint64_t r = a & offset_mask;
       const std::uint64_t r2 = r * r;
       ++b.count;
@@ -78,6 +86,10 @@ class abs_histogram {
       b.offset_square_sum_low += r2;
       b.offset_square_sum_high += b.offset_square_sum_low < r2 ? 1u : 0u;
     }
+    zeros_ += zeros;
+    nans_ += nans;
+    infs_ += infs;
+    amax_bits_ = amax_bits;
   }
 
   // bfloat16 and binary16 values widen to float exactly.
