@@ -172,15 +172,16 @@ class abs_histogram {
                                               static_cast<double>(b.count),
                                           ulp_exponent(index));
   }
+  // n * sum r^2 - (sum r)^2 in exact 128-bit integer arithmetic, then one
+  // division: a bin of equal values has spread exactly 0.
   double bin_deviation_square_sum(std::uint32_t index) const noexcept {
     const histogram_bin& b = bin(index);
     if (b.empty()) return 0.0;
-    const double n = static_cast<double>(b.count);
-    const double s = static_cast<double>(b.offset_sum);
-    const double s2 = std::ldexp(static_cast<double>(b.offset_square_sum_high), 64) +
-                      static_cast<double>(b.offset_square_sum_low);
-    const double d = s2 - s * s / n;
-    return d > 0.0 ? std::ldexp(d, 2 * ulp_exponent(index)) : 0.0;
+    wide_uint n_s2 = multiply(b.count, b.offset_square_sum_low);
+    n_s2.high += b.count * b.offset_square_sum_high;  // the product is < 2^128
+    const wide_uint s_s = multiply(b.offset_sum, b.offset_sum);
+    const double d = (n_s2 - s_s).to_double() / static_cast<double>(b.count);
+    return std::ldexp(d, 2 * ulp_exponent(index));
   }
 
   // Same data (bins compared by index, whatever range was allocated).
@@ -201,6 +202,23 @@ class abs_histogram {
   }
 
  private:
+  // An unsigned 128-bit integer (high, low words), as much as the spread needs.
+  struct wide_uint {
+    std::uint64_t low, high;
+    friend wide_uint operator-(wide_uint a, wide_uint b) noexcept {
+      return {a.low - b.low, a.high - b.high - (a.low < b.low ? 1u : 0u)};
+    }
+    double to_double() const noexcept {
+      return std::ldexp(static_cast<double>(high), 64) + static_cast<double>(low);
+    }
+  };
+  static wide_uint multiply(std::uint64_t a, std::uint64_t b) noexcept {
+    const std::uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32, b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
+    const std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    const std::uint64_t middle = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+    return {(middle << 32) | (p00 & 0xFFFFFFFFu), p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32)};
+  }
+
   int offset_bits() const noexcept { return 23 - mantissa_bits_; }
 
   // log2 of the float32 spacing in the bin's binade (subnormals: 2^-149).
