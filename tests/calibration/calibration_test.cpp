@@ -96,6 +96,26 @@ TEST(Histogram, CountsSpecialsAndKeepsTheExactAmax) {
   EXPECT_EQ(h.bin_sum(0), static_cast<double>(1e-45f));
 }
 
+TEST(Histogram, ManyEqualValuesHaveNoSpread) {
+  // 1.99999988 is the largest offset in its bin (r = 2^15 - 1); 3 million of
+  // them overflow double's exact range in (sum r)^2 but not the exact
+  // integer spread.
+  const std::vector<float> x(3000000, 1.99999988f);
+  cal::abs_histogram h;
+  h.observe(x.data(), x.size());
+  const std::uint32_t i = 0x3FFFFFFFu >> 15;
+  EXPECT_EQ(h.bin(i).count, 3000000u);
+  EXPECT_EQ(h.bin_deviation_square_sum(i), 0.0);
+  EXPECT_EQ(h.bin_mean(i), static_cast<double>(1.99999988f));
+  // So the error of any scale is that of one value, times 3 million.
+  const float scale = cal::calibrate<mf::e4m3fn>(h, options(method::mse)).scale;
+  const double y = static_cast<double>(x[0]) * scale;
+  const double q = static_cast<float>(
+      mf::round_to<mf::e4m3fn>(y, mf::rounding::nearest_even, mf::overflow::saturating));
+  const double e = (y - q) / scale;
+  EXPECT_DOUBLE_EQ(cal::cost_of<mf::e4m3fn>(cal::histogram_model(h), scale).sse, 3e6 * e * e);
+}
+
 TEST(Histogram, BinSumsMatchADirectSum) {
   const std::vector<float> x = student_t(20000, 3, 5);
   for (int bits : {0, 3, 8, 12}) {
