@@ -2,8 +2,8 @@
 // (every value has at most 8 significant bits, so each bin of the default
 // observer holds one distinct value), the scale mse_scale returns has an
 // error no float32 scale beats, checked against
-// - every float32 scale within 300 ulps either side of it (601 scales),
-// - 768 scales spread geometrically over [s_max / 2, 8 s_max)
+// - every float32 scale within 1000 ulps either side of it (2001 scales),
+// - 512 scales spread geometrically over [s_max / 2, 8 s_max)
 //   (s_max = max_finite / amax), where any other local minimum would be,
 // - every power of two for the power-of-two search,
 // for every 8-, 6- and 4-bit format with zero, on four seeded distributions.
@@ -106,13 +106,17 @@ bool less(const exact_sum& a, const exact_sum& b) {
 }
 
 template <class Fmt>
-void check_mse_against_brute_force(const std::string& name) {
+void check_mse_against_brute_force(const std::string& name, std::size_t values = 1000,
+                                   int ulps = 1000, int per_binade = 128,
+                                   std::vector<distribution> sets = {
+                                       distribution::normal, distribution::laplace,
+                                       distribution::student_t3, distribution::uniform,
+                                       distribution::grid_midpoints}) {
   const double max = cal::format_grid<Fmt>::get().max();
   std::size_t scales_checked = 0, ties = 0;
-  for (distribution d : {distribution::normal, distribution::laplace, distribution::student_t3,
-                         distribution::uniform, distribution::grid_midpoints}) {
+  for (distribution d : sets) {
     SCOPED_TRACE(name + " distribution " + std::to_string(static_cast<int>(d)));
-    const std::vector<float> x = sample<Fmt>(d, 1000, 17u + static_cast<std::uint32_t>(d));
+    const std::vector<float> x = sample<Fmt>(d, values, 17u + static_cast<std::uint32_t>(d));
     cal::abs_histogram h;
     h.observe(x.data(), x.size());
     const cal::histogram_model model(h);
@@ -135,13 +139,15 @@ void check_mse_against_brute_force(const std::string& name) {
       return false;
     };
     float s = mine;
-    for (int i = 0; i < 300; ++i) s = std::nextafter(s, 0.0f);
-    for (int i = 0; i < 601; ++i, s = std::nextafter(s, 1e30f)) {
+    for (int i = 0; i < ulps; ++i) s = std::nextafter(s, 0.0f);
+    for (int i = 0; i < 2 * ulps + 1; ++i, s = std::nextafter(s, 1e30f)) {
       if (s != mine && beats_mine(s)) break;
     }
     const double s_max = max / static_cast<double>(h.amax());
-    for (int k = -256; k < 3 * 256 - 256; ++k) {
-      if (beats_mine(static_cast<float>(s_max * std::exp2(k / 256.0)))) break;
+    for (int k = -per_binade; k < 3 * per_binade; ++k) {
+      if (beats_mine(static_cast<float>(s_max * std::exp2(k / static_cast<double>(per_binade))))) {
+        break;
+      }
     }
 
     const float mine_p2 = cal::mse_scale<Fmt>(model, true);
@@ -233,5 +239,11 @@ TEST(MseBruteForce, E4m3b11fnuz) {
 TEST(MseBruteForce, E2m3fn) { check_mse_against_brute_force<mf::e2m3fn>("e2m3fn"); }
 TEST(MseBruteForce, E3m2fn) { check_mse_against_brute_force<mf::e3m2fn>("e3m2fn"); }
 TEST(MseBruteForce, E2m1fn) { check_mse_against_brute_force<mf::e2m1fn>("e2m1fn"); }
+// 10^5 values (Student-t 3, held exactly), a narrower bracket: 201 floats
+// around the mse scale and 128 over [s_max / 2, 8 s_max).
+TEST(MseBruteForce, E4m3fnHundredThousandValues) {
+  check_mse_against_brute_force<mf::e4m3fn>("e4m3fn, 10^5 values", 100000, 100, 32,
+                                            {distribution::student_t3});
+}
 
 }  // namespace
