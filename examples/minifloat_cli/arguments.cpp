@@ -37,6 +37,9 @@ constexpr std::string_view usage =
     "                                ONNX QuantizeLinear of the tensor on stdin\n"
     "  dequantize-linear --shape D,.. --x-type T --scales S,.. [ATTRIBUTES]\n"
     "                                ONNX DequantizeLinear of the tensor on stdin\n"
+    "  calibrate FORMAT [--method max|percentile|mse|kl] [--percentile P]\n"
+    "                [--power-of-two] [--per-row N] [--binary]\n"
+    "                                numbers on stdin -> a static scale and its cost\n"
     "\n"
     "FORMAT: e4m3fn e4m3fnuz e5m2 e5m2fnuz e2m1fn e2m3fn e3m2fn e8m0fnu e4m3 e3m4\n"
     "        e4m3b11fnuz binary16 bfloat16\n"
@@ -151,6 +154,33 @@ constexpr std::string_view vectors_help =
     "  --csv           add a column header line and a third column, the class\n"
     "                  of the output (zero, subnormal, normal, inf, nan)\n";
 
+constexpr std::string_view calibrate_help =
+    "usage: minifloat calibrate FORMAT [--method max|percentile|mse|kl] [--percentile P]\n"
+    "                          [--power-of-two] [--per-row N] [--binary]\n"
+    "\n"
+    "Reads values (one per line, as 'encode' reads them, or with --binary raw\n"
+    "little-endian float32), keeps a histogram of |x| (mf::calibration, 256 bins\n"
+    "per binade of float32) and prints the scale for q = round(x * scale) and\n"
+    "what it costs on the data: the squared error of nearest-even, saturating\n"
+    "quantization as MSE and SQNR (dB), the fractions of the values saturated\n"
+    "and flushed to zero. NaN and Inf are counted but do not move the scale.\n"
+    "FORMAT needs a zero (not e8m0fnu).\n"
+    "\n"
+    "  --method max         amax maps to max finite (the default)\n"
+    "  --method percentile  the P-th percentile of |x| maps to max finite\n"
+    "  --method mse         the scale of least squared error (exact search)\n"
+    "  --method kl          least KL divergence (TensorRT's entropy method)\n"
+    "  --percentile P       for percentile, 0 < P <= 100 (default 99.99)\n"
+    "  --power-of-two       a power-of-two scale (its inverse is an E8M0 value)\n"
+    "  --per-row N          the input is rows of N values: one scale per row,\n"
+    "                       printed as CSV 'row,scale,scale_hex,scale_bits,mse,\n"
+    "                       sqnr_db,saturated,flushed'\n"
+    "  --binary             stdin is raw little-endian float32\n"
+    "\n"
+    "Without --per-row the output is 'key: value' lines: format, method,\n"
+    "power_of_two, values, zeros, nan, inf, amax, scale (decimal, hex-float and\n"
+    "bits), scale_inv, mse, sqnr_db, saturated, flushed.\n";
+
 struct command_name {
   std::string_view name;
   command what;
@@ -162,6 +192,7 @@ constexpr command_name commands[] = {
     {"decode", command::decode},   {"vectors", command::vectors},
     {"quantize-linear", command::quantize_linear},
     {"dequantize-linear", command::dequantize_linear},
+    {"calibrate", command::calibrate},
 };
 
 struct mode_spelling {
@@ -236,6 +267,9 @@ bool accepts(command what, std::string_view option) {
     case command::vectors:
       return option == "--round" || option == "--saturate" || option == "--seed" ||
              option == "--random-bits" || option == "--count" || option == "--csv";
+    case command::calibrate:
+      return option == "--method" || option == "--percentile" || option == "--power-of-two" ||
+             option == "--per-row" || option == "--binary";
     default:
       return false;
   }
@@ -243,7 +277,8 @@ bool accepts(command what, std::string_view option) {
 
 bool takes_value(std::string_view option) {
   return option == "--round" || option == "--seed" || option == "--random-bits" ||
-         option == "--from" || option == "--to" || option == "--count";
+         option == "--from" || option == "--to" || option == "--count" ||
+         option == "--method" || option == "--percentile" || option == "--per-row";
 }
 
 }  // namespace
@@ -287,6 +322,7 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   bool table_style_given = false;
   bool random_bits_given = false;
   bool options_ended = false;
+  bool percentile_given = false;
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     std::string_view argument = arguments[i];
     if (!options_ended && (argument == "--help" || argument == "-h")) {
@@ -357,6 +393,27 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
       o.from = parse_binary_type("--from", value);
     } else if (option == "--to") {
       o.to = parse_binary_type("--to", value);
+    } else if (option == "--method") {
+      if (value != "max" && value != "percentile" && value != "mse" && value != "kl") {
+        throw usage_error("--method: expected max, percentile, mse or kl, got " + quoted(value));
+      }
+      o.method = std::string(value);
+    } else if (option == "--percentile") {
+      const std::string text(value);
+      char* end = nullptr;
+      o.percentile = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size() || !(o.percentile > 0) ||
+          !(o.percentile <= 100)) {
+        throw usage_error("--percentile: expected a number in (0, 100], got " + quoted(value));
+      }
+      percentile_given = true;
+    } else if (option == "--power-of-two") {
+      o.power_of_two = true;
+    } else if (option == "--per-row") {
+      o.per_row = parse_unsigned("--per-row", value);
+      if (o.per_row == 0) throw usage_error(name + ": --per-row must be at least 1");
+    } else if (option == "--binary") {
+      o.binary = true;
     }
   }
 
@@ -393,6 +450,12 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
     throw usage_error(name + (o.what == command::vectors
                                   ? ": --seed needs --round stochastic or --count N"
                                   : ": --seed needs --round stochastic"));
+  }
+  if (percentile_given && o.method != "percentile") {
+    throw usage_error(name + ": --percentile needs --method percentile");
+  }
+  if (o.what == command::calibrate && o.format == "e8m0fnu") {
+    throw usage_error(name + ": e8m0fnu has no zero to quantize into (a scale format)");
   }
   return o;
 }
@@ -433,6 +496,7 @@ std::string_view help_text(command what) {
     case command::vectors: return vectors_help;
     case command::quantize_linear: return quantize_linear_help();
     case command::dequantize_linear: return dequantize_linear_help();
+    case command::calibrate: return calibrate_help;
     case command::none: break;
   }
   return usage;

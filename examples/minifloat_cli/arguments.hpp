@@ -13,7 +13,7 @@
 namespace minifloat_cli {
 
 enum class command { none, formats, info, table, encode, decode, vectors,
-                     quantize_linear, dequantize_linear };
+                     quantize_linear, dequantize_linear, calibrate };
 
 enum class table_style { text, csv, markdown };
 
@@ -41,6 +41,12 @@ struct options {
   bool csv = false;
   // quantize-linear / dequantize-linear parse their own flags (onnx_ops.cpp).
   std::vector<std::string_view> onnx_arguments;
+  // calibrate
+  std::string method = "max";  // --method: max, percentile, mse or kl
+  double percentile = 99.99;   // --percentile P, in (0, 100]
+  bool power_of_two = false;   // --power-of-two
+  std::uint64_t per_row = 0;   // --per-row N: rows of N values, one scale each
+  bool binary = false;         // --binary: raw little-endian float32 on stdin
 };
 
 // Parses argv (after the program name). Throws usage_error with a one-line

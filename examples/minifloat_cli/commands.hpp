@@ -31,5 +31,11 @@ int run_quantize_linear(const options& o);
 int run_dequantize_linear(const options& o);
 std::string_view quantize_linear_help();
 std::string_view dequantize_linear_help();
+// calibrate.cpp: a static scale from the data on stdin, and its cost.
+int run_calibrate(const options& o);
+
+// convert.cpp: one line of a number as `encode` reads it (float32 bits as
+// 0x + 8 hex digits, or a number as strtof reads it); `line` NUL-terminated.
+bool parse_float_line(std::string_view line, float& value);
 
 }  // namespace minifloat_cli

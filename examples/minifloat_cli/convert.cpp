@@ -136,6 +136,8 @@ void decode_lines(const options& o) {
 
 }  // namespace
 
+bool parse_float_line(std::string_view line, float& value) { return parse_source(line, value); }
+
 int run_encode(const options& o) {
   with_format(o.format, [&](const auto& entry) {
     using T = typename std::decay_t<decltype(entry)>::type;

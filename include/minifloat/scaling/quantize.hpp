@@ -90,6 +90,16 @@ inline void dequantize_per_tensor(const typename Fmt::storage_type* in, float* o
   bulk::decode_scaled<Fmt>(in, out, n, scale_inv);
 }
 
+// Quantizes with a given scale (a calibrated one, mf::calibration); returns
+// scale_inv.
+template <class Fmt>
+inline float quantize_per_tensor_with_scale(const float* in, typename Fmt::storage_type* out,
+                                            std::size_t n, float scale,
+                                            const quantize_options& o = {}) {
+  detail::encode_group<Fmt>(in, out, n, scale, 0, o);
+  return detail::reciprocal(scale);
+}
+
 // ---- per channel ------------------------------------------------------------
 
 inline std::size_t channel_count(std::size_t rows, std::size_t cols, channel_axis axis) {
@@ -97,29 +107,24 @@ inline std::size_t channel_count(std::size_t rows, std::size_t cols, channel_axi
 }
 
 // Quantizes a row-major rows x cols matrix with one scale per row or per
-// column; scale_inv gets channel_count(rows, cols, axis) factors.
+// column, given (calibrated ones, mf::calibration): scales and scale_inv hold
+// channel_count(rows, cols, axis) factors, scale_inv[c] = 1 / scales[c].
 template <class Fmt>
-inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t cols,
-                                 channel_axis axis, typename Fmt::storage_type* out,
-                                 float* scale_inv, const quantize_options& o = {}) {
+inline void quantize_per_channel_with_scales(const float* in, std::size_t rows, std::size_t cols,
+                                             channel_axis axis, const float* scales,
+                                             typename Fmt::storage_type* out, float* scale_inv,
+                                             const quantize_options& o = {}) {
   if (axis == channel_axis::rows) {
     for (std::size_t r = 0; r < rows; ++r) {
-      const float* row = in + r * cols;
-      const float scale =
-          compute_scale<Fmt>(bulk::amax(row, cols, bulk::amax_nan::finite_only), o.scale);
-      detail::encode_group<Fmt>(row, out + r * cols, cols, scale, r * cols, o);
-      scale_inv[r] = detail::reciprocal(scale);
+      detail::encode_group<Fmt>(in + r * cols, out + r * cols, cols, scales[r], r * cols, o);
+      scale_inv[r] = detail::reciprocal(scales[r]);
     }
     return;
   }
   // Columns: the per-column scales multiply each row element-wise (the
   // product rounded to float, as the fused scale does), then one encode.
-  std::vector<float> scales(cols), scaled(cols);
-  column_amax(in, rows, cols, scales.data(), amax_nan::finite_only);
-  for (std::size_t j = 0; j < cols; ++j) {
-    scales[j] = compute_scale<Fmt>(scales[j], o.scale);
-    scale_inv[j] = detail::reciprocal(scales[j]);
-  }
+  std::vector<float> scaled(cols);
+  for (std::size_t j = 0; j < cols; ++j) scale_inv[j] = detail::reciprocal(scales[j]);
   for (std::size_t r = 0; r < rows; ++r) {
     const float* row = in + r * cols;
     for (std::size_t j = 0; j < cols; ++j) scaled[j] = row[j] * scales[j];
@@ -132,6 +137,24 @@ inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t 
                         o.on_overflow);
     }
   }
+}
+
+// The same with each channel's scale from its amax (compute_scale).
+template <class Fmt>
+inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t cols,
+                                 channel_axis axis, typename Fmt::storage_type* out,
+                                 float* scale_inv, const quantize_options& o = {}) {
+  std::vector<float> scales(channel_count(rows, cols, axis));
+  if (axis == channel_axis::rows) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      scales[r] = compute_scale<Fmt>(
+          bulk::amax(in + r * cols, cols, bulk::amax_nan::finite_only), o.scale);
+    }
+  } else {
+    column_amax(in, rows, cols, scales.data(), amax_nan::finite_only);
+    for (std::size_t j = 0; j < cols; ++j) scales[j] = compute_scale<Fmt>(scales[j], o.scale);
+  }
+  quantize_per_channel_with_scales<Fmt>(in, rows, cols, axis, scales.data(), out, scale_inv, o);
 }
 
 template <class Fmt>
