@@ -49,6 +49,7 @@ int main() {
       {"sequential_fp32", hy::models::sequential_fp32()},
       {"avx512_bf16_pairs", hy::models::avx512_bf16_pairs()},
       {"amx_tile_pairs (32, sdm)", hy::models::amx_tile_pairs()},
+      {"amx_tile_pairs (32, guide)", hy::models::amx_tile_pairs(32, hy::amx_order::guide)},
       {"chunked_exact{64} (AMX-FP8)", hy::models::chunked_exact(64)},
       {"chunked_exact{64, toward zero}", hy::models::chunked_exact(64, hy::fp32_rounding::toward_zero)},
       {"reduced_precision{14, 128, seq}", hy::models::reduced_precision(14, 128)},

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include <minifloat/formats.hpp>
 #include <minifloat/hybrid.hpp>
 
 #include "hybrid_test_support.hpp"
@@ -28,11 +29,18 @@ hy::matmul_options with(hy::accumulation_model m) {
   return o;
 }
 
-// Seed 000: arange(16) in E5M2 (9 -> 8, 11 and 13 -> 12, 15 -> 16) dotted
-// with itself: 1252 exactly in FP32, 1280 in E5M2 (spacing 256 there).
+// Seed 000: arange(16) in e5m2fnuz (9 -> 8, 11 and 13 -> 12, 15 -> 16)
+// dotted with itself: 1252 exactly in FP32, 1280 in e5m2fnuz (spacing 256
+// there). The hybrid types have E5M2 (BF8), whose values in this range are
+// the same, and whose rounding of 1252 is the same 1280.
 TEST(HybridKnownAnswers, SeedArangeDotProduct) {
   std::vector<double> a;
-  for (int i = 0; i < 16; ++i) a.push_back(i);
+  for (int i = 0; i < 16; ++i) {
+    const double fnuz = static_cast<float>(mf::e5m2fnuz(static_cast<float>(i)));
+    EXPECT_EQ(fnuz, static_cast<float>(mf::e5m2(static_cast<float>(i))));
+    a.push_back(fnuz);
+  }
+  EXPECT_EQ(static_cast<float>(mf::e5m2fnuz(1252.0f)), 1280.0f);
   EXPECT_EQ(as_float(dot(any, T::bf8, T::bf8, T::f32, a, a)), 1252.0f);
   EXPECT_EQ(dot(vendor, T::bf8, T::bf8, T::bf8, a, a), mf::e5m2(1280.0f).bits());
 }
@@ -247,6 +255,22 @@ TEST(HybridKnownAnswers, EpilogueRoundings) {
   EXPECT_EQ(dot(any, T::bf8, T::bf8, T::bf8, c, d, s), 0x7Cu);  // +Inf
   s.output.on_overflow = mf::overflow::saturating;
   EXPECT_EQ(dot(any, T::bf8, T::bf8, T::bf8, c, d, s), 0x7Bu);  // 57344
+}
+
+// exact(true) gives a zero the sign the rounded path gives it: acc = -1
+// times a +0 scale is -0 (0x80 in HF8), as IEEE's (-1) x (+0).
+TEST(HybridKnownAnswers, ExactToOutputZeroSign) {
+  hy::matmul_options o = with(hy::models::exact(true));
+  o.scales.a = 0.0f;
+  std::vector<double> a(16, 0.0), b(16, 0.0);
+  a[0] = -1;
+  b[0] = 1;
+  EXPECT_EQ(dot(vendor, T::hf8, T::hf8, T::hf8, a, b, o), 0x80u);
+  o.model = hy::models::sequential_fp32();
+  EXPECT_EQ(dot(vendor, T::hf8, T::hf8, T::hf8, a, b, o), 0x80u);
+  // Stochastic rounding needs an FP8 or 16-bit output.
+  o.output.stochastic = true;
+  EXPECT_THROW(dot(any, T::hf8, T::hf8, T::f32, a, b, o), hy::unsupported);
 }
 
 // Integer MatMul: int32 accumulation, round-half-even(acc * scale).

@@ -154,6 +154,27 @@ TEST(HybridProperties, ExactAgainstIntegerSum) {
   }
 }
 
+// The accumulator is sized per type pair: E4M3 x E4M3 sums of up to 2^27 - 1
+// products fit one 64-bit limb (36 + 27 bits), E5M2 x E5M2 needs two from
+// the first product (64 bits), BF16 x BF16 nine.
+TEST(HybridProperties, AccumulatorWidthPerTypePair) {
+  using hy::sum_layout_for;
+  EXPECT_EQ(sum_layout_for(T::hf8, T::hf8, (std::size_t{1} << 27) - 1).limbs, 1);
+  EXPECT_EQ(sum_layout_for(T::hf8, T::hf8, (std::size_t{1} << 27) - 1).lsb_exponent, -18);
+  EXPECT_EQ(sum_layout_for(T::hf8, T::hf8, std::size_t{1} << 28).limbs, 2);
+  EXPECT_EQ(sum_layout_for(T::bf8, T::bf8, 1).limbs, 2);
+  EXPECT_EQ(sum_layout_for(T::bf16, T::bf16, 4096).limbs, 9);
+  EXPECT_EQ(sum_layout_for(T::f32, T::f32, std::size_t{1} << 32).limbs, 10);
+  // The largest E4M3 sums in one limb, exactly: 448 * 448 * K plus one
+  // smallest product, K = 2^26 (bits above and below cancel nowhere).
+  const std::size_t k = std::size_t{1} << 14;
+  const std::vector<float> a(k, 448.0f), b(k, -448.0f);
+  hy::operand_kinds kinds;
+  kinds.layout = sum_layout_for(T::hf8, T::hf8, k);
+  EXPECT_EQ(kinds.layout.limbs, 1);
+  EXPECT_EQ(hy::accumulate(hy::models::exact(), a.data(), b.data(), k, kinds), -448.0f * 448.0f * k);
+}
+
 // The models under specials: NaN in, NaN out; Inf - Inf is NaN; Inf stays.
 TEST(HybridProperties, Specials) {
   const std::vector<std::uint32_t> inf_a{mf::bfloat16(INFINITY).bits(), mf::bfloat16(1.0f).bits()};
@@ -167,6 +188,9 @@ TEST(HybridProperties, Specials) {
     EXPECT_EQ(r(inf_a), INFINITY) << static_cast<int>(model.kind);
     EXPECT_TRUE(std::isnan(r(cancel))) << static_cast<int>(model.kind);
     EXPECT_TRUE(std::isnan(r(nan_a))) << static_cast<int>(model.kind);
+    // One NaN from every model (the accumulator's; an FP32 output keeps it).
+    EXPECT_EQ(run(hy::table_id::any, T::bf16, T::bf16, T::f32, nan_a, ones, 1, 1, 2, with(model))[0],
+              0x7FC00000u) << static_cast<int>(model.kind);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "element_type.hpp"
 #include "fp32_rounding.hpp"
 #include "wide_sum.hpp"
 
@@ -103,10 +104,48 @@ inline accumulation_model reduced_precision(int bits, int promote_every,
 
 // What the models need to know of the operand types: whether the 16-bit
 // instruction that a pairs/tile model stands for reads FP16 (TDPFP16PS: no
-// DAZ on inputs) or BF16 (VDPBF16PS / TDPBF16PS: inputs DAZ).
+// DAZ on inputs) or BF16 (VDPBF16PS / TDPBF16PS: inputs DAZ), and the fixed
+// point that holds their exact sums (sum_layout_for).
 struct operand_kinds {
   bool fp16_instruction = false;
+  sum_layout layout;
 };
+
+namespace detail {
+// Every value of the type is a multiple of 2^unit, none above `largest`.
+struct value_range {
+  int unit;
+  double largest;
+};
+inline value_range range_of(element_type t) noexcept {
+  switch (t) {
+    case element_type::i8: return {0, 128.0};
+    case element_type::u8: return {0, 255.0};
+    case element_type::hf8: return {-9, 448.0};
+    case element_type::bf8: return {-16, 57344.0};
+    case element_type::f16: return {-24, 65504.0};
+    case element_type::bf16: return {-133, 0x1.fep127};
+    case element_type::f32: break;
+  }
+  return {-149, 0x1.fffffep127};
+}
+}  // namespace detail
+
+// The fixed point for exact sums of k products of a and b (FP32 for the
+// `operands` placement): the unit is the product of the two smallest
+// magnitudes, and the width is that of k + 1 largest products (the float32
+// accumulator these sums meet stays within one rounding of them) plus one
+// bit for reduced_precision's floor truncation, which can double a cut term.
+// E4M3 x E4M3: 36 bits + log2(k + 1), one 64-bit limb for k < 2^27; E5M2 x
+// E5M2 needs two from k = 1.
+inline sum_layout sum_layout_for(element_type a, element_type b, std::size_t k) noexcept {
+  const detail::value_range ra = detail::range_of(a), rb = detail::range_of(b);
+  const double largest_product_bits = std::log2(ra.largest) - ra.unit + std::log2(rb.largest) - rb.unit;
+  const int bits =
+      static_cast<int>(std::floor(largest_product_bits + std::log2(static_cast<double>(k) + 1.0) + 1e-9)) + 2;
+  const int limbs = (bits + 63) / 64;
+  return {ra.unit + rb.unit, limbs < 1 ? 1 : (limbs > detail::wide_limbs ? detail::wide_limbs : limbs)};
+}
 
 namespace detail {
 
@@ -166,20 +205,21 @@ inline float amx_sum(const accumulation_model& m, const float* a, const float* b
   return dst;
 }
 
-inline wide_sum exact_sum(const float* a, const float* b, std::size_t k) noexcept {
-  wide_sum s;
+inline wide_sum exact_sum(const float* a, const float* b, std::size_t k,
+                          sum_layout layout) noexcept {
+  wide_sum s(layout);
   for (std::size_t i = 0; i < k; ++i) s.add_product(a[i], b[i]);
   return s;
 }
 
 inline float chunked_sum(const accumulation_model& m, const float* a, const float* b,
-                         std::size_t k) noexcept {
+                         std::size_t k, sum_layout layout) noexcept {
   float acc = 0.0f;
   for_each_run(k, static_cast<std::size_t>(m.chunk), [&](std::size_t begin, std::size_t end) {
-    wide_sum total = exact_sum(a + begin, b + begin, end - begin);
+    wide_sum total = exact_sum(a + begin, b + begin, end - begin, layout);
     if (m.presum_round) {
       const float t = round_to_fp32(total, m.rounding);
-      total = wide_sum{};
+      total = wide_sum(layout);
       total.add(t);
     }
     total.add(acc);
@@ -192,8 +232,8 @@ inline float chunked_sum(const accumulation_model& m, const float* a, const floa
 // largest exponent among them, each cut to a multiple of 2^(emax - bits + 1),
 // summed exactly, the sum cut to `bits` significant bits.
 inline double reduced_block_step(const accumulation_model& m, double part, const float* a,
-                                 const float* b, std::size_t count) noexcept {
-  wide_sum special_check;
+                                 const float* b, std::size_t count, sum_layout layout) noexcept {
+  wide_sum special_check(layout);
   int emax = -100000;
   const auto consider = [&](double x) {
     special_check.add(std::isfinite(x) ? 0.0 : x);
@@ -207,7 +247,7 @@ inline double reduced_block_step(const accumulation_model& m, double part, const
   for (std::size_t i = 0; i < count; ++i) consider(static_cast<double>(a[i]) * b[i]);
   if (special_check.is_special()) return special_check.special();
   if (emax == -100000) {  // every term is a zero: the zero their sum has
-    wide_sum zeros;
+    wide_sum zeros(layout);
     zeros.add(part);
     for (std::size_t i = 0; i < count; ++i) zeros.add_product(a[i], b[i]);
     return zeros.zero();
@@ -218,30 +258,31 @@ inline double reduced_block_step(const accumulation_model& m, double part, const
     const double kept = m.trunc == truncation::floor ? std::floor(units) : std::trunc(units);
     return kept * quantum;
   };
-  wide_sum total;
+  wide_sum total(layout);
   total.add(cut(part));
   for (std::size_t i = 0; i < count; ++i) total.add(cut(static_cast<double>(a[i]) * b[i]));
   return total.truncate(m.bits, m.trunc);
 }
 
 inline float reduced_sum(const accumulation_model& m, const float* a, const float* b,
-                         std::size_t k) noexcept {
+                         std::size_t k, sum_layout layout) noexcept {
   float acc = 0.0f;
   for_each_run(k, static_cast<std::size_t>(m.promote_every), [&](std::size_t begin, std::size_t end) {
     double part = 0.0;
     if (m.variant == reduced_variant::seq) {
       for (std::size_t i = begin; i < end; ++i) {
-        wide_sum step;
+        wide_sum step(layout);
         step.add(part);
         step.add_product(a[i], b[i]);
         part = step.truncate(m.bits, m.trunc);
       }
     } else {
       for_each_run(end - begin, static_cast<std::size_t>(m.block), [&](std::size_t first, std::size_t last) {
-        part = reduced_block_step(m, part, a + begin + first, b + begin + first, last - first);
+        part = reduced_block_step(m, part, a + begin + first, b + begin + first, last - first,
+                                  layout);
       });
     }
-    wide_sum promoted;
+    wide_sum promoted(layout);
     promoted.add(acc);
     promoted.add(part);
     acc = round_to_fp32(promoted, fp32_rounding::nearest_even);
@@ -249,27 +290,33 @@ inline float reduced_sum(const accumulation_model& m, const float* a, const floa
   return acc;
 }
 
-}  // namespace detail
-
-// One output element's accumulator: the model applied to a[0..k) and
-// b[0..k). For `exact` this is the exact sum rounded to float32 (the
-// exact_to_output path reads exact_sum itself). A NaN result is returned as
-// is (models compare NaN as a class).
-inline float accumulate(const accumulation_model& m, const float* a, const float* b,
-                        std::size_t k, operand_kinds kinds = {}) noexcept {
+inline float accumulate_any_nan(const accumulation_model& m, const float* a, const float* b,
+                                std::size_t k, operand_kinds kinds) noexcept {
   switch (m.kind) {
     case model_kind::sequential_fp32: return detail::sequential_sum(a, b, k);
     case model_kind::exact: {
-      wide_sum sum = detail::exact_sum(a, b, k);
+      wide_sum sum = detail::exact_sum(a, b, k, kinds.layout);
       sum.add(0.0);  // the accumulator starts at +0
       return round_to_fp32(sum, fp32_rounding::nearest_even);
     }
     case model_kind::avx512_bf16_pairs: return detail::bf16_pairs_sum(a, b, k);
     case model_kind::amx_tile_pairs: return detail::amx_sum(m, a, b, k, kinds);
-    case model_kind::chunked_exact: return detail::chunked_sum(m, a, b, k);
-    case model_kind::reduced_precision: return detail::reduced_sum(m, a, b, k);
+    case model_kind::chunked_exact: return detail::chunked_sum(m, a, b, k, kinds.layout);
+    case model_kind::reduced_precision: return detail::reduced_sum(m, a, b, k, kinds.layout);
   }
   return model_nan;
+}
+}  // namespace detail
+
+// One output element's accumulator: the model applied to a[0..k) and
+// b[0..k). For `exact` this is the exact sum rounded to float32 (the
+// exact_to_output path reads exact_sum itself). Every NaN result is the one
+// canonical NaN, model_nan (0x7FC00000): the hardware's NaN priority rules
+// are not modelled.
+inline float accumulate(const accumulation_model& m, const float* a, const float* b,
+                        std::size_t k, operand_kinds kinds = {}) noexcept {
+  const float r = detail::accumulate_any_nan(m, a, b, k, kinds);
+  return std::isnan(r) ? model_nan : r;
 }
 
 }  // namespace mf::hybrid

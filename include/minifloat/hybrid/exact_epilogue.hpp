@@ -16,8 +16,8 @@ namespace mf::hybrid::detail {
 // sign * integer * 2^lsb, the integer in 32-bit limbs (least significant
 // first). 64 limbs hold the largest case: a sum of products below 2^288
 // with unit 2^-298, times a scale product (48 bits, unit >= 2^-298), aligned
-// with a bias (unit >= 2^-149) and shifted 64 bits for the division: about
-// 1,200 of the 2,048 bits.
+// with a bias (unit >= 2^-149) and shifted 128 bits for the division: under
+// 1,300 of the 2,048 bits.
 class big_dyadic {
  public:
   static constexpr int limbs = 64;
@@ -26,11 +26,11 @@ class big_dyadic {
     big_dyadic r;
     magnitude m;
     r.negative_ = s.finite_part(m);
-    for (int i = 0; i < wide_limbs; ++i) {
+    for (int i = 0; i < m.used; ++i) {
       r.limb_[2 * i] = static_cast<std::uint32_t>(m.limb[i]);
       r.limb_[2 * i + 1] = static_cast<std::uint32_t>(m.limb[i] >> 32);
     }
-    r.lsb_ = wide_lsb_exponent;
+    r.lsb_ = s.lsb_exponent();
     return r;
   }
   // A finite double (53 bits at most).

@@ -63,8 +63,8 @@ inline float fma_ftz(float a, float b, float c) noexcept {
   return std::ldexp(scaled, -64);
 }
 
-// The default NaN the models return (the hardware's own NaN payloads are not
-// modelled; tests compare NaN as a class).
+// The one NaN every model returns, 0x7FC00000 (the hardware's NaN payloads
+// and priority rules are not modelled; tests compare NaN as a class).
 inline constexpr float model_nan = std::numeric_limits<float>::quiet_NaN();
 
 }  // namespace mf::hybrid

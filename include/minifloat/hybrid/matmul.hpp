@@ -124,16 +124,18 @@ inline double exact_post_processing(const wide_sum& sum, double s, float bias, b
     return fallback;
   }
   big_dyadic v = big_dyadic::from_sum(sum);
+  const bool sum_is_negative = !v.is_zero() && v.negative();  // an exact zero sum is acc's +0
   v.multiply(s);
   const bool product_is_zero = v.is_zero();
   if (has_bias) v.add(big_dyadic::from_double(bias));
   if (v.is_zero()) {
-    // The zero the rounded path gives: acc is +0, so y1 has the sign of s;
-    // y1 + bias keeps a sign only when both zeros are negative; a sum that
-    // cancels is +0. Then the output scale's sign.
+    // The zero the rounded path gives: y1 = acc * s has the sign of acc (+0
+    // for a zero sum) times the sign of s; y1 + bias keeps a sign only when
+    // both zeros are negative; a sum that cancels is +0. Then the output
+    // scale's sign.
     bool negative = false;
     if (product_is_zero) {
-      negative = std::signbit(s);
+      negative = sum_is_negative != std::signbit(s);
       if (has_bias) negative = negative && std::signbit(bias);
     }
     if (std::signbit(output_scale)) negative = !negative;
@@ -183,9 +185,15 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
     return;
   }
   check_model(o.model, ta, tb, o.scales.where);
-  const operand_kinds kinds{ta == element_type::f16 || tb == element_type::f16};
+  if (tc == element_type::f32 && o.output.stochastic) {
+    throw unsupported("stochastic output rounding needs an FP8 or 16-bit output; an FP32 "
+                      "output is the epilogue's own float32 value");
+  }
   const scale_options& s = o.scales;
   const bool operands = s.where == placement::operands;
+  const operand_kinds kinds{ta == element_type::f16 || tb == element_type::f16,
+                            operands ? sum_layout_for(element_type::f32, element_type::f32, k)
+                                     : sum_layout_for(ta, tb, k)};
   std::vector<float> a_row(k), b_column(k);
   float amax = 0.0f;
   for (std::size_t i = 0; i < m; ++i) {
@@ -214,7 +222,7 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
       const float y3 = s.output_rule == output_scale_rule::multiply ? y2 * s.output : y2 / s.output;
       double value = y3;
       if (o.model.kind == model_kind::exact && o.model.exact_to_output) {
-        value = exact_post_processing(exact_sum(x, y, k), operands ? 1.0 : static_cast<double>(sa) * sb,
+        value = exact_post_processing(exact_sum(x, y, k, kinds.layout), operands ? 1.0 : static_cast<double>(sa) * sb,
                                       s.bias ? s.bias[j] : 0.0f, s.bias != nullptr, s.output,
                                       s.output_rule, y3);
       }

@@ -1,15 +1,16 @@
-// An exact sum of products: a fixed-point integer wide enough for any sum of
-// up to 2^32 products of two float32 values, with the IEEE specials tracked
-// beside it, and the roundings that read it (to float32 in a mode, to double
-// by round-to-odd, truncation to n significant bits).
+// An exact sum of products: a fixed-point integer with its unit and width
+// chosen per type pair (sum_layout), the IEEE specials tracked beside it, and
+// the roundings that read it (to float32 in a mode, to double by
+// round-to-odd, truncation to n significant bits).
 //
 // Why fixed point: every product of two float32 values (so of any input type
-// here) is a multiple of 2^-298 (the product of two smallest subnormals,
-// 2^-149 each) below 2^256, and is exact in a double (at most 48 significant
-// bits). A sum of K <= 2^32 of them is a multiple of 2^-298 below 2^288, so
-// 298 + 288 + 1 = 587 bits hold it exactly; capacity here is 10 x 64 = 640.
+// here) is exact in a double (at most 48 significant bits) and a multiple of
+// the product of the two types' smallest magnitudes. E4M3 x E4M3 products
+// are multiples of 2^-18 below 2^18, so a sum of K < 2^27 of them fits one
+// 64-bit limb; the widest case, FP32 x FP32 (the `operands` placement), is a
+// multiple of 2^-298 below 2^256, 587 bits for K <= 2^32: ten limbs hold it.
 // Positive and negative terms go into separate magnitudes, so adding a term
-// touches the two limbs it covers and carries, never all ten.
+// touches the two limbs it covers and carries, never all of them.
 #pragma once
 
 #include <cmath>
@@ -28,12 +29,14 @@ namespace detail {
 inline constexpr int wide_lsb_exponent = -298;
 inline constexpr int wide_limbs = 10;
 
-// A non-negative integer of wide_limbs limbs, least significant first.
+// A non-negative integer of `used` (<= wide_limbs) limbs, least significant
+// first.
 struct magnitude {
   std::uint64_t limb[wide_limbs] = {};
+  int used = wide_limbs;
 
   void add_at(int index, std::uint64_t value) noexcept {
-    for (int i = index; i < wide_limbs && value != 0; ++i) {
+    for (int i = index; i < used && value != 0; ++i) {
       const std::uint64_t before = limb[i];
       limb[i] += value;
       value = limb[i] < before ? 1u : 0u;
@@ -51,13 +54,13 @@ struct magnitude {
     }
   }
   bool is_zero() const noexcept {
-    for (std::uint64_t l : limb) {
-      if (l != 0) return false;
+    for (int i = 0; i < used; ++i) {
+      if (limb[i] != 0) return false;
     }
     return true;
   }
   int compare(const magnitude& other) const noexcept {
-    for (int i = wide_limbs - 1; i >= 0; --i) {
+    for (int i = used - 1; i >= 0; --i) {
       if (limb[i] != other.limb[i]) return limb[i] < other.limb[i] ? -1 : 1;
     }
     return 0;
@@ -65,7 +68,7 @@ struct magnitude {
   // *this -= other, given *this >= other.
   void subtract(const magnitude& other) noexcept {
     std::uint64_t borrow = 0;
-    for (int i = 0; i < wide_limbs; ++i) {
+    for (int i = 0; i < used; ++i) {
       const std::uint64_t a = limb[i];
       const std::uint64_t d = a - other.limb[i] - borrow;
       borrow = (a < other.limb[i] || (a == other.limb[i] && borrow)) ? 1u : 0u;
@@ -74,7 +77,7 @@ struct magnitude {
   }
   // Index of the highest set bit; -1 for zero.
   int top_bit() const noexcept {
-    for (int i = wide_limbs - 1; i >= 0; --i) {
+    for (int i = used - 1; i >= 0; --i) {
       if (limb[i] != 0) {
         int b = 63;
         while (((limb[i] >> b) & 1u) == 0) --b;
@@ -106,11 +109,25 @@ struct magnitude {
 
 }  // namespace detail
 
+// Where a sum's fixed point sits: terms are multiples of 2^lsb_exponent, and
+// each of the two magnitudes has `limbs` 64-bit limbs (1..10). The default
+// holds any sum of up to 2^32 products of float32 values.
+struct sum_layout {
+  int lsb_exponent = detail::wide_lsb_exponent;
+  int limbs = detail::wide_limbs;
+};
+
 // The exact sum of a sequence of finite doubles that are multiples of
-// 2^-298 below 2^288 in magnitude (products of float32 values and their
-// sums), and of +-Inf/NaN with IEEE 754's rules for a sum.
+// 2^layout.lsb_exponent and whose sum stays below 2^(64 * layout.limbs)
+// units (products of float32 values and their sums: sum_layout_for sizes
+// it), and of +-Inf/NaN with IEEE 754's rules for a sum.
 class wide_sum {
  public:
+  wide_sum() = default;
+  explicit wide_sum(sum_layout layout) noexcept : lsb_(layout.lsb_exponent) {
+    positive_.used = negative_.used = layout.limbs;
+  }
+
   // Adds x exactly. Inf and NaN set the special state.
   void add(double x) noexcept {
     only_negative_zeros_ = only_negative_zeros_ && x == 0 && std::signbit(x);
@@ -126,8 +143,8 @@ class wide_sum {
     int e = 0;
     const double f = std::frexp(std::fabs(x), &e);  // |x| = f * 2^e, f in [0.5, 1)
     auto m = static_cast<std::uint64_t>(std::ldexp(f, 53));
-    int shift = e - 53 - detail::wide_lsb_exponent;
-    if (shift < 0) {  // x is a multiple of 2^-298 (the contract): the bits cut are zeros
+    int shift = e - 53 - lsb_;
+    if (shift < 0) {  // x is a multiple of the unit (the contract): the bits cut are zeros
       m >>= -shift;
       shift = 0;
     }
@@ -147,6 +164,9 @@ class wide_sum {
     return pos_inf_ ? std::numeric_limits<double>::infinity()
                     : -std::numeric_limits<double>::infinity();
   }
+
+  // The unit of the fixed point: the sum is an integer times 2^lsb_exponent().
+  int lsb_exponent() const noexcept { return lsb_; }
 
   // An exact zero sum: -0 when every term added was -0 (IEEE 754 6.3: x + x
   // = x for a zero x), +0 otherwise (opposite signs cancel to +0 when
@@ -183,12 +203,12 @@ class wide_sum {
     std::uint64_t m;
     if (low <= 0) {
       m = mag.bits(0, top + 1);
-      const double v = std::ldexp(static_cast<double>(m), detail::wide_lsb_exponent);
+      const double v = std::ldexp(static_cast<double>(m), lsb_);
       return negative ? -v : v;
     }
     m = mag.bits(low, 53);
     if (mag.any_below(low)) m |= 1u;
-    const double v = std::ldexp(static_cast<double>(m), low + detail::wide_lsb_exponent);
+    const double v = std::ldexp(static_cast<double>(m), low + lsb_);
     return negative ? -v : v;
   }
 
@@ -202,19 +222,18 @@ class wide_sum {
     if (top < 0) return zero();
     const int low = top - bits + 1;
     if (low <= 0) {
-      const double v = std::ldexp(static_cast<double>(mag.bits(0, top + 1)),
-                                  detail::wide_lsb_exponent);
+      const double v = std::ldexp(static_cast<double>(mag.bits(0, top + 1)), lsb_);
       return negative ? -v : v;
     }
-    double v = std::ldexp(static_cast<double>(mag.bits(low, bits)),
-                          low + detail::wide_lsb_exponent);
+    double v = std::ldexp(static_cast<double>(mag.bits(low, bits)), low + lsb_);
     if (negative && mode == truncation::floor && mag.any_below(low)) {
-      v += std::ldexp(1.0, low + detail::wide_lsb_exponent);  // exact: one more unit
+      v += std::ldexp(1.0, low + lsb_);  // exact: one more unit
     }
     return negative ? -v : v;
   }
 
  private:
+  int lsb_ = detail::wide_lsb_exponent;
   detail::magnitude positive_;
   detail::magnitude negative_;
   bool only_negative_zeros_ = true;  // no term yet, or only -0 terms
