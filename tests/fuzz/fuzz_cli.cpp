@@ -63,8 +63,11 @@ void check_arguments(const std::uint8_t* data, std::size_t size) {
     using minifloat_cli::command;
     using minifloat_cli::rounding_mode;
     if (o.what == command::none) std::abort();
-    if (o.what != command::formats &&
-        !minifloat_cli::with_format(o.format, [](const auto&) {})) {
+    // Every command that takes a FORMAT got a known one (formats takes
+    // none; the ONNX commands name their types in their own flags).
+    const bool takes_format = o.what != command::formats && o.what != command::quantize_linear &&
+                              o.what != command::dequantize_linear;
+    if (takes_format && !minifloat_cli::with_format(o.format, [](const auto&) {})) {
       std::abort();
     }
     if (o.random_bits < 1 || o.random_bits > 32) std::abort();
