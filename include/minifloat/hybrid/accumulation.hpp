@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 
+#include "../limits.hpp"
 #include "element_type.hpp"
 #include "fp32_rounding.hpp"
 #include "wide_sum.hpp"
@@ -117,17 +119,22 @@ struct value_range {
   int unit;
   double largest;
 };
+template <class T>
+value_range float_range() noexcept {
+  return {std::ilogb(static_cast<double>(std::numeric_limits<T>::denorm_min())),
+          static_cast<double>(std::numeric_limits<T>::max())};
+}
 inline value_range range_of(element_type t) noexcept {
   switch (t) {
     case element_type::i8: return {0, 128.0};
     case element_type::u8: return {0, 255.0};
-    case element_type::hf8: return {-9, 448.0};
-    case element_type::bf8: return {-16, 57344.0};
-    case element_type::f16: return {-24, 65504.0};
-    case element_type::bf16: return {-133, 0x1.fep127};
+    case element_type::hf8: return float_range<element_t<element_type::hf8>>();
+    case element_type::bf8: return float_range<element_t<element_type::bf8>>();
+    case element_type::f16: return float_range<element_t<element_type::f16>>();
+    case element_type::bf16: return float_range<element_t<element_type::bf16>>();
     case element_type::f32: break;
   }
-  return {-149, 0x1.fffffep127};
+  return float_range<float>();
 }
 }  // namespace detail
 

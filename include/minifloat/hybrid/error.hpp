@@ -10,23 +10,36 @@
 
 namespace mf::hybrid {
 
-// The spacing of `out`'s values at |x| (the subnormal spacing below the
-// normal range). Integer outputs: 1.
-inline double ulp(element_type out, double x) {
-  int mantissa_bits = 23, min_exponent = -126;
-  switch (out) {
-    case element_type::hf8: mantissa_bits = 3; min_exponent = -6; break;
-    case element_type::bf8: mantissa_bits = 2; min_exponent = -14; break;
-    case element_type::f16: mantissa_bits = 10; min_exponent = -14; break;
-    case element_type::bf16: mantissa_bits = 7; min_exponent = -126; break;
-    case element_type::f32: break;
-    case element_type::i8:
-    case element_type::u8: return 1.0;
-  }
+namespace detail {
+// The spacing at |x| of a format with `mantissa_bits` fraction bits whose
+// smallest normal exponent is `min_exponent` (the subnormal spacing below).
+inline double spacing(int mantissa_bits, int min_exponent, double x) {
   int e = 0;
   std::frexp(x, &e);  // |x| in [2^(e-1), 2^e)
   const int exponent = x == 0 ? min_exponent : (e - 1 < min_exponent ? min_exponent : e - 1);
   return std::ldexp(1.0, exponent - mantissa_bits);
+}
+template <class T>
+double spacing_of(double x) {
+  return spacing(T::format::mantissa_bits, T::format::min_exponent, x);
+}
+}  // namespace detail
+
+// The spacing of `out`'s values at |x| (the subnormal spacing below the
+// normal range). Integer outputs: 1.
+inline double ulp(element_type out, double x) {
+  switch (out) {
+    case element_type::hf8: return detail::spacing_of<element_t<element_type::hf8>>(x);
+    case element_type::bf8: return detail::spacing_of<element_t<element_type::bf8>>(x);
+    case element_type::f16: return detail::spacing_of<element_t<element_type::f16>>(x);
+    case element_type::bf16: return detail::spacing_of<element_t<element_type::bf16>>(x);
+    case element_type::f32:
+      return detail::spacing(std::numeric_limits<float>::digits - 1,
+                             std::numeric_limits<float>::min_exponent - 1, x);
+    case element_type::i8:
+    case element_type::u8: break;
+  }
+  return 1.0;
 }
 
 // (value - exact) / ulp(out, exact): 0 when both are NaN or the same
