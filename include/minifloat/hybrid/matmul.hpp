@@ -148,6 +148,22 @@ inline double exact_post_processing(const wide_sum& sum, double s, float bias, b
   return v.divide_round_to_odd(output_scale);
 }
 
+// A (m x k, row stride lda) as m rows of k floats, and B (k x n, row stride
+// ldb) transposed, n rows of k: the layout matmul_decoded reads.
+template <class A, class B, class DecodeA, class DecodeB>
+void decode_operands(const A* a, std::size_t lda, const B* b, std::size_t ldb, std::size_t m,
+                     std::size_t n, std::size_t k, DecodeA decode_a, DecodeB decode_b,
+                     std::vector<float>& a_values, std::vector<float>& b_columns) {
+  a_values.resize(m * k);
+  b_columns.resize(n * k);
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t p = 0; p < k; ++p) a_values[i * k + p] = decode_a(a[i * lda + p]);
+  }
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t j = 0; j < n; ++j) b_columns[j * k + p] = decode_b(b[p * ldb + j]);
+  }
+}
+
 // The one implementation behind every entry: operands decoded to float32
 // (exact), A as M rows of K, B transposed as N rows of K. `store(i, j, bits)`
 // receives each output encoding.
@@ -243,13 +259,9 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
   static_assert(matmul_supported(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>),
                 "this table does not accept the MatMul type combination (see "
                 "mf::hybrid::matmul_supported and docs/hybrid.md)");
-  std::vector<float> a_values(m * k), b_columns(n * k);
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t p = 0; p < k; ++p) a_values[i * k + p] = to_float(a[i * lda + p]);
-  }
-  for (std::size_t p = 0; p < k; ++p) {
-    for (std::size_t j = 0; j < n; ++j) b_columns[j * k + p] = to_float(b[p * ldb + j]);
-  }
+  std::vector<float> a_values, b_columns;
+  detail::decode_operands(a, lda, b, ldb, m, n, k, [](auto v) { return to_float(v); },
+                          [](auto v) { return to_float(v); }, a_values, b_columns);
   detail::matmul_decoded(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>, a_values,
                          b_columns, m, n, k, options,
                          [&](std::size_t i, std::size_t j, std::uint32_t bits) {
@@ -267,13 +279,9 @@ inline void matmul(table_id table, element_type ta, element_type tb, element_typ
   if (ta == element_type::f32 || tb == element_type::f32) {
     throw unsupported("FP32 is not an input type of the hybrid MatMul");
   }
-  std::vector<float> a_values(m * k), b_columns(n * k);
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t p = 0; p < k; ++p) a_values[i * k + p] = decode_bits(ta, a[i * lda + p]);
-  }
-  for (std::size_t p = 0; p < k; ++p) {
-    for (std::size_t j = 0; j < n; ++j) b_columns[j * k + p] = decode_bits(tb, b[p * ldb + j]);
-  }
+  std::vector<float> a_values, b_columns;
+  detail::decode_operands(a, lda, b, ldb, m, n, k, [ta](std::uint32_t v) { return decode_bits(ta, v); },
+                          [tb](std::uint32_t v) { return decode_bits(tb, v); }, a_values, b_columns);
   detail::matmul_decoded(table, ta, tb, tc, a_values, b_columns, m, n, k, options,
                          [&](std::size_t i, std::size_t j, std::uint32_t bits) {
                            c[i * ldc + j] = bits;
