@@ -10,10 +10,16 @@
 #include <bit>
 #endif
 
+// The one place the version is written: CMakeLists.txt reads these three
+// lines for the package version, and the string is made from them.
 #define MINIFLOAT_VERSION_MAJOR 0
 #define MINIFLOAT_VERSION_MINOR 1
 #define MINIFLOAT_VERSION_PATCH 0
-#define MINIFLOAT_VERSION_STRING "0.1.0"
+#define MINIFLOAT_STRINGIFY_DETAIL(x) #x
+#define MINIFLOAT_STRINGIFY(x) MINIFLOAT_STRINGIFY_DETAIL(x)
+#define MINIFLOAT_VERSION_STRING                                          \
+  MINIFLOAT_STRINGIFY(MINIFLOAT_VERSION_MAJOR) "." MINIFLOAT_STRINGIFY( \
+      MINIFLOAT_VERSION_MINOR) "." MINIFLOAT_STRINGIFY(MINIFLOAT_VERSION_PATCH)
 
 // Every function of the value type is usable from CUDA device code; outside
 // nvcc the annotation disappears.
