@@ -32,6 +32,12 @@ TEST(SeedExample, Arange16InE5m2fnuzRoundsToTheRfcsValues) {
   }
   // 9 ties between 8 and 10 and goes to the even 8; 11 and 13 tie to 12.
   EXPECT_EQ(x[9].bits(), x[8].bits());
+  // The same values from float and double sources as from int.
+  for (int i = 0; i < 16; ++i) {
+    const std::size_t at = static_cast<std::size_t>(i);
+    EXPECT_EQ(static_cast<float>(mf::e5m2fnuz(static_cast<float>(i))), expected[at]) << i;
+    EXPECT_EQ(static_cast<float>(mf::e5m2fnuz(static_cast<double>(i))), expected[at]) << i;
+  }
 }
 
 TEST(SeedExample, DotProductOfArange16WithItselfIs1280) {
