@@ -1,12 +1,15 @@
 // Bulk conversion throughput (Google Benchmark): encode float32 -> e4m3fn /
 // e5m2 and decode back, per ISA, at three sizes (4 KiB of output: L1;
-// 256 KiB: L2; 64 MiB: memory), next to the baselines of issue 4 measured
+// 256 KiB: L2; 64 MiB: memory), next to baselines measured
 // in the same binary and run:
 //   stream/...         reads n inputs, writes n outputs, trivial work (the
 //                      memory bound of the same traffic); stream_nt/... the
 //                      same with non-temporal stores
 //   hw_f16/...         the CPU's own float32 <-> binary16 (vcvtps2ph /
-//                      vcvtph2ps; AVX-512 and F16C forms) over the same n
+//                      vcvtph2ps; 512-bit and F16C ymm) over the same n, in
+//                      the register form (convert in a register, then store;
+//                      load, then convert): the fast form, the one the
+//                      ratios use; hw_f16_mem/... the memory-operand forms
 //   .../scalar/...     the scalar loop (the library's scalar conversion)
 // Names: <kernel>/<format>/<mode>/<isa>/<size>. Items = elements converted;
 // bytes = bytes read + bytes written. bench/bulk_compare.py prints the ratios.
@@ -205,12 +208,74 @@ MF_BENCH_AVX512 void stream_decode_avx512(const std::uint8_t* in, float* out,
   }
 }
 
+// ---- the CPU's float32 <-> binary16 conversions ------------------------------
+// Each in two forms, timed separately, because the forms differ in speed:
+//   register form: vcvtps2ph into a register, then a plain store (encode);
+//                  a plain load, then vcvtph2ps from the register (decode)
+//   memory form:   vcvtps2ph with a memory destination (encode); vcvtph2ps
+//                  with a memory source (decode)
+// The memory-destination vcvtps2ph is slower on AMD cores: on a Zen 4
+// (family 25 model 17) 1.1-1.2x for the 512-bit form and 2.0-2.1x for the
+// ymm form in L1 (docs/performance.md); about 2.7x has been reported on a
+// Zen 5. g++ folds `store(cvtps_ph(x))` into it, which is what this
+// benchmark timed before.
+// The bulk kernels are compared with the faster form of each (hw_f16/...);
+// the memory forms are the extra rows hw_f16_mem/...
+//
+// Forms are pinned, not left to the compiler: MF_BENCH_IN_REGISTER(v) is an
+// empty asm that takes and gives back v in a vector register, so the
+// conversion cannot be folded into the store (or the load into the
+// conversion); the memory forms are written as inline asm. Both forms run
+// 64 elements per iteration on AVX-512 (32 on AVX2): four independent
+// conversions, unrolled by hand because g++ -O2 does not unroll a loop over
+// k (it kept an array on the stack and copied it out).
+//
+// Checked in the generated code (objdump -d), g++ 12.2 at -O3
+// (minifloat_bench_bulk) and at -O2 (minifloat_bench_bulk_o2), and clang 14
+// at -O3 and -O2, by bench/check_baseline_asm.py: each register-form loop
+// has 4 vector vcvtps2ph/vcvtph2ps with register operands only (encode:
+// vcvtps2ph $0,%zmm,%ymm then vmovdqa %ymm,(mem); decode: vmovdqa
+// (mem),%ymm then vcvtph2ps %ymm,%zmm; AVX2 the same with ymm/xmm), each
+// memory-form loop 4 with the memory operand, and every baseline's main loop
+// is the same instruction sequence at -O2 and -O3. Without
+// MF_BENCH_IN_REGISTER g++ 12 -O3 folds the store into vcvtps2ph (the check
+// then fails). Re-run it after touching these functions.
+#define MF_BENCH_IN_REGISTER(v) __asm__("" : "+v"(v))
+// vcvtps2ph $0 (nearest even) of the vector x into the Half-typed memory at p.
+#define MF_BENCH_CVTPS2PH_TO_MEMORY(x, Half, p) \
+  __asm__("vcvtps2ph $0, %1, %0" : "=m"(*reinterpret_cast<Half*>(p)) : "v"(x))
+// vcvtph2ps of the Half-typed memory at p into the vector x.
+#define MF_BENCH_CVTPH2PS_FROM_MEMORY(x, Half, p) \
+  __asm__("vcvtph2ps %1, %0" : "=v"(x) : "m"(*reinterpret_cast<const Half*>(p)))
+
 MF_BENCH_AVX512 void hw_f16_encode_avx512(const float* in, std::uint16_t* out,
                                           std::size_t n) {
   std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    _mm256_store_si256(reinterpret_cast<__m256i*>(out + i),
-                       _mm512_cvtps_ph(_mm512_load_ps(in + i), _MM_FROUND_TO_NEAREST_INT));
+  for (; i + 64 <= n; i += 64) {
+    __m256i h0 = _mm512_cvtps_ph(_mm512_load_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
+    __m256i h1 = _mm512_cvtps_ph(_mm512_load_ps(in + i + 16), _MM_FROUND_TO_NEAREST_INT);
+    __m256i h2 = _mm512_cvtps_ph(_mm512_load_ps(in + i + 32), _MM_FROUND_TO_NEAREST_INT);
+    __m256i h3 = _mm512_cvtps_ph(_mm512_load_ps(in + i + 48), _MM_FROUND_TO_NEAREST_INT);
+    MF_BENCH_IN_REGISTER(h0);
+    MF_BENCH_IN_REGISTER(h1);
+    MF_BENCH_IN_REGISTER(h2);
+    MF_BENCH_IN_REGISTER(h3);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out + i), h0);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out + i + 16), h1);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out + i + 32), h2);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out + i + 48), h3);
+  }
+  for (; i < n; ++i) out[i] = mf::binary16(in[i]).bits();
+}
+
+MF_BENCH_AVX512 void hw_f16_mem_encode_avx512(const float* in, std::uint16_t* out,
+                                              std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    MF_BENCH_CVTPS2PH_TO_MEMORY(_mm512_load_ps(in + i), __m256i, out + i);
+    MF_BENCH_CVTPS2PH_TO_MEMORY(_mm512_load_ps(in + i + 16), __m256i, out + i + 16);
+    MF_BENCH_CVTPS2PH_TO_MEMORY(_mm512_load_ps(in + i + 32), __m256i, out + i + 32);
+    MF_BENCH_CVTPS2PH_TO_MEMORY(_mm512_load_ps(in + i + 48), __m256i, out + i + 48);
   }
   for (; i < n; ++i) out[i] = mf::binary16(in[i]).bits();
 }
@@ -218,19 +283,69 @@ MF_BENCH_AVX512 void hw_f16_encode_avx512(const float* in, std::uint16_t* out,
 MF_BENCH_AVX512 void hw_f16_decode_avx512(const std::uint16_t* in, float* out,
                                           std::size_t n) {
   std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    _mm512_store_ps(out + i, _mm512_cvtph_ps(_mm256_load_si256(
-                                 reinterpret_cast<const __m256i*>(in + i))));
+  for (; i + 64 <= n; i += 64) {
+    __m256i h0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(in + i));
+    __m256i h1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(in + i + 16));
+    __m256i h2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(in + i + 32));
+    __m256i h3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(in + i + 48));
+    MF_BENCH_IN_REGISTER(h0);
+    MF_BENCH_IN_REGISTER(h1);
+    MF_BENCH_IN_REGISTER(h2);
+    MF_BENCH_IN_REGISTER(h3);
+    _mm512_store_ps(out + i, _mm512_cvtph_ps(h0));
+    _mm512_store_ps(out + i + 16, _mm512_cvtph_ps(h1));
+    _mm512_store_ps(out + i + 32, _mm512_cvtph_ps(h2));
+    _mm512_store_ps(out + i + 48, _mm512_cvtph_ps(h3));
   }
   for (; i < n; ++i) out[i] = static_cast<float>(mf::binary16::from_bits(in[i]));
 }
 
+MF_BENCH_AVX512 void hw_f16_mem_decode_avx512(const std::uint16_t* in, float* out,
+                                              std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m512 x0, x1, x2, x3;
+    MF_BENCH_CVTPH2PS_FROM_MEMORY(x0, __m256i, in + i);
+    MF_BENCH_CVTPH2PS_FROM_MEMORY(x1, __m256i, in + i + 16);
+    MF_BENCH_CVTPH2PS_FROM_MEMORY(x2, __m256i, in + i + 32);
+    MF_BENCH_CVTPH2PS_FROM_MEMORY(x3, __m256i, in + i + 48);
+    _mm512_store_ps(out + i, x0);
+    _mm512_store_ps(out + i + 16, x1);
+    _mm512_store_ps(out + i + 32, x2);
+    _mm512_store_ps(out + i + 48, x3);
+  }
+  for (; i < n; ++i) out[i] = static_cast<float>(mf::binary16::from_bits(in[i]));
+}
+
+// AVX2 + F16C (the ymm forms): 8 elements per conversion, 32 per iteration.
 MF_BENCH_AVX2 void hw_f16_encode_f16c(const float* in, std::uint16_t* out,
                                       std::size_t n) {
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    _mm_store_si128(reinterpret_cast<__m128i*>(out + i),
-                    _mm256_cvtps_ph(_mm256_load_ps(in + i), _MM_FROUND_TO_NEAREST_INT));
+  for (; i + 32 <= n; i += 32) {
+    __m128i h0 = _mm256_cvtps_ph(_mm256_load_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
+    __m128i h1 = _mm256_cvtps_ph(_mm256_load_ps(in + i + 8), _MM_FROUND_TO_NEAREST_INT);
+    __m128i h2 = _mm256_cvtps_ph(_mm256_load_ps(in + i + 16), _MM_FROUND_TO_NEAREST_INT);
+    __m128i h3 = _mm256_cvtps_ph(_mm256_load_ps(in + i + 24), _MM_FROUND_TO_NEAREST_INT);
+    MF_BENCH_IN_REGISTER(h0);
+    MF_BENCH_IN_REGISTER(h1);
+    MF_BENCH_IN_REGISTER(h2);
+    MF_BENCH_IN_REGISTER(h3);
+    _mm_store_si128(reinterpret_cast<__m128i*>(out + i), h0);
+    _mm_store_si128(reinterpret_cast<__m128i*>(out + i + 8), h1);
+    _mm_store_si128(reinterpret_cast<__m128i*>(out + i + 16), h2);
+    _mm_store_si128(reinterpret_cast<__m128i*>(out + i + 24), h3);
+  }
+  for (; i < n; ++i) out[i] = mf::binary16(in[i]).bits();
+}
+
+MF_BENCH_AVX2 void hw_f16_mem_encode_f16c(const float* in, std::uint16_t* out,
+                                          std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    MF_BENCH_CVTPS2PH_TO_MEMORY(_mm256_load_ps(in + i), __m128i, out + i);
+    MF_BENCH_CVTPS2PH_TO_MEMORY(_mm256_load_ps(in + i + 8), __m128i, out + i + 8);
+    MF_BENCH_CVTPS2PH_TO_MEMORY(_mm256_load_ps(in + i + 16), __m128i, out + i + 16);
+    MF_BENCH_CVTPS2PH_TO_MEMORY(_mm256_load_ps(in + i + 24), __m128i, out + i + 24);
   }
   for (; i < n; ++i) out[i] = mf::binary16(in[i]).bits();
 }
@@ -238,9 +353,36 @@ MF_BENCH_AVX2 void hw_f16_encode_f16c(const float* in, std::uint16_t* out,
 MF_BENCH_AVX2 void hw_f16_decode_f16c(const std::uint16_t* in, float* out,
                                       std::size_t n) {
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    _mm256_store_ps(out + i, _mm256_cvtph_ps(_mm_load_si128(
-                                 reinterpret_cast<const __m128i*>(in + i))));
+  for (; i + 32 <= n; i += 32) {
+    __m128i h0 = _mm_load_si128(reinterpret_cast<const __m128i*>(in + i));
+    __m128i h1 = _mm_load_si128(reinterpret_cast<const __m128i*>(in + i + 8));
+    __m128i h2 = _mm_load_si128(reinterpret_cast<const __m128i*>(in + i + 16));
+    __m128i h3 = _mm_load_si128(reinterpret_cast<const __m128i*>(in + i + 24));
+    MF_BENCH_IN_REGISTER(h0);
+    MF_BENCH_IN_REGISTER(h1);
+    MF_BENCH_IN_REGISTER(h2);
+    MF_BENCH_IN_REGISTER(h3);
+    _mm256_store_ps(out + i, _mm256_cvtph_ps(h0));
+    _mm256_store_ps(out + i + 8, _mm256_cvtph_ps(h1));
+    _mm256_store_ps(out + i + 16, _mm256_cvtph_ps(h2));
+    _mm256_store_ps(out + i + 24, _mm256_cvtph_ps(h3));
+  }
+  for (; i < n; ++i) out[i] = static_cast<float>(mf::binary16::from_bits(in[i]));
+}
+
+MF_BENCH_AVX2 void hw_f16_mem_decode_f16c(const std::uint16_t* in, float* out,
+                                          std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256 x0, x1, x2, x3;
+    MF_BENCH_CVTPH2PS_FROM_MEMORY(x0, __m128i, in + i);
+    MF_BENCH_CVTPH2PS_FROM_MEMORY(x1, __m128i, in + i + 8);
+    MF_BENCH_CVTPH2PS_FROM_MEMORY(x2, __m128i, in + i + 16);
+    MF_BENCH_CVTPH2PS_FROM_MEMORY(x3, __m128i, in + i + 24);
+    _mm256_store_ps(out + i, x0);
+    _mm256_store_ps(out + i + 8, x1);
+    _mm256_store_ps(out + i + 16, x2);
+    _mm256_store_ps(out + i + 24, x3);
   }
   for (; i < n; ++i) out[i] = static_cast<float>(mf::binary16::from_bits(in[i]));
 }
@@ -265,6 +407,13 @@ void bench_baseline(benchmark::State& state, std::size_t n, bool needs_avx512) {
     benchmark::ClobberMemory();
   }
   set_counters(state, n, n * sizeof(In), n * sizeof(Out));
+}
+
+template <class In, class Out, void (*Kernel)(const In*, Out*, std::size_t)>
+void register_baseline(const std::string& name, std::size_t n, bool needs_avx512) {
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) {
+    bench_baseline<In, Out, Kernel>(s, n, needs_avx512);
+  });
 }
 #endif
 
@@ -296,31 +445,29 @@ void register_all() {
                                    bench_baseline<std::uint8_t, float, stream_nt_decode_avx512>(
                                        s, n_decode, true);
                                  });
-    benchmark::RegisterBenchmark(("hw_f16/encode/avx512" + suffix).c_str(),
-                                 [=](benchmark::State& s) {
-                                   bench_baseline<float, std::uint16_t, hw_f16_encode_avx512>(
-                                       s, n_encode, true);
-                                 });
-    benchmark::RegisterBenchmark(("hw_f16/encode/f16c" + suffix).c_str(),
-                                 [=](benchmark::State& s) {
-                                   bench_baseline<float, std::uint16_t, hw_f16_encode_f16c>(
-                                       s, n_encode, false);
-                                 });
     benchmark::RegisterBenchmark(("stream/decode/avx512" + suffix).c_str(),
                                  [=](benchmark::State& s) {
                                    bench_baseline<std::uint8_t, float, stream_decode_avx512>(
                                        s, n_decode, true);
                                  });
-    benchmark::RegisterBenchmark(("hw_f16/decode/avx512" + suffix).c_str(),
-                                 [=](benchmark::State& s) {
-                                   bench_baseline<std::uint16_t, float, hw_f16_decode_avx512>(
-                                       s, n_decode, true);
-                                 });
-    benchmark::RegisterBenchmark(("hw_f16/decode/f16c" + suffix).c_str(),
-                                 [=](benchmark::State& s) {
-                                   bench_baseline<std::uint16_t, float, hw_f16_decode_f16c>(
-                                       s, n_decode, false);
-                                 });
+    // hw_f16: the register forms (the baselines of the ratios); hw_f16_mem:
+    // the memory forms (see "the CPU's float32 <-> binary16 conversions").
+    register_baseline<float, std::uint16_t, hw_f16_encode_avx512>(
+        "hw_f16/encode/avx512" + suffix, n_encode, true);
+    register_baseline<float, std::uint16_t, hw_f16_mem_encode_avx512>(
+        "hw_f16_mem/encode/avx512" + suffix, n_encode, true);
+    register_baseline<float, std::uint16_t, hw_f16_encode_f16c>(
+        "hw_f16/encode/f16c" + suffix, n_encode, false);
+    register_baseline<float, std::uint16_t, hw_f16_mem_encode_f16c>(
+        "hw_f16_mem/encode/f16c" + suffix, n_encode, false);
+    register_baseline<std::uint16_t, float, hw_f16_decode_avx512>(
+        "hw_f16/decode/avx512" + suffix, n_decode, true);
+    register_baseline<std::uint16_t, float, hw_f16_mem_decode_avx512>(
+        "hw_f16_mem/decode/avx512" + suffix, n_decode, true);
+    register_baseline<std::uint16_t, float, hw_f16_decode_f16c>(
+        "hw_f16/decode/f16c" + suffix, n_decode, false);
+    register_baseline<std::uint16_t, float, hw_f16_mem_decode_f16c>(
+        "hw_f16_mem/decode/f16c" + suffix, n_decode, false);
 #endif
     for (mf::bulk::isa isa : isas) {
       if (!mf::bulk::isa_supported(isa)) continue;
