@@ -5,6 +5,7 @@ as ratios, from one minifloat_bench_hybrid_matmul JSON output:
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \\
         build/bench-o2/bench/minifloat_bench_hybrid_matmul \\
         --benchmark_repetitions=5 --benchmark_display_aggregates_only=true \\
+        --benchmark_enable_random_interleaving=true \\
         --benchmark_out=hybrid_matmul.json --benchmark_out_format=json
     python3 bench/hybrid_matmul_compare.py hybrid_matmul.json
 
@@ -91,6 +92,15 @@ def main():
     for name in sorted(errors):
         print(f"{name:58s} skipped: {errors[name]}")
     print()
+    # differs_from_reference (256^3 rows): a library row must be 0 (the same
+    # bits as the reference of its model); a peer row is 0 when the data make
+    # every FP32 sum exact (the FP8 pairs here), so anything else there means
+    # a wrong layout in the benchmark or data that no longer sum exactly.
+    for name in sorted(rows):
+        d = rows[name]["differs"]
+        if d:
+            kind = "NOT BIT-EXACT" if name.startswith("library/") else "differs"
+            print(f"{kind}: {name}: {d:.4%} of the outputs differ from the reference")
 
     def ratio(a, b):
         return a / b if a is not None and b else None
@@ -106,6 +116,13 @@ def main():
         verdict = "meets" if value >= target else "BELOW"
         print(f"  {what:58s} {value:8.2f}x {goal}: {verdict})")
 
+    for loop in ("fp32_fma", "bf16_dot", "fp64_fma"):
+        for t in (1, 2):
+            first, last = rate(f"peak/{loop}/threads:{t}"), rate(f"peak_after/{loop}/threads:{t}")
+            if first and last and abs(last / first - 1) > 0.05:
+                print(f"CLOCK CHANGED during the run: peak/{loop}/threads:{t} {first:.1f} at the "
+                      f"start, {last:.1f} at the end GFLOP/s; the ratios below are not reliable")
+    print()
     fma1, bf1 = rate("peak/fp32_fma/threads:1"), rate("peak/bf16_dot/threads:1")
     print("Targets (ratios of medians from this run)")
     print("at 1024^3, 1 thread:")
