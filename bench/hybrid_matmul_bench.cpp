@@ -1,7 +1,8 @@
 // The hybrid FP8 MatMul beside this core's peak and beside what users do
-// today, in one binary and one run (Google Benchmark). Every row reports
-// GFLOP/s = 2*M*N*K per iteration over wall-clock time (a rate counter):
-//   peak/{fp32_fma,bf16_dot,fp64_fma}/threads:T
+// today, in one binary and one run (Google Benchmark). Every row reports the
+// counter GFLOP as a rate (printed GFLOP=.../s): 2*M*N*K per iteration over
+// wall-clock time.
+//   peak/{fp32_fma,bf16_dot,fp64_fma}/threads:T  (again at the end: peak_after/)
 //       register-only loops of zmm FMA / VDPBF16PS / FP64 FMA: the roofline
 //   library/<pair>/<model>/<size>/threads:T
 //       mf::hybrid::matmul, FP8 (or 16-bit) codes in, the output type out
@@ -25,7 +26,6 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
