@@ -10,10 +10,20 @@ as ratios, from one minifloat_bench_hybrid_matmul JSON output:
     python3 bench/hybrid_matmul_compare.py hybrid_matmul.json
 
 Every figure is the median of the repetitions of the GFLOP rate counter
-(2*M*N*K per iteration over wall-clock time); [min, max] is the spread of
-the repetitions (keep the individual runs in the JSON: do not pass
+(2*M*N*K per iteration); [min, max] is the spread of the repetitions (keep
+the individual runs in the JSON: do not pass
 --benchmark_report_aggregates_only). Ratios come from this one run only.
-Standard library only."""
+
+One-thread rows (threads:1, and the reference rows) are rated over the
+calling thread's CPU time, two-thread rows over wall-clock time. On a shared
+machine the process gets only part of a core (the column "cpu/real"), while
+the core's clock does not change (the roofline loops' CPU-time rates stay
+within a few % at any load), so the CPU-time rate is what the code does on
+a core of its own. It is valid only where all the work runs on the calling
+thread, which holds for every one-thread row here (OpenBLAS and oneDNN with
+one thread, the library with threads = 1: their cpu/real equals the
+roofline's in the same run). --real-time rates every row over wall-clock
+time. Standard library only."""
 import json
 import statistics
 import subprocess
@@ -23,7 +33,11 @@ SIZES = (256, 1024, 2048)
 PAIRS = ("e4m3_e4m3_bf16", "bf16_e4m3_bf16", "f16_e5m2_f16")
 
 
-def load(path):
+def uses_cpu_time(name, real_time_only):
+    return not real_time_only and "/threads:2" not in name
+
+
+def load(path, real_time_only=False):
     with open(path) as f:
         data = json.load(f)
     runs, medians, errors = {}, {}, {}
@@ -41,10 +55,14 @@ def load(path):
             runs.setdefault(name, []).append(b)
     rows = {}
     for name, rs in runs.items():
-        values = [r["GFLOP"] for r in rs]
+        cpu = uses_cpu_time(name, real_time_only)
+        values = [r["GFLOP"] * (r["real_time"] / r["cpu_time"] if cpu else 1.0) for r in rs]
+        share = statistics.median(r["cpu_time"] / r["real_time"] for r in rs)
         differs = [r["differs_from_reference"] for r in rs if "differs_from_reference" in r]
         rows[name] = {
-            "median": medians.get(name, statistics.median(values)),
+            "median": statistics.median(values),
+            "share": share,
+            "clock": "cpu" if cpu else "real",
             "min": min(values),
             "max": max(values),
             "n": len(values),
@@ -52,8 +70,8 @@ def load(path):
             "label": rs[0].get("label", ""),
         }
     for name, m in medians.items():  # aggregates-only output: no spread
-        rows.setdefault(name, {"median": m, "min": None, "max": None, "n": 0,
-                               "differs": None, "label": ""})
+        rows.setdefault(name, {"median": m, "min": None, "max": None, "n": 0, "share": None,
+                               "clock": "real", "differs": None, "label": ""})
     return data.get("context", {}), rows, errors
 
 
@@ -72,7 +90,9 @@ def cpu_line(context):
 
 
 def main():
-    context, rows, errors = load(sys.argv[1] if len(sys.argv) > 1 else "hybrid_matmul.json")
+    args = [a for a in sys.argv[1:] if a != "--real-time"]
+    context, rows, errors = load(args[0] if args else "hybrid_matmul.json",
+                                 real_time_only="--real-time" in sys.argv[1:])
     rate = lambda name: rows[name]["median"] if name in rows else None
 
     print("CPU:", cpu_line(context))
@@ -83,12 +103,14 @@ def main():
             print(f"  {key}: {context[key]}")
     print()
 
-    print(f"{'benchmark':58s} {'GFLOP/s':>9s} {'[min, max]':>19s}  differs  label")
+    print(f"{'benchmark':58s} {'GFLOP/s':>9s} {'[min, max]':>19s} time cpu/real differs  label")
     for name in sorted(rows):
         r = rows[name]
         spread = f"[{r['min']:7.2f}, {r['max']:7.2f}]" if r["min"] is not None else ""
+        share = "" if r["share"] is None else f"{r['share']:.2f}"
         differs = "" if r["differs"] is None else f"{r['differs']:.4f}"
-        print(f"{name:58s} {r['median']:9.2f} {spread:>19s}  {differs:7s}  {r['label']}")
+        print(f"{name:58s} {r['median']:9.2f} {spread:>19s} {r['clock']:4s} {share:>8s} "
+              f"{differs:7s}  {r['label']}")
     for name in sorted(errors):
         print(f"{name:58s} skipped: {errors[name]}")
     print()
@@ -111,10 +133,10 @@ def main():
             print(f"  {what:58s}      n/a  {goal}{')' if goal else ''}")
             return
         if target is None:
-            print(f"  {what:58s} {value:8.2f}x")
+            print(f"  {what:58s} {value:9.3f}x")
             return
         verdict = "meets" if value >= target else "BELOW"
-        print(f"  {what:58s} {value:8.2f}x {goal}: {verdict})")
+        print(f"  {what:58s} {value:9.3f}x {goal}: {verdict})")
 
     for loop in ("fp32_fma", "bf16_dot", "fp64_fma"):
         for t in (1, 2):
