@@ -1,7 +1,9 @@
 // The hybrid FP8 MatMul beside this core's peak and beside what users do
 // today, in one binary and one run (Google Benchmark). Every row reports the
 // counter GFLOP as a rate (printed GFLOP=.../s): 2*M*N*K per iteration over
-// wall-clock time.
+// wall-clock time (bench/hybrid_matmul_compare.py rates one-thread rows over
+// the calling thread's CPU time instead, from the JSON's cpu_time: these
+// shared VMs time-share the cores; see docs/performance.md).
 //   peak/{fp32_fma,bf16_dot,fp64_fma}/threads:T  (again at the end: peak_after/)
 //       register-only loops of zmm FMA / VDPBF16PS / FP64 FMA: the roofline
 //   library/<pair>/<model>/<size>/threads:T
