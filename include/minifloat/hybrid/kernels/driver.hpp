@@ -1,0 +1,229 @@
+// The blocked MatMul loop around the micro-kernels (Goto and van de Geijn,
+// "Anatomy of high-performance matrix multiplication", ACM TOMS 34(3),
+// 2008; the BLIS loop nest): column panels of C, B packed once per panel
+// for all of K, row blocks of A packed per K block, the float32
+// accumulators carried between K blocks in a small workspace, then the
+// epilogue of the finished block. The carried float IS the model's acc, so
+// the blocking changes no bit.
+//
+// Memory, per thread and per call: B panel K x nc, A block mc x kc,
+// accumulators mc x nc (floats, nc and mc rounded up to the tile), plus a
+// row of nc or kc floats: O(K * nc + mc * kc + mc * nc), never O(M * N).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "../epilogue.hpp"
+#include "../fp32_rounding.hpp"
+#include "../matmul_options.hpp"
+#include "targets.hpp"
+
+namespace mf::hybrid::kernels {
+
+// A matrix operand, read as decoded float32 values: `decode` widens
+// elements [offset, offset + count) of the matrix at `base` (the library's
+// bulk decoders, kernels/fast_path.hpp).
+struct operand_reader {
+  const void* base;
+  std::size_t ld;
+  void (*decode)(const void* base, std::size_t offset, std::size_t count, float* out);
+};
+
+// C: `encode` rounds count float32 values y3 into the output type and
+// writes them to elements [offset, offset + count) of `base`.
+struct result_writer {
+  void* base;
+  std::size_t ld;
+  void (*encode)(const float* values, std::size_t count, void* base, std::size_t offset,
+                 const output_conversion& o);
+};
+
+// Block sizes (elements). nc is rounded up to the tile's columns, mc to its
+// rows. kc * tile columns floats of B (128 KiB for AVX-512's 64 columns)
+// and mc * kc of A stay in the L2 cache while the tiles of a block run.
+struct blocking {
+  std::size_t mc = 96;
+  std::size_t kc = 512;
+  std::size_t nc = 1024;
+};
+
+namespace detail {
+
+inline std::size_t round_up(std::size_t x, std::size_t to) noexcept { return (x + to - 1) / to * to; }
+
+// A float array aligned to 64 bytes (a cache line, a zmm register).
+class aligned_floats {
+ public:
+  explicit aligned_floats(std::size_t n) : storage_(n + 16) {
+    const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+    data_ = storage_.data() + ((64 - address % 64) % 64) / sizeof(float);
+  }
+  float* data() noexcept { return data_; }
+
+ private:
+  std::vector<float> storage_;
+  float* data_;
+};
+
+struct problem {
+  operand_reader a;
+  operand_reader b;
+  result_writer c;
+  std::size_t m, n, k;
+  const matmul_options* options;
+};
+
+// One thread's buffers and the blocks it computes.
+class block_worker {
+ public:
+  block_worker(const tile_kernel& kernel, const problem& p, const blocking& b)
+      : kernel_(kernel),
+        p_(p),
+        mr_(static_cast<std::size_t>(kernel.rows)),
+        nr_(static_cast<std::size_t>(kernel.columns)),
+        mc_(round_up(std::min(b.mc, p.m), mr_)),
+        kc_(std::min(b.kc, std::max<std::size_t>(p.k, 1))),
+        nc_(round_up(std::min(b.nc, p.n), nr_)),
+        b_panel_(p.k * nc_),
+        a_block_(mc_ * kc_),
+        accumulators_(mc_ * nc_),
+        row_(std::max(kc_, nc_)) {}
+
+  // C[rows, columns), rows within one row range, columns within one panel.
+  void run(std::size_t row_begin, std::size_t row_end, std::size_t col_begin, std::size_t col_end) {
+    const std::size_t columns = col_end - col_begin;
+    const std::size_t padded_columns = round_up(columns, nr_);
+    pack_b(col_begin, columns, padded_columns);
+    for (std::size_t ic = row_begin; ic < row_end; ic += mc_) {
+      const std::size_t rows = std::min(mc_, row_end - ic);
+      const std::size_t padded_rows = round_up(rows, mr_);
+      if (p_.k == 0) std::fill(accumulators_.data(), accumulators_.data() + mc_ * nc_, 0.0f);
+      for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
+        const std::size_t depth = std::min(kc_, p_.k - pc);
+        pack_a(ic, rows, padded_rows, pc, depth);
+        for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
+          const float* b = b_panel_.data() + jr * p_.k + pc * nr_;
+          for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
+            kernel_.run(a_block_.data() + ir * depth, b, accumulators_.data() + ir * nc_ + jr, nc_,
+                        depth, pc == 0);
+          }
+        }
+      }
+      finish(ic, rows, col_begin, columns);
+    }
+  }
+
+  const hybrid::detail::amax_tracker& amax() const noexcept { return amax_; }
+
+ private:
+  // B[0..K, col_begin + [0, columns)) as micro-panels of nr columns, each
+  // K steps of nr floats; columns past the end are +0.
+  void pack_b(std::size_t col_begin, std::size_t columns, std::size_t padded_columns) {
+    const float* row = row_.data();
+    for (std::size_t p = 0; p < p_.k; ++p) {
+      p_.b.decode(p_.b.base, p * p_.b.ld + col_begin, columns, row_.data());
+      for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
+        float* step = b_panel_.data() + jr * p_.k + p * nr_;
+        const std::size_t valid = std::min(nr_, columns - std::min(columns, jr));
+        std::copy(row + jr, row + jr + valid, step);
+        std::fill(step + valid, step + nr_, 0.0f);
+      }
+    }
+  }
+
+  // A[ic + [0, rows), pc + [0, depth)) as micro-panels of mr rows, each
+  // depth steps of mr floats; rows past the end are +0.
+  void pack_a(std::size_t ic, std::size_t rows, std::size_t padded_rows, std::size_t pc,
+              std::size_t depth) {
+    float* block = a_block_.data();
+    for (std::size_t i = 0; i < padded_rows; ++i) {
+      float* tile = block + (i / mr_) * mr_ * depth + i % mr_;
+      if (i < rows) {
+        p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row_.data());
+        for (std::size_t q = 0; q < depth; ++q) tile[q * mr_] = row_.data()[q];
+      } else {
+        for (std::size_t q = 0; q < depth; ++q) tile[q * mr_] = 0.0f;
+      }
+    }
+  }
+
+  // The epilogue of every finished element, then the output conversion
+  // of each row.
+  void finish(std::size_t ic, std::size_t rows, std::size_t col_begin, std::size_t columns) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      hybrid::detail::apply_epilogue(p_.options->scales, accumulators_.data() + i * nc_, ic + i,
+                                     col_begin, columns, row_.data(), amax_);
+      p_.c.encode(row_.data(), columns, p_.c.base, (ic + i) * p_.c.ld + col_begin,
+                  p_.options->output);
+    }
+  }
+
+  tile_kernel kernel_;
+  const problem& p_;
+  std::size_t mr_, nr_, mc_, kc_, nc_;
+  aligned_floats b_panel_, a_block_, accumulators_, row_;
+  hybrid::detail::amax_tracker amax_;
+};
+
+}  // namespace detail
+
+// C = epilogue(A x B) with the sequential_fp32 micro-kernel `kernel`, on
+// options.threads threads. Work items are (column panel, row range) pairs;
+// with fewer panels than threads, M is also split (in multiples of mc). Each
+// element is computed by one thread exactly as with one thread.
+inline void run_blocked(const tile_kernel& kernel, const detail::problem& p, blocking b = {}) {
+  hybrid::detail::amax_tracker amax;
+  if (p.m != 0 && p.n != 0) {
+    const std::size_t nc = detail::round_up(std::min(b.nc, p.n), static_cast<std::size_t>(kernel.columns));
+    const std::size_t mc = detail::round_up(std::min(b.mc, p.m), static_cast<std::size_t>(kernel.rows));
+    const std::size_t panels = (p.n + nc - 1) / nc;
+    const std::size_t threads = std::max<std::size_t>(p.options->threads, 1);
+    const std::size_t row_blocks = (p.m + mc - 1) / mc;
+    const std::size_t row_groups = std::min(row_blocks, std::max<std::size_t>(1, (threads + panels - 1) / panels));
+    const std::size_t group_rows = detail::round_up((p.m + row_groups - 1) / row_groups, mc);
+    const std::size_t items = panels * row_groups;
+    const std::size_t workers = std::min(threads, items);
+    std::vector<hybrid::detail::amax_tracker> partial(workers);
+    std::vector<std::exception_ptr> errors(workers);
+    const auto work = [&](std::size_t w) {
+      try {
+        detail::block_worker worker(kernel, p, b);
+        for (std::size_t item = w; item < items; item += workers) {
+          const std::size_t panel = item / row_groups, group = item % row_groups;
+          const std::size_t row_begin = std::min(p.m, group * group_rows);
+          const std::size_t row_end = std::min(p.m, row_begin + group_rows);
+          if (row_begin == row_end) continue;
+          worker.run(row_begin, row_end, panel * nc, std::min(p.n, (panel + 1) * nc));
+        }
+        partial[w] = worker.amax();
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(workers - 1);
+    for (std::size_t w = 1; w < workers; ++w) {
+      try {
+        pool.emplace_back(work, w);
+      } catch (const std::system_error&) {
+        work(w);  // no thread to be had: the same items on this one
+      }
+    }
+    work(0);
+    for (std::thread& t : pool) t.join();
+    for (const std::exception_ptr& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+    for (const hybrid::detail::amax_tracker& x : partial) amax.merge(x);
+  }
+  if (p.options->amax) *p.options->amax = amax.value();
+}
+
+}  // namespace mf::hybrid::kernels

@@ -1,0 +1,53 @@
+// The register-blocked outer-product micro-kernel of the sequential_fp32
+// model, written once over a target's float operations (Ops: simd/*/
+// vector_ops.hpp). No include guard, on purpose: kernels/targets.hpp
+// includes this file once per target, inside that target's region and
+// namespace, so each copy is compiled for its instruction set.
+//
+// A Rows x (Vectors * Ops::lanes) tile of C: each step k broadcasts the
+// tile's Rows elements of A's column k and multiplies them into the
+// Vectors vectors of B's row k. Every element of C gets exactly
+// acc = fma(a_k, b_k, acc) for k in order, the model's own recurrence
+// (detail::sequential_sum), so the kernel gives the model's bits.
+//
+// Packed operands (kernels/driver.hpp): `a` holds the tile's A as kc steps
+// of Rows floats, `b` holds B as kc steps of Vectors * lanes floats. `c` (row
+// stride ldc) holds the accumulators carried from the previous K block,
+// read unless `first` (then they start at +0, as the model's acc does).
+
+template <class Ops, int Rows, int Vectors>
+void fma_tile(const float* a, const float* b, float* c, std::size_t ldc, std::size_t kc,
+              bool first) noexcept {
+  using vec = typename Ops::vec;
+  constexpr int width = Vectors * Ops::lanes;
+  // Fully unrolled, the accumulators live in registers (Rows * Vectors of
+  // them: 24 zmm of 32 for AVX-512's 6 x 64 tile).
+  vec acc[Rows][Vectors];
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 16
+    for (int v = 0; v < Vectors; ++v) {
+      if (first) {
+        acc[r][v] = Ops::zero();
+      } else {
+        acc[r][v] = Ops::loadu(c + r * ldc + v * Ops::lanes);
+      }
+    }
+  }
+  for (std::size_t p = 0; p < kc; ++p) {
+    vec row[Vectors];
+#pragma GCC unroll 16
+    for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r) {
+      const vec x = Ops::broadcast(a[p * Rows + r]);
+#pragma GCC unroll 16
+      for (int v = 0; v < Vectors; ++v) acc[r][v] = Ops::fma(x, row[v], acc[r][v]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 16
+    for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, acc[r][v]);
+  }
+}
