@@ -44,9 +44,19 @@ struct named_model {
   hy::accumulation_model model;
 };
 
-// Every model with a fast kernel (kernels/fast_path.hpp).
-inline std::vector<named_model> fast_models() {
-  return {{"sequential_fp32", hy::models::sequential_fp32()}};
+inline bool has_kernel(const hy::accumulation_model& m, mf::bulk::isa isa) {
+  return hy::kernels::kernel_for(m, isa).run != nullptr;
+}
+
+// Every model with a fast kernel on `isa` (kernels/fast_path.hpp).
+inline std::vector<named_model> fast_models(mf::bulk::isa isa = mf::bulk::active_isa()) {
+  const std::vector<named_model> all = {{"sequential_fp32", hy::models::sequential_fp32()},
+                                        {"avx512_bf16_pairs", hy::models::avx512_bf16_pairs()}};
+  std::vector<named_model> out;
+  for (const named_model& m : all) {
+    if (has_kernel(m.model, isa)) out.push_back(m);
+  }
+  return out;
 }
 
 inline constexpr element_type float_inputs[] = {element_type::hf8, element_type::bf8,
@@ -59,16 +69,21 @@ struct type_triple {
   element_type a, b, c;
 };
 
+// Whether the model takes these operand types (the BF16 pair model needs
+// BF16-exact operands).
+inline bool accepts(const hy::accumulation_model& m, type_triple t) {
+  return m.kind != hy::model_kind::avx512_bf16_pairs ||
+         (t.a != element_type::f16 && t.b != element_type::f16);
+}
+
 // The float type combinations of table `any` that the model accepts.
 inline std::vector<type_triple> float_triples(const hy::accumulation_model& m) {
   std::vector<type_triple> out;
   for (element_type a : float_inputs) {
     for (element_type b : float_inputs) {
-      if (m.kind == hy::model_kind::avx512_bf16_pairs &&
-          (a == element_type::f16 || b == element_type::f16)) {
-        continue;
+      for (element_type c : float_outputs) {
+        if (accepts(m, {a, b, c})) out.push_back({a, b, c});
       }
-      for (element_type c : float_outputs) out.push_back({a, b, c});
     }
   }
   return out;

@@ -22,7 +22,8 @@ TEST(HybridKernelsExhaustive, TenThousandRandomShapesPerModelOnEveryIsa) {
   constexpr int shapes_per_model = 10000;
   std::mt19937_64 rng(2026);
   const auto isas = kernel_test::machine_isas();
-  for (const auto& model : kernel_test::fast_models()) {
+  // The models with a kernel on the best ISA (a superset of the others').
+  for (const auto& model : kernel_test::fast_models(mf::bulk::best_isa())) {
     const auto triples = kernel_test::float_triples(model.model);
     long compared = 0;
     for (int s = 0; s < shapes_per_model; ++s) {
@@ -34,13 +35,14 @@ TEST(HybridKernelsExhaustive, TenThousandRandomShapesPerModelOnEveryIsa) {
       o.threads = 1 + static_cast<unsigned>(rng() % 3);
       if (rng() % 4 == 0) o.output.on_overflow = mf::overflow::saturating;
       for (mf::bulk::isa isa : isas) {
+        if (!kernel_test::has_kernel(model.model, isa)) continue;
         kernel_test::isa_scope scope(isa);
         ASSERT_TRUE(kernel_test::matches_reference(p, o)) << model.name << " shape " << s;
         ++compared;
       }
     }
-    std::printf("%s: %d shapes x %zu ISAs, %ld comparisons, all equal\n", model.name.c_str(),
-                shapes_per_model, isas.size(), compared);
+    std::printf("%s: %d shapes, %ld comparisons (shape x ISA), all equal\n", model.name.c_str(),
+                shapes_per_model, compared);
   }
 }
 

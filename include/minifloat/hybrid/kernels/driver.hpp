@@ -7,8 +7,9 @@
 // the blocking changes no bit.
 //
 // Memory, per thread and per call: B panel K x nc, A block mc x kc,
-// accumulators mc x nc (floats, nc and mc rounded up to the tile), plus a
-// row of nc or kc floats: O(K * nc + mc * kc + mc * nc), never O(M * N).
+// accumulators mc x nc (floats, nc and mc rounded up to the tile; half the
+// K steps with BF16 pairs), plus two rows of nc or kc floats:
+// O(K * nc + mc * kc + mc * nc), never O(M * N).
 #pragma once
 
 #include <algorithm>
@@ -16,10 +17,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <system_error>
 #include <thread>
 #include <vector>
 
+#include "../../config.hpp"
 #include "../epilogue.hpp"
 #include "../fp32_rounding.hpp"
 #include "../matmul_options.hpp"
@@ -58,19 +61,29 @@ namespace detail {
 
 inline std::size_t round_up(std::size_t x, std::size_t to) noexcept { return (x + to - 1) / to * to; }
 
-// A float array aligned to 64 bytes (a cache line, a zmm register).
+// Uninitialised storage for n floats, aligned to 64 bytes (a cache line, a
+// zmm register); every element is written by packing before it is read.
 class aligned_floats {
  public:
-  explicit aligned_floats(std::size_t n) : storage_(n + 16) {
-    const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
-    data_ = storage_.data() + ((64 - address % 64) % 64) / sizeof(float);
-  }
+  explicit aligned_floats(std::size_t n)
+      : data_(static_cast<float*>(::operator new[]((n == 0 ? 1 : n) * sizeof(float),
+                                                    std::align_val_t{64}))) {}
+  ~aligned_floats() { ::operator delete[](data_, std::align_val_t{64}); }
+  aligned_floats(const aligned_floats&) = delete;
+  aligned_floats& operator=(const aligned_floats&) = delete;
   float* data() noexcept { return data_; }
 
  private:
-  std::vector<float> storage_;
   float* data_;
 };
+
+// Two BF16-exact float32 values as one pair word (even k low, odd k high),
+// carried in a float's bits: the packed buffers are float arrays.
+inline float bf16_pair(float even, float odd) noexcept {
+  const std::uint32_t word = (mf::detail::bit_cast<std::uint32_t>(even) >> 16) |
+                             (mf::detail::bit_cast<std::uint32_t>(odd) & 0xFFFF0000u);
+  return mf::detail::bit_cast<float>(word);
+}
 
 struct problem {
   operand_reader a;
@@ -80,21 +93,25 @@ struct problem {
   const matmul_options* options;
 };
 
-// One thread's buffers and the blocks it computes.
+// One thread's buffers and the blocks it computes. Sizes in steps: a step
+// is one k (float32 packing) or one k-pair (bf16_pairs); kc is even.
 class block_worker {
  public:
   block_worker(const tile_kernel& kernel, const problem& p, const blocking& b)
       : kernel_(kernel),
         p_(p),
+        per_step_(kernel.operands == packing::bf16_pairs ? 2 : 1),
+        steps_(( p.k + per_step_ - 1) / per_step_),
         mr_(static_cast<std::size_t>(kernel.rows)),
         nr_(static_cast<std::size_t>(kernel.columns)),
         mc_(round_up(std::min(b.mc, p.m), mr_)),
-        kc_(std::min(b.kc, std::max<std::size_t>(p.k, 1))),
+        kc_(round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
         nc_(round_up(std::min(b.nc, p.n), nr_)),
-        b_panel_(p.k * nc_),
+        b_panel_(steps_ * nc_),
         a_block_(mc_ * kc_),
         accumulators_(mc_ * nc_),
-        row_(std::max(kc_, nc_)) {}
+        row_(std::max(kc_, nc_)),
+        second_row_(per_step_ == 2 ? nc_ : 0) {}
 
   // C[rows, columns), rows within one row range, columns within one panel.
   void run(std::size_t row_begin, std::size_t row_end, std::size_t col_begin, std::size_t col_end) {
@@ -107,12 +124,13 @@ class block_worker {
       if (p_.k == 0) std::fill(accumulators_.data(), accumulators_.data() + mc_ * nc_, 0.0f);
       for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
         const std::size_t depth = std::min(kc_, p_.k - pc);
-        pack_a(ic, rows, padded_rows, pc, depth);
+        const std::size_t block_steps = (depth + per_step_ - 1) / per_step_;
+        pack_a(ic, rows, padded_rows, pc, depth, block_steps);
         for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
-          const float* b = b_panel_.data() + jr * p_.k + pc * nr_;
+          const float* b = b_panel_.data() + jr * steps_ + pc / per_step_ * nr_;
           for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
-            kernel_.run(a_block_.data() + ir * depth, b, accumulators_.data() + ir * nc_ + jr, nc_,
-                        depth, pc == 0);
+            kernel_.run(a_block_.data() + ir * block_steps, b, accumulators_.data() + ir * nc_ + jr,
+                        nc_, block_steps, pc == 0);
           }
         }
       }
@@ -124,32 +142,49 @@ class block_worker {
 
  private:
   // B[0..K, col_begin + [0, columns)) as micro-panels of nr columns, each
-  // K steps of nr floats; columns past the end are +0.
+  // `steps` steps of nr words; columns past the end are +0, and so is the
+  // odd k of an odd K's last pair.
   void pack_b(std::size_t col_begin, std::size_t columns, std::size_t padded_columns) {
-    const float* row = row_.data();
-    for (std::size_t p = 0; p < p_.k; ++p) {
-      p_.b.decode(p_.b.base, p * p_.b.ld + col_begin, columns, row_.data());
+    float* row = row_.data();
+    float* odd = second_row_.data();
+    for (std::size_t step = 0; step < steps_; ++step) {
+      const std::size_t p = step * per_step_;
+      p_.b.decode(p_.b.base, p * p_.b.ld + col_begin, columns, row);
+      if (per_step_ == 2) {
+        if (p + 1 < p_.k) {
+          p_.b.decode(p_.b.base, (p + 1) * p_.b.ld + col_begin, columns, odd);
+        } else {
+          std::fill(odd, odd + columns, 0.0f);
+        }
+        for (std::size_t j = 0; j < columns; ++j) row[j] = bf16_pair(row[j], odd[j]);
+      }
       for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
-        float* step = b_panel_.data() + jr * p_.k + p * nr_;
+        float* out = b_panel_.data() + jr * steps_ + step * nr_;
         const std::size_t valid = std::min(nr_, columns - std::min(columns, jr));
-        std::copy(row + jr, row + jr + valid, step);
-        std::fill(step + valid, step + nr_, 0.0f);
+        std::copy(row + jr, row + jr + valid, out);
+        std::fill(out + valid, out + nr_, 0.0f);
       }
     }
   }
 
   // A[ic + [0, rows), pc + [0, depth)) as micro-panels of mr rows, each
-  // depth steps of mr floats; rows past the end are +0.
+  // block_steps steps of mr words; rows past the end are +0.
   void pack_a(std::size_t ic, std::size_t rows, std::size_t padded_rows, std::size_t pc,
-              std::size_t depth) {
-    float* block = a_block_.data();
+              std::size_t depth, std::size_t block_steps) {
+    float* row = row_.data();
     for (std::size_t i = 0; i < padded_rows; ++i) {
-      float* tile = block + (i / mr_) * mr_ * depth + i % mr_;
-      if (i < rows) {
-        p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row_.data());
-        for (std::size_t q = 0; q < depth; ++q) tile[q * mr_] = row_.data()[q];
+      float* tile = a_block_.data() + (i / mr_) * mr_ * block_steps + i % mr_;
+      if (i >= rows) {
+        for (std::size_t q = 0; q < block_steps; ++q) tile[q * mr_] = 0.0f;
+        continue;
+      }
+      p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
+      if (per_step_ == 1) {
+        for (std::size_t q = 0; q < depth; ++q) tile[q * mr_] = row[q];
       } else {
-        for (std::size_t q = 0; q < depth; ++q) tile[q * mr_] = 0.0f;
+        for (std::size_t q = 0; q < block_steps; ++q) {
+          tile[q * mr_] = bf16_pair(row[2 * q], 2 * q + 1 < depth ? row[2 * q + 1] : 0.0f);
+        }
       }
     }
   }
@@ -167,8 +202,8 @@ class block_worker {
 
   tile_kernel kernel_;
   const problem& p_;
-  std::size_t mr_, nr_, mc_, kc_, nc_;
-  aligned_floats b_panel_, a_block_, accumulators_, row_;
+  std::size_t per_step_, steps_, mr_, nr_, mc_, kc_, nc_;
+  aligned_floats b_panel_, a_block_, accumulators_, row_, second_row_;
   hybrid::detail::amax_tracker amax_;
 };
 

@@ -4,10 +4,11 @@
 // the output type by the bulk encoders (the same bits as round_to, which the
 // reference's encode_output calls).
 //
-// Fast: sequential_fp32 with the scales in the epilogue, every float type
-// pair the table accepts, nearest-even output (saturating or not). Every
-// other request (other models, placement::operands, stochastic output,
-// integer MatMul) returns false and runs on the reference.
+// Fast, with the scales in the epilogue and a nearest-even output
+// (saturating or not): sequential_fp32 for every float type pair the table
+// accepts, on every ISA; avx512_bf16_pairs where the CPU has AVX512_BF16.
+// Every other request (other models, placement::operands, stochastic
+// output, integer operands) returns false and runs on the reference.
 #pragma once
 
 #include <cstddef>
@@ -136,12 +137,13 @@ encode_function value_encoder() noexcept {
 
 }  // namespace detail
 
-// Whether a fast kernel computes this request (the checks passed).
+// Whether a fast kernel computes this request on the active ISA (the
+// checks aside).
 inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc,
                             const matmul_options& o) noexcept {
   if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
   if (o.output.stochastic || o.scales.where != placement::epilogue) return false;
-  return o.model.kind == model_kind::sequential_fp32;
+  return kernel_for(o.model, bulk::active_isa()).run != nullptr;
 }
 
 // Runs the request on the fast kernels of the active ISA and returns true,
@@ -157,7 +159,7 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
   }
   hybrid::detail::check_request(table, ta, tb, tc, k, o);
   hybrid::detail::check_float_request(ta, tb, tc, o);
-  run_blocked(fma_kernel_for(bulk::active_isa()), {a, b, c, m, n, k, &o});
+  run_blocked(kernel_for(o.model, bulk::active_isa()), {a, b, c, m, n, k, &o});
   return true;
 }
 

@@ -10,13 +10,16 @@
 // acc = fma(a_k, b_k, acc) for k in order, the model's own recurrence
 // (detail::sequential_sum), so the kernel gives the model's bits.
 //
-// Packed operands (kernels/driver.hpp): `a` holds the tile's A as kc steps
-// of Rows floats, `b` holds B as kc steps of Vectors * lanes floats. `c` (row
-// stride ldc) holds the accumulators carried from the previous K block,
-// read unless `first` (then they start at +0, as the model's acc does).
+// Packed operands (kernels/driver.hpp): `a` holds the tile's A as `steps`
+// steps of Rows floats, `b` holds B as `steps` steps of Vectors * lanes
+// floats. `c` (row stride ldc) holds the accumulators carried from the
+// previous K block, read unless `first` (then they start at +0, as the
+// model's acc does). A step is one k, or one k-pair for the BF16 pair
+// operations (kernels/x86/avx512/bf16_pair_ops.hpp), whose Ops::fma is
+// VDPBF16PS.
 
 template <class Ops, int Rows, int Vectors>
-void fma_tile(const float* a, const float* b, float* c, std::size_t ldc, std::size_t kc,
+void fma_tile(const float* a, const float* b, float* c, std::size_t ldc, std::size_t steps,
               bool first) noexcept {
   using vec = typename Ops::vec;
   constexpr int width = Vectors * Ops::lanes;
@@ -34,7 +37,7 @@ void fma_tile(const float* a, const float* b, float* c, std::size_t ldc, std::si
       }
     }
   }
-  for (std::size_t p = 0; p < kc; ++p) {
+  for (std::size_t p = 0; p < steps; ++p) {
     vec row[Vectors];
 #pragma GCC unroll 16
     for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
