@@ -44,14 +44,21 @@ struct named_model {
   hy::accumulation_model model;
 };
 
+// Whether the model has a fast kernel on `isa` (for E4M3 x E4M3, which
+// every fast model takes).
 inline bool has_kernel(const hy::accumulation_model& m, mf::bulk::isa isa) {
-  return hy::kernels::kernel_for(m, isa).run != nullptr;
+  return hy::kernels::kernel_for(m, element_type::hf8, element_type::hf8, 1, isa).run != nullptr;
 }
 
 // Every model with a fast kernel on `isa` (kernels/fast_path.hpp).
 inline std::vector<named_model> fast_models(mf::bulk::isa isa = mf::bulk::active_isa()) {
-  const std::vector<named_model> all = {{"sequential_fp32", hy::models::sequential_fp32()},
-                                        {"avx512_bf16_pairs", hy::models::avx512_bf16_pairs()}};
+  const std::vector<named_model> all = {
+      {"sequential_fp32", hy::models::sequential_fp32()},
+      {"avx512_bf16_pairs", hy::models::avx512_bf16_pairs()},
+      {"exact", hy::models::exact()},
+      {"chunked_exact_64", hy::models::chunked_exact(64)},
+      {"chunked_exact_5", hy::models::chunked_exact(5)},
+      {"chunked_exact_1", hy::models::chunked_exact(1)}};
   std::vector<named_model> out;
   for (const named_model& m : all) {
     if (has_kernel(m.model, isa)) out.push_back(m);
@@ -69,11 +76,16 @@ struct type_triple {
   element_type a, b, c;
 };
 
-// Whether the model takes these operand types (the BF16 pair model needs
-// BF16-exact operands).
+// Whether the model has a fast kernel for these operand types (the BF16
+// pair model needs BF16-exact operands; the exact kernels are E4M3 x E4M3).
 inline bool accepts(const hy::accumulation_model& m, type_triple t) {
-  return m.kind != hy::model_kind::avx512_bf16_pairs ||
-         (t.a != element_type::f16 && t.b != element_type::f16);
+  switch (m.kind) {
+    case hy::model_kind::avx512_bf16_pairs:
+      return t.a != element_type::f16 && t.b != element_type::f16;
+    case hy::model_kind::exact:
+    case hy::model_kind::chunked_exact: return t.a == element_type::hf8 && t.b == element_type::hf8;
+    default: return true;
+  }
 }
 
 // The float type combinations of table `any` that the model accepts.
@@ -173,7 +185,7 @@ inline std::uint32_t bits_of(float x) {
 // The fast path (on the active ISA) against the reference, bit for bit.
 // Returns false (and reports) on the first difference.
 inline bool matches_reference(const problem& p, hy::matmul_options o) {
-  EXPECT_TRUE(hy::kernels::has_fast_kernel(p.types.a, p.types.b, p.types.c, o))
+  EXPECT_TRUE(hy::kernels::has_fast_kernel(p.types.a, p.types.b, p.types.c, p.k, o))
       << "this request would not take the fast path: the comparison would be vacuous";
   float fast_amax = -1.0f, reference_amax = -2.0f;
   const std::vector<std::uint32_t> fast = run(p, o, &fast_amax);

@@ -7,9 +7,10 @@
 // the blocking changes no bit.
 //
 // Memory, per thread and per call: B panel K x nc, A block mc x kc,
-// accumulators mc x nc (floats, nc and mc rounded up to the tile; half the
-// K steps with BF16 pairs), plus two rows of nc or kc floats:
-// O(K * nc + mc * kc + mc * nc), never O(M * N).
+// accumulators mc x nc (4-byte values, nc and mc rounded up to the tile;
+// half the K steps with BF16 pairs; 8-byte values for the exact models),
+// plus two rows of nc or kc floats: O(K * nc + mc * kc + mc * nc), never
+// O(M * N).
 #pragma once
 
 #include <algorithm>
@@ -61,20 +62,23 @@ namespace detail {
 
 inline std::size_t round_up(std::size_t x, std::size_t to) noexcept { return (x + to - 1) / to * to; }
 
-// Uninitialised storage for n floats, aligned to 64 bytes (a cache line, a
-// zmm register); every element is written by packing before it is read.
-class aligned_floats {
+// Uninitialised storage for n values of 4 or 8 bytes, aligned to 64 bytes
+// (a cache line, a zmm register); every element is written before it is
+// read.
+class aligned_buffer {
  public:
-  explicit aligned_floats(std::size_t n)
-      : data_(static_cast<float*>(::operator new[]((n == 0 ? 1 : n) * sizeof(float),
-                                                    std::align_val_t{64}))) {}
-  ~aligned_floats() { ::operator delete[](data_, std::align_val_t{64}); }
-  aligned_floats(const aligned_floats&) = delete;
-  aligned_floats& operator=(const aligned_floats&) = delete;
-  float* data() noexcept { return data_; }
+  explicit aligned_buffer(std::size_t bytes)
+      : data_(::operator new[](bytes == 0 ? 64 : bytes, std::align_val_t{64})) {}
+  ~aligned_buffer() { ::operator delete[](data_, std::align_val_t{64}); }
+  aligned_buffer(const aligned_buffer&) = delete;
+  aligned_buffer& operator=(const aligned_buffer&) = delete;
+  template <class T>
+  T* as() noexcept {
+    return static_cast<T*>(data_);
+  }
 
  private:
-  float* data_;
+  void* data_;
 };
 
 // Two BF16-exact float32 values as one pair word (even k low, odd k high),
@@ -94,43 +98,52 @@ struct problem {
 };
 
 // One thread's buffers and the blocks it computes. Sizes in steps: a step
-// is one k (float32 packing) or one k-pair (bf16_pairs); kc is even.
+// is one k, or one k-pair (bf16_pairs); kc is even, and a multiple of the
+// chunk for chunked_exact, so K blocks start at pair and chunk boundaries.
 class block_worker {
  public:
   block_worker(const tile_kernel& kernel, const problem& p, const blocking& b)
       : kernel_(kernel),
         p_(p),
         per_step_(kernel.operands == packing::bf16_pairs ? 2 : 1),
-        steps_(( p.k + per_step_ - 1) / per_step_),
+        value_bytes_(kernel.operands == packing::float64 ? 8 : 4),
+        acc_bytes_(kernel.wide_accumulators ? 8 : 4),
+        steps_((p.k + per_step_ - 1) / per_step_),
         mr_(static_cast<std::size_t>(kernel.rows)),
         nr_(static_cast<std::size_t>(kernel.columns)),
         mc_(round_up(std::min(b.mc, p.m), mr_)),
-        kc_(round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
+        kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
+                              : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
         nc_(round_up(std::min(b.nc, p.n), nr_)),
-        b_panel_(steps_ * nc_),
-        a_block_(mc_ * kc_),
-        accumulators_(mc_ * nc_),
-        row_(std::max(kc_, nc_)),
-        second_row_(per_step_ == 2 ? nc_ : 0) {}
+        b_panel_(steps_ * nc_ * value_bytes_),
+        a_block_(mc_ * kc_ * value_bytes_),
+        accumulators_(mc_ * nc_ * acc_bytes_),
+        row_(std::max(kc_, nc_) * sizeof(float)),
+        second_row_(nc_ * sizeof(float)) {}
 
   // C[rows, columns), rows within one row range, columns within one panel.
   void run(std::size_t row_begin, std::size_t row_end, std::size_t col_begin, std::size_t col_end) {
     const std::size_t columns = col_end - col_begin;
     const std::size_t padded_columns = round_up(columns, nr_);
     pack_b(col_begin, columns, padded_columns);
+    auto* panel = b_panel_.as<unsigned char>();
+    auto* block = a_block_.as<unsigned char>();
+    auto* acc = accumulators_.as<unsigned char>();
     for (std::size_t ic = row_begin; ic < row_end; ic += mc_) {
       const std::size_t rows = std::min(mc_, row_end - ic);
       const std::size_t padded_rows = round_up(rows, mr_);
-      if (p_.k == 0) std::fill(accumulators_.data(), accumulators_.data() + mc_ * nc_, 0.0f);
+      if (p_.k == 0) std::fill(acc, acc + mc_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
       for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
         const std::size_t depth = std::min(kc_, p_.k - pc);
         const std::size_t block_steps = (depth + per_step_ - 1) / per_step_;
         pack_a(ic, rows, padded_rows, pc, depth, block_steps);
         for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
-          const float* b = b_panel_.data() + jr * steps_ + pc / per_step_ * nr_;
+          const void* b = panel + (jr * steps_ + pc / per_step_ * nr_) * value_bytes_;
           for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
-            kernel_.run(a_block_.data() + ir * block_steps, b, accumulators_.data() + ir * nc_ + jr,
-                        nc_, block_steps, pc == 0);
+            const tile_args args{block + ir * block_steps * value_bytes_, b,
+                                 acc + (ir * nc_ + jr) * acc_bytes_, nc_, block_steps, pc == 0,
+                                 kernel_.chunk};
+            kernel_.run(args);
           }
         }
       }
@@ -141,12 +154,22 @@ class block_worker {
   const hybrid::detail::amax_tracker& amax() const noexcept { return amax_; }
 
  private:
-  // B[0..K, col_begin + [0, columns)) as micro-panels of nr columns, each
-  // `steps` steps of nr words; columns past the end are +0, and so is the
-  // odd k of an odd K's last pair.
   void pack_b(std::size_t col_begin, std::size_t columns, std::size_t padded_columns) {
-    float* row = row_.data();
-    float* odd = second_row_.data();
+    if (value_bytes_ == 8) {
+      pack_b_as(b_panel_.as<double>(), col_begin, columns, padded_columns);
+    } else {
+      pack_b_as(b_panel_.as<float>(), col_begin, columns, padded_columns);
+    }
+  }
+
+  // B[0..K, col_begin + [0, columns)) as micro-panels of nr columns, each
+  // `steps` steps of nr values; columns past the end are +0, and so is the
+  // odd k of an odd K's last pair.
+  template <class Value>
+  void pack_b_as(Value* panel, std::size_t col_begin, std::size_t columns,
+                 std::size_t padded_columns) {
+    float* row = row_.as<float>();
+    float* odd = second_row_.as<float>();
     for (std::size_t step = 0; step < steps_; ++step) {
       const std::size_t p = step * per_step_;
       p_.b.decode(p_.b.base, p * p_.b.ld + col_begin, columns, row);
@@ -159,23 +182,33 @@ class block_worker {
         for (std::size_t j = 0; j < columns; ++j) row[j] = bf16_pair(row[j], odd[j]);
       }
       for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
-        float* out = b_panel_.data() + jr * steps_ + step * nr_;
+        Value* out = panel + jr * steps_ + step * nr_;
         const std::size_t valid = std::min(nr_, columns - std::min(columns, jr));
-        std::copy(row + jr, row + jr + valid, out);
-        std::fill(out + valid, out + nr_, 0.0f);
+        std::copy(row + jr, row + jr + valid, out);  // float -> double is exact
+        std::fill(out + valid, out + nr_, Value(0));
       }
     }
   }
 
-  // A[ic + [0, rows), pc + [0, depth)) as micro-panels of mr rows, each
-  // block_steps steps of mr words; rows past the end are +0.
   void pack_a(std::size_t ic, std::size_t rows, std::size_t padded_rows, std::size_t pc,
               std::size_t depth, std::size_t block_steps) {
-    float* row = row_.data();
+    if (value_bytes_ == 8) {
+      pack_a_as(a_block_.as<double>(), ic, rows, padded_rows, pc, depth, block_steps);
+    } else {
+      pack_a_as(a_block_.as<float>(), ic, rows, padded_rows, pc, depth, block_steps);
+    }
+  }
+
+  // A[ic + [0, rows), pc + [0, depth)) as micro-panels of mr rows, each
+  // block_steps steps of mr values; rows past the end are +0.
+  template <class Value>
+  void pack_a_as(Value* block, std::size_t ic, std::size_t rows, std::size_t padded_rows,
+                 std::size_t pc, std::size_t depth, std::size_t block_steps) {
+    float* row = row_.as<float>();
     for (std::size_t i = 0; i < padded_rows; ++i) {
-      float* tile = a_block_.data() + (i / mr_) * mr_ * block_steps + i % mr_;
+      Value* tile = block + (i / mr_) * mr_ * block_steps + i % mr_;
       if (i >= rows) {
-        for (std::size_t q = 0; q < block_steps; ++q) tile[q * mr_] = 0.0f;
+        for (std::size_t q = 0; q < block_steps; ++q) tile[q * mr_] = Value(0);
         continue;
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
@@ -189,21 +222,28 @@ class block_worker {
     }
   }
 
-  // The epilogue of every finished element, then the output conversion
-  // of each row.
+  // The epilogue of every finished element, then the output conversion of
+  // each row. Float64 accumulators (the exact sum) are rounded to float32
+  // first, once, to nearest even.
   void finish(std::size_t ic, std::size_t rows, std::size_t col_begin, std::size_t columns) {
+    float* y3 = row_.as<float>();
     for (std::size_t i = 0; i < rows; ++i) {
-      hybrid::detail::apply_epilogue(p_.options->scales, accumulators_.data() + i * nc_, ic + i,
-                                     col_begin, columns, row_.data(), amax_);
-      p_.c.encode(row_.data(), columns, p_.c.base, (ic + i) * p_.c.ld + col_begin,
-                  p_.options->output);
+      const float* acc = accumulators_.as<float>() + i * nc_;
+      if (acc_bytes_ == 8) {
+        const double* wide = accumulators_.as<double>() + i * nc_;
+        float* narrowed = second_row_.as<float>();
+        for (std::size_t j = 0; j < columns; ++j) narrowed[j] = static_cast<float>(wide[j]);
+        acc = narrowed;
+      }
+      hybrid::detail::apply_epilogue(p_.options->scales, acc, ic + i, col_begin, columns, y3, amax_);
+      p_.c.encode(y3, columns, p_.c.base, (ic + i) * p_.c.ld + col_begin, p_.options->output);
     }
   }
 
   tile_kernel kernel_;
   const problem& p_;
-  std::size_t per_step_, steps_, mr_, nr_, mc_, kc_, nc_;
-  aligned_floats b_panel_, a_block_, accumulators_, row_, second_row_;
+  std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, mc_, kc_, nc_;
+  aligned_buffer b_panel_, a_block_, accumulators_, row_, second_row_;
   hybrid::detail::amax_tracker amax_;
 };
 

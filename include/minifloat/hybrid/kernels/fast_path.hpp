@@ -6,7 +6,9 @@
 //
 // Fast, with the scales in the epilogue and a nearest-even output
 // (saturating or not): sequential_fp32 for every float type pair the table
-// accepts, on every ISA; avx512_bf16_pairs where the CPU has AVX512_BF16.
+// accepts, on every ISA; avx512_bf16_pairs where the CPU has AVX512_BF16;
+// exact (rounded to float32, K <= 2^17) and chunked_exact (nearest even,
+// no pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every ISA.
 // Every other request (other models, placement::operands, stochastic
 // output, integer operands) returns false and runs on the reference.
 #pragma once
@@ -139,11 +141,11 @@ encode_function value_encoder() noexcept {
 
 // Whether a fast kernel computes this request on the active ISA (the
 // checks aside).
-inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc,
+inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
                             const matmul_options& o) noexcept {
   if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
   if (o.output.stochastic || o.scales.where != placement::epilogue) return false;
-  return kernel_for(o.model, bulk::active_isa()).run != nullptr;
+  return kernel_for(o.model, ta, tb, k, bulk::active_isa()).run != nullptr;
 }
 
 // Runs the request on the fast kernels of the active ISA and returns true,
@@ -153,13 +155,13 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
                             const operand_reader& a, const operand_reader& b,
                             const result_writer& c, std::size_t m, std::size_t n, std::size_t k,
                             const matmul_options& o) {
-  if (!has_fast_kernel(ta, tb, tc, o) || a.decode == nullptr || b.decode == nullptr ||
+  if (!has_fast_kernel(ta, tb, tc, k, o) || a.decode == nullptr || b.decode == nullptr ||
       c.encode == nullptr) {
     return false;
   }
   hybrid::detail::check_request(table, ta, tb, tc, k, o);
   hybrid::detail::check_float_request(ta, tb, tc, o);
-  run_blocked(kernel_for(o.model, bulk::active_isa()), {a, b, c, m, n, k, &o});
+  run_blocked(kernel_for(o.model, ta, tb, k, bulk::active_isa()), {a, b, c, m, n, k, &o});
   return true;
 }
 

@@ -1,8 +1,8 @@
 // The micro-kernels of each instruction set: the generic sources of
 // kernels/generic/ included once per target, inside that target's region
-// (simd/target_region.hpp) and namespace, with the tile shape chosen for
-// the target's register file. kernel_for(isa) is the one place that maps
-// the active ISA (bulk/dispatch.hpp) to a kernel set.
+// (simd/target_region.hpp) and namespace, with the tile shapes chosen for
+// the target's register file. kernel_for() is the one place that maps a
+// model and the active ISA (bulk/dispatch.hpp) to a kernel.
 #pragma once
 
 #include <cstddef>
@@ -13,67 +13,90 @@
 #include "../../simd/x86/avx2/vector_ops.hpp"
 #include "../../simd/x86/avx512/vector_ops.hpp"
 #include "../accumulation.hpp"
+#include "../element_type.hpp"
 #include "x86/avx512/bf16_pair_ops.hpp"
 
 namespace mf::hybrid::kernels {
 
-// One micro-kernel call: a rows x columns tile of float32 accumulators over
-// `steps` steps of packed A and B (generic/fma_tile.hpp has the layout).
-using tile_function = void (*)(const float* a, const float* b, float* c, std::size_t ldc,
-                               std::size_t steps, bool first) noexcept;
+// One micro-kernel call: a tile of accumulators (c, row stride ldc) over
+// `steps` steps of packed A and B (generic/fma_tile.hpp has the layout);
+// `first`: the accumulators start at +0 instead of being read; `chunk`:
+// steps per exactly summed chunk (chunked_exact only).
+struct tile_args {
+  const void* a;
+  const void* b;
+  void* c;
+  std::size_t ldc;
+  std::size_t steps;
+  bool first;
+  std::size_t chunk;
+};
 
-// How the driver packs the operands for a kernel: one float32 per k, or a
-// pair of BF16 values per 32-bit word (k and k + 1, K padded to even with
-// +0, as detail::bf16_pairs_sum pads).
-enum class packing : unsigned char { float32, bf16_pairs };
+using tile_function = void (*)(const tile_args&) noexcept;
+
+// How the driver packs the operands for a kernel: one float32 per k, a pair
+// of BF16 values per 32-bit word (k and k + 1, K padded to even with +0, as
+// detail::bf16_pairs_sum pads), or one float64 per k.
+enum class packing : unsigned char { float32, bf16_pairs, float64 };
 
 struct tile_kernel {
   int rows = 0;
   int columns = 0;
   tile_function run = nullptr;  // null: no fast kernel
   packing operands = packing::float32;
+  // The accumulators the driver carries between K blocks are float64 (the
+  // exact model's exact sum), rounded to float32 once at the end.
+  bool wide_accumulators = false;
+  std::size_t chunk = 0;  // chunked_exact: K blocks are whole chunks
 };
 
 }  // namespace mf::hybrid::kernels
 
-// Scalar: a 4 x 4 tile of plain floats (16 accumulators), the fallback on
-// every CPU and the kernel the driver is tested with everywhere.
+// Each target: fma (float32, sequential_fp32), exact (float64 fma_tile) and
+// chunked (chunked_exact_tile), with the tile sizes of its registers.
+// Scalar: 4 x 4 tiles of plain floats, the fallback on every CPU and the
+// kernel that tests the driver everywhere.
 namespace mf::hybrid::kernels::scalar {
+#include "generic/exact_tile.hpp"
 #include "generic/fma_tile.hpp"
-inline constexpr int fma_rows = 4;
-inline constexpr int fma_vectors = 4;
-inline void fma_kernel(const float* a, const float* b, float* c, std::size_t ldc, std::size_t kc,
-                       bool first) noexcept {
-  fma_tile<simd::scalar::float_ops, fma_rows, fma_vectors>(a, b, c, ldc, kc, first);
+inline constexpr int rows = 4, columns = 4;
+inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::scalar::float_ops, rows, columns>(t); }
+inline void exact_kernel(const tile_args& t) noexcept { fma_tile<simd::scalar::double_ops, rows, columns>(t); }
+inline void chunked_kernel(const tile_args& t) noexcept {
+  chunked_exact_tile<simd::scalar::double_ops, rows, columns>(t);
 }
 }  // namespace mf::hybrid::kernels::scalar
 
 #if MF_SIMD_X86
-// AVX2: 6 x 16 (two ymm per row): 12 accumulators, 2 of B and a broadcast
-// in the 16 ymm registers.
+// AVX2: 6 rows x 2 ymm (12 accumulators, 2 of B and a broadcast in 16
+// registers): 6 x 16 floats, 6 x 8 doubles.
 MF_SIMD_REGION_BEGIN_AVX2
 namespace mf::hybrid::kernels::avx2 {
+#include "generic/exact_tile.hpp"
 #include "generic/fma_tile.hpp"
-inline constexpr int fma_rows = 6;
-inline constexpr int fma_vectors = 2;
-inline void fma_kernel(const float* a, const float* b, float* c, std::size_t ldc, std::size_t kc,
-                       bool first) noexcept {
-  fma_tile<simd::avx2::float_ops, fma_rows, fma_vectors>(a, b, c, ldc, kc, first);
+inline constexpr int rows = 6, vectors = 2;
+inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::avx2::float_ops, rows, vectors>(t); }
+inline void exact_kernel(const tile_args& t) noexcept { fma_tile<simd::avx2::double_ops, rows, vectors>(t); }
+inline void chunked_kernel(const tile_args& t) noexcept {
+  chunked_exact_tile<simd::avx2::double_ops, rows, vectors>(t);
 }
 }  // namespace mf::hybrid::kernels::avx2
 MF_SIMD_REGION_END
 
-// AVX-512: 6 x 64 (four zmm per row): 24 accumulators, 4 of B and a
-// broadcast in the 32 zmm registers; 24 independent FMA chains hide the
-// FMA latency on one or two 512-bit FMA units.
+// AVX-512: 6 rows x 4 zmm (24 accumulators, 4 of B and a broadcast in 32
+// registers; 24 independent FMA chains hide the FMA latency): 6 x 64
+// floats, 6 x 32 doubles.
 MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::hybrid::kernels::avx512 {
+#include "generic/exact_tile.hpp"
 #include "generic/fma_tile.hpp"
-inline constexpr int fma_rows = 6;
-inline constexpr int fma_vectors = 4;
-inline void fma_kernel(const float* a, const float* b, float* c, std::size_t ldc, std::size_t kc,
-                       bool first) noexcept {
-  fma_tile<simd::avx512::float_ops, fma_rows, fma_vectors>(a, b, c, ldc, kc, first);
+inline constexpr int rows = 6, vectors = 4;
+inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::avx512::float_ops, rows, vectors>(t); }
+inline void exact_kernel(const tile_args& t) noexcept {
+  fma_tile<simd::avx512::double_ops, rows, vectors>(t);
+}
+inline void chunked_kernel(const tile_args& t) noexcept {
+  chunked_exact_tile<simd::avx512::double_ops, rows, vectors>(t);
 }
 }  // namespace mf::hybrid::kernels::avx512
 MF_SIMD_REGION_END
@@ -82,46 +105,76 @@ MF_SIMD_REGION_END
 MF_SIMD_REGION_BEGIN_AVX512_BF16
 namespace mf::hybrid::kernels::avx512_bf16 {
 #include "generic/fma_tile.hpp"
-inline constexpr int pair_rows = 6;
-inline constexpr int pair_vectors = 4;
-inline void pair_kernel(const float* a, const float* b, float* c, std::size_t ldc,
-                        std::size_t steps, bool first) noexcept {
-  fma_tile<pair_ops, pair_rows, pair_vectors>(a, b, c, ldc, steps, first);
-}
+inline constexpr int rows = 6, vectors = 4;
+inline void pair_kernel(const tile_args& t) noexcept { fma_tile<pair_ops, rows, vectors>(t); }
 }  // namespace mf::hybrid::kernels::avx512_bf16
 MF_SIMD_REGION_END
 #endif
 
 namespace mf::hybrid::kernels {
 
-// The sequential_fp32 micro-kernel for a kernel set (NEON and every ISA
-// without its own kernel: the scalar one).
-inline tile_kernel fma_kernel_for(bulk::isa isa) noexcept {
+namespace detail {
+
+// The three kernels of one target and their tile.
+struct target_kernels {
+  int rows;
+  int float_columns;
+  int double_columns;
+  tile_function fma;
+  tile_function exact;
+  tile_function chunked;
+};
+
+inline target_kernels target_for(bulk::isa isa) noexcept {
 #if MF_SIMD_X86
   if (isa == bulk::isa::avx512) {
-    return {avx512::fma_rows, avx512::fma_vectors * simd::avx512::float_ops::lanes,
-            &avx512::fma_kernel, packing::float32};
+    return {avx512::rows, avx512::vectors * simd::avx512::float_ops::lanes,
+            avx512::vectors * simd::avx512::double_ops::lanes, &avx512::fma_kernel,
+            &avx512::exact_kernel, &avx512::chunked_kernel};
   }
   if (isa == bulk::isa::avx2) {
-    return {avx2::fma_rows, avx2::fma_vectors * simd::avx2::float_ops::lanes, &avx2::fma_kernel,
-            packing::float32};
+    return {avx2::rows, avx2::vectors * simd::avx2::float_ops::lanes,
+            avx2::vectors * simd::avx2::double_ops::lanes, &avx2::fma_kernel, &avx2::exact_kernel,
+            &avx2::chunked_kernel};
   }
 #endif
-  (void)isa;
-  return {scalar::fma_rows, scalar::fma_vectors, &scalar::fma_kernel, packing::float32};
+  (void)isa;  // NEON and every ISA without its own kernels: scalar
+  return {scalar::rows, scalar::columns, scalar::columns, &scalar::fma_kernel,
+          &scalar::exact_kernel, &scalar::chunked_kernel};
 }
 
-// The kernel of a model on a kernel set; run == nullptr where there is none
-// (the model runs on the reference).
-inline tile_kernel kernel_for(const accumulation_model& model, bulk::isa isa) noexcept {
+}  // namespace detail
+
+// Longest K of the exact float64 sum of E4M3 products (generic/exact_tile.hpp).
+inline constexpr std::size_t exact_e4m3_max_k = std::size_t{1} << 17;
+// Longest chunk of the chunked kernel (a K block holds whole chunks).
+inline constexpr std::size_t max_fast_chunk = 1024;
+
+// The kernel of a model for operands ta x tb with K products on a kernel
+// set; run == nullptr where there is none (the reference computes it).
+inline tile_kernel kernel_for(const accumulation_model& model, element_type ta, element_type tb,
+                              std::size_t k, bulk::isa isa) noexcept {
+  const detail::target_kernels target = detail::target_for(isa);
+  const bool e4m3 = ta == element_type::hf8 && tb == element_type::hf8;
   switch (model.kind) {
-    case model_kind::sequential_fp32: return fma_kernel_for(isa);
+    case model_kind::sequential_fp32:
+      return {target.rows, target.float_columns, target.fma, packing::float32, false, 0};
+    case model_kind::exact:
+      if (!e4m3 || model.exact_to_output || k > exact_e4m3_max_k) return {};
+      return {target.rows, target.double_columns, target.exact, packing::float64, true, 0};
+    case model_kind::chunked_exact:
+      if (!e4m3 || model.rounding != fp32_rounding::nearest_even || model.presum_round ||
+          model.chunk < 1 || static_cast<std::size_t>(model.chunk) > max_fast_chunk) {
+        return {};
+      }
+      return {target.rows, target.double_columns, target.chunked, packing::float64, false,
+              static_cast<std::size_t>(model.chunk)};
     case model_kind::avx512_bf16_pairs:
 #if MF_SIMD_X86
       // The instruction itself: only where the CPU has it.
       if (isa == bulk::isa::avx512 && bulk::detail::cpu().avx512bf16) {
-        return {avx512_bf16::pair_rows, avx512_bf16::pair_vectors * avx512_bf16::pair_ops::lanes,
-                &avx512_bf16::pair_kernel, packing::bf16_pairs};
+        return {avx512_bf16::rows, avx512_bf16::vectors * avx512_bf16::pair_ops::lanes,
+                &avx512_bf16::pair_kernel, packing::bf16_pairs, false, 0};
       }
 #endif
       return {};

@@ -1,4 +1,5 @@
-// AVX-512 float operations (16 lanes) for the generic kernels.
+// AVX-512 float (16 lanes) and double (8 lanes) operations for the generic
+// kernels.
 #pragma once
 
 #include "../../target_region.hpp"
@@ -10,6 +11,7 @@ MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::simd::avx512 {
 
 struct float_ops {
+  using value = float;
   using vec = __m512;
   static constexpr int lanes = 16;
   static MF_FORCE_INLINE vec zero() noexcept { return _mm512_setzero_ps(); }
@@ -20,6 +22,38 @@ struct float_ops {
   static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept { return _mm512_fmadd_ps(a, b, c); }
   static MF_FORCE_INLINE void store(float* p, const vec& v) noexcept { _mm512_store_ps(p, v); }
   static MF_FORCE_INLINE void storeu(float* p, const vec& v) noexcept { _mm512_storeu_ps(p, v); }
+};
+
+// Eight float64 lanes, with the few steps the exact kernels need beyond FMA
+// (the one-lane version in simd/scalar/vector_ops.hpp says what each does).
+struct double_ops {
+  using value = double;
+  using vec = __m512d;
+  static constexpr int lanes = 8;
+  static MF_FORCE_INLINE vec zero() noexcept { return _mm512_setzero_pd(); }
+  static MF_FORCE_INLINE vec loadu(const double* p) noexcept { return _mm512_loadu_pd(p); }
+  static MF_FORCE_INLINE vec broadcast(double x) noexcept { return _mm512_set1_pd(x); }
+  static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept {
+    return _mm512_fmadd_pd(a, b, c);
+  }
+  static MF_FORCE_INLINE void storeu(double* p, const vec& v) noexcept { _mm512_storeu_pd(p, v); }
+  static MF_FORCE_INLINE vec add(const vec& a, const vec& b) noexcept { return _mm512_add_pd(a, b); }
+  static MF_FORCE_INLINE vec sub(const vec& a, const vec& b) noexcept { return _mm512_sub_pd(a, b); }
+  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept {
+    return _mm512_cvtps_pd(_mm256_loadu_ps(p));
+  }
+  static MF_FORCE_INLINE void store_narrowed(float* p, const vec& v) noexcept {
+    _mm256_storeu_ps(p, _mm512_cvtpd_ps(v));
+  }
+  static MF_FORCE_INLINE vec round_to_odd(const vec& t, const vec& error) noexcept {
+    const __m512i bits = _mm512_castpd_si512(t);
+    const __m512i one = _mm512_set1_epi64(1);
+    const __mmask8 step = _mm512_cmp_pd_mask(error, _mm512_setzero_pd(), _CMP_NEQ_OQ) &
+                          _mm512_testn_epi64_mask(bits, one);
+    const __mmask8 differ = _mm512_movepi64_mask(_mm512_xor_si512(bits, _mm512_castpd_si512(error)));
+    const __m512i up = _mm512_mask_add_epi64(bits, step & static_cast<__mmask8>(~differ), bits, one);
+    return _mm512_castsi512_pd(_mm512_mask_sub_epi64(up, step & differ, up, one));
+  }
 };
 
 }  // namespace mf::simd::avx512

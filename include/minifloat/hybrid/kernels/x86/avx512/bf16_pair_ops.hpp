@@ -17,6 +17,7 @@ MF_SIMD_REGION_BEGIN_AVX512_BF16
 namespace mf::hybrid::kernels::avx512_bf16 {
 
 struct pair_ops {
+  using value = float;  // a pair word's bits (operands) or a float32 accumulator
   using vec = __m512;  // 16 lanes of float32 accumulators, or 16 BF16 pairs
   static constexpr int lanes = 16;
   static MF_FORCE_INLINE vec zero() noexcept { return _mm512_setzero_ps(); }
