@@ -151,24 +151,27 @@ TEST_P(HybridKernels, TypedEntry) {
 
 // Below |acc + S| = 2^35 every chunk combination is exact in float64; past
 // it, t = RN64(acc + S) can land on a float32 tie that acc + S is not on,
-// and only the round-to-odd step keeps the one rounding. Here acc = 2^36
-// (1024 chunks of 1024 products 2^8 * 2^8), then S = 2^12 + 2^-18: acc + S
-// is just above the tie between 2^36 and 2^36 + 2^13, so the answer is
-// 2^36 + 2^13; rounding t (= the tie, 2^-18 being a quarter of float64's
-// ulp there) to nearest would give 2^36.
+// and only the round-to-odd step keeps the one rounding. Here 168 chunks of
+// 1024 products 448 * 448 make acc = 168 * 49 * 2^22 = 2^35 + 40 * 2^22
+// (each step exact), then S = 2^11 + 2^-18: acc + S is just above the tie
+// halfway between acc and acc + 2^12 (float32's ulp there), so the answer
+// is acc + 2^12; t is that tie (2^-18 is half of float64's ulp, and the tie
+// goes to the even tie point), which rounded to nearest even gives acc.
 TEST_P(HybridKernels, ChunkedExactRoundsOncePastTheExactFloat64Range) {
-  const std::size_t chunk = 1024, k = chunk * chunk + chunk;
-  const std::uint32_t two_to_8 = hybrid_test::encode(T::hf8, 256.0);
-  std::vector<std::uint32_t> a(k, two_to_8), b(k, two_to_8);
-  for (std::size_t i = chunk * chunk; i < k; ++i) a[i] = b[i] = 0;
-  a[chunk * chunk] = b[chunk * chunk] = hybrid_test::encode(T::hf8, 64.0);             // 2^12
-  a[chunk * chunk + 1] = b[chunk * chunk + 1] = hybrid_test::encode(T::hf8, 0x1p-9);  // 2^-18
+  const std::size_t chunk = 1024, full = 168 * chunk, k = full + chunk;
+  const std::uint32_t largest = hybrid_test::encode(T::hf8, 448.0);
+  std::vector<std::uint32_t> a(k, largest), b(k, largest);
+  for (std::size_t i = full; i < k; ++i) a[i] = b[i] = 0;
+  a[full] = hybrid_test::encode(T::hf8, 32.0);  // 32 * 64 = 2^11
+  b[full] = hybrid_test::encode(T::hf8, 64.0);
+  a[full + 1] = b[full + 1] = hybrid_test::encode(T::hf8, 0x1p-9);  // 2^-18
   hy::matmul_options o = with(hy::models::chunked_exact(static_cast<int>(chunk)));
   o.check_z_multiple = false;
   ASSERT_TRUE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, k, o));
   std::uint32_t c = 0;
   hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f32, a.data(), k, b.data(), 1, &c, 1, 1, 1, k, o);
-  EXPECT_EQ(hybrid_test::as_float(c), 0x1p36f + 0x1p13f);
+  const float acc = 0x1p35f + 40 * 0x1p22f;
+  EXPECT_EQ(hybrid_test::as_float(c), acc + 0x1p12f);
   o.reference_only = true;
   std::uint32_t reference = 0;
   hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f32, a.data(), k, b.data(), 1, &reference, 1,

@@ -6,7 +6,8 @@
 // epilogue of the finished block. The carried float IS the model's acc, so
 // the blocking changes no bit.
 //
-// Memory, per thread and per call: B panel K x nc, A block mc x kc,
+// Memory, per thread and per call: B panel K x nc (at most 8 MiB unless one
+// tile's width needs more), A block mc x kc,
 // accumulators mc x nc (4-byte values, nc and mc rounded up to the tile;
 // half the K steps with BF16 pairs; 8-byte values for the exact models),
 // plus two rows of nc or kc floats: O(K * nc + mc * kc + mc * nc), never
@@ -52,10 +53,13 @@ struct result_writer {
 // Block sizes (elements). nc is rounded up to the tile's columns, mc to its
 // rows. kc * tile columns floats of B (128 KiB for AVX-512's 64 columns)
 // and mc * kc of A stay in the L2 cache while the tiles of a block run.
+// nc shrinks (to whole tiles, at least one) so that the B panel, K x nc,
+// stays within panel_bytes however long K is.
 struct blocking {
   std::size_t mc = 96;
   std::size_t kc = 512;
   std::size_t nc = 1024;
+  std::size_t panel_bytes = std::size_t{8} << 20;
 };
 
 namespace detail {
@@ -97,6 +101,18 @@ struct problem {
   const matmul_options* options;
 };
 
+inline std::size_t packed_value_bytes(const tile_kernel& kernel) noexcept {
+  return kernel.operands == packing::float64 ? 8 : 4;
+}
+
+// The columns of one panel: nc, fewer for a long K (panel_bytes), whole tiles.
+inline std::size_t panel_columns(const tile_kernel& kernel, const problem& p, const blocking& b) noexcept {
+  const auto nr = static_cast<std::size_t>(kernel.columns);
+  const std::size_t step_bytes = std::max<std::size_t>(p.k, 1) * packed_value_bytes(kernel);
+  const std::size_t fitting = std::max(nr, b.panel_bytes / step_bytes / nr * nr);
+  return round_up(std::min({b.nc, p.n, fitting}), nr);
+}
+
 // One thread's buffers and the blocks it computes. Sizes in steps: a step
 // is one k, or one k-pair (bf16_pairs); kc is even, and a multiple of the
 // chunk for chunked_exact, so K blocks start at pair and chunk boundaries.
@@ -106,7 +122,7 @@ class block_worker {
       : kernel_(kernel),
         p_(p),
         per_step_(kernel.operands == packing::bf16_pairs ? 2 : 1),
-        value_bytes_(kernel.operands == packing::float64 ? 8 : 4),
+        value_bytes_(packed_value_bytes(kernel)),
         acc_bytes_(kernel.wide_accumulators ? 8 : 4),
         steps_((p.k + per_step_ - 1) / per_step_),
         mr_(static_cast<std::size_t>(kernel.rows)),
@@ -114,7 +130,7 @@ class block_worker {
         mc_(round_up(std::min(b.mc, p.m), mr_)),
         kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
                               : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
-        nc_(round_up(std::min(b.nc, p.n), nr_)),
+        nc_(panel_columns(kernel, p, b)),
         b_panel_(steps_ * nc_ * value_bytes_),
         a_block_(mc_ * kc_ * value_bytes_),
         accumulators_(mc_ * nc_ * acc_bytes_),
@@ -256,7 +272,7 @@ class block_worker {
 inline void run_blocked(const tile_kernel& kernel, const detail::problem& p, blocking b = {}) {
   hybrid::detail::amax_tracker amax;
   if (p.m != 0 && p.n != 0) {
-    const std::size_t nc = detail::round_up(std::min(b.nc, p.n), static_cast<std::size_t>(kernel.columns));
+    const std::size_t nc = detail::panel_columns(kernel, p, b);
     const std::size_t mc = detail::round_up(std::min(b.mc, p.m), static_cast<std::size_t>(kernel.rows));
     const std::size_t panels = (p.n + nc - 1) / nc;
     const std::size_t threads = std::max<std::size_t>(p.options->threads, 1);
