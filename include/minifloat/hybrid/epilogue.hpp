@@ -42,6 +42,7 @@ inline void apply_epilogue(const scale_options& s, const float* acc, std::size_t
                            amax_tracker& amax) noexcept {
   const bool operands = s.where == placement::operands;
   const float sa = s.a_rows ? s.a_rows[i] : s.a;
+  amax_tracker row;  // in registers over the loop; merged once
   for (std::size_t c = 0; c < count; ++c) {
     const std::size_t j = first_column + c;
     const float sb = s.b_columns ? s.b_columns[j] : s.b;
@@ -49,9 +50,10 @@ inline void apply_epilogue(const scale_options& s, const float* acc, std::size_t
     const float scale = operands ? 1.0f : sa * sb;              // s = RN32(sa * sb)
     float y2 = operands ? sum : sum * scale;                    // y1 = RN32(acc * s)
     if (s.bias) y2 = y2 + s.bias[j];                            // y2 = RN32(y1 + bias)
-    amax.add(y2);
+    row.add(y2);
     y3[c] = s.output_rule == output_scale_rule::multiply ? y2 * s.output : y2 / s.output;
   }
+  amax.merge(row);
 }
 
 }  // namespace mf::hybrid::detail
