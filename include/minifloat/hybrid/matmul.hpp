@@ -158,8 +158,8 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
     const float sa = s.a_rows ? s.a_rows[i] : s.a;
     for (std::size_t j = 0; j < n; ++j) {
       const float sb = s.b_columns ? s.b_columns[j] : s.b;
-      const float* x = &a[i * k];
-      const float* y = &bt[j * k];
+      const float* x = a.data() + i * k;  // not &a[i * k]: K = 0 leaves a empty
+      const float* y = bt.data() + j * k;
       if (operands) {
         for (std::size_t p = 0; p < k; ++p) {
           a_row[p] = x[p] * sa;  // a' = RN32(a * sa)
