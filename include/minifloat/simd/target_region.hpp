@@ -27,17 +27,32 @@
 
 #define MF_SIMD_PRAGMA(text) _Pragma(#text)
 
+// Every region also turns floating-point contraction off: GCC's default for
+// C++ (-ffp-contract=fast, even with -std=c++17) may fuse a multiply and a
+// later add into one FMA, one rounding instead of the two that the models
+// and the post-processing specify; the region keeps the written roundings.
+// Clang contracts only within one expression (-ffp-contract=on), and the
+// kernels write no a * b + c expression. MF_SIMD_REGION_BEGIN_SCALAR /
+// MF_SIMD_REGION_END_SCALAR enclose the scalar kernels (no target).
 #if defined(__clang__)
 #define MF_SIMD_REGION_BEGIN_FEATURES(features) \
   MF_SIMD_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
 #define MF_SIMD_REGION_END MF_SIMD_PRAGMA(clang attribute pop)
+#define MF_SIMD_REGION_BEGIN_SCALAR
+#define MF_SIMD_REGION_END_SCALAR
 #elif defined(__GNUC__)
-#define MF_SIMD_REGION_BEGIN_FEATURES(features) \
-  MF_SIMD_PRAGMA(GCC push_options) MF_SIMD_PRAGMA(GCC target(features))
+#define MF_SIMD_REGION_BEGIN_FEATURES(features)                        \
+  MF_SIMD_PRAGMA(GCC push_options) MF_SIMD_PRAGMA(GCC target(features)) \
+  MF_SIMD_PRAGMA(GCC optimize("fp-contract=off"))
 #define MF_SIMD_REGION_END MF_SIMD_PRAGMA(GCC pop_options)
+#define MF_SIMD_REGION_BEGIN_SCALAR \
+  MF_SIMD_PRAGMA(GCC push_options) MF_SIMD_PRAGMA(GCC optimize("fp-contract=off"))
+#define MF_SIMD_REGION_END_SCALAR MF_SIMD_PRAGMA(GCC pop_options)
 #else
 #define MF_SIMD_REGION_BEGIN_FEATURES(features)
 #define MF_SIMD_REGION_END
+#define MF_SIMD_REGION_BEGIN_SCALAR
+#define MF_SIMD_REGION_END_SCALAR
 #endif
 
 #define MF_SIMD_REGION_BEGIN_AVX2 MF_SIMD_REGION_BEGIN_FEATURES(MF_SIMD_AVX2_FEATURES)

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "../../config.hpp"
-#include "../epilogue.hpp"
+#include "../amax.hpp"
 #include "../fp32_rounding.hpp"
 #include "../matmul_options.hpp"
 #include "targets.hpp"
@@ -251,7 +251,7 @@ class block_worker {
         for (std::size_t j = 0; j < columns; ++j) narrowed[j] = static_cast<float>(wide[j]);
         acc = narrowed;
       }
-      hybrid::detail::apply_epilogue(p_.options->scales, acc, ic + i, col_begin, columns, y3, amax_);
+      kernel_.epilogue(p_.options->scales, acc, ic + i, col_begin, columns, y3, amax_);
       p_.c.encode(y3, columns, p_.c.base, (ic + i) * p_.c.ld + col_begin, p_.options->output);
     }
   }

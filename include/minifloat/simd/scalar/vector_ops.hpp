@@ -7,7 +7,9 @@
 #include <cstdint>
 
 #include "../../config.hpp"
+#include "../target_region.hpp"
 
+MF_SIMD_REGION_BEGIN_SCALAR
 namespace mf::simd::scalar {
 
 struct float_ops {
@@ -22,6 +24,18 @@ struct float_ops {
   static MF_FORCE_INLINE vec fma(vec a, vec b, vec c) noexcept { return std::fma(a, b, c); }
   static MF_FORCE_INLINE void store(float* p, vec v) noexcept { *p = v; }
   static MF_FORCE_INLINE void storeu(float* p, vec v) noexcept { *p = v; }
+  static MF_FORCE_INLINE vec add(vec a, vec b) noexcept { return a + b; }
+  static MF_FORCE_INLINE vec mul(vec a, vec b) noexcept { return a * b; }
+  static MF_FORCE_INLINE vec div(vec a, vec b) noexcept { return a / b; }
+  static MF_FORCE_INLINE vec abs(vec a) noexcept { return std::fabs(a); }
+  // a > b ? a : b: b when either is NaN (as x86 MAXPS).
+  static MF_FORCE_INLINE vec max(vec a, vec b) noexcept { return a > b ? a : b; }
+  static MF_FORCE_INLINE float reduce_max(vec a) noexcept { return a; }
+  static MF_FORCE_INLINE bool any_nan(vec a) noexcept { return std::isnan(a); }
+  // a, or `replacement` where a is NaN.
+  static MF_FORCE_INLINE vec nan_to(vec a, vec replacement) noexcept {
+    return std::isnan(a) ? replacement : a;
+  }
 };
 
 // One float64 lane, with the few steps the exact kernels need beyond FMA.
@@ -52,3 +66,4 @@ struct double_ops {
 };
 
 }  // namespace mf::simd::scalar
+MF_SIMD_REGION_END_SCALAR

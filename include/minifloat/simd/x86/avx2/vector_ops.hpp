@@ -22,6 +22,27 @@ struct float_ops {
   static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept { return _mm256_fmadd_ps(a, b, c); }
   static MF_FORCE_INLINE void store(float* p, const vec& v) noexcept { _mm256_store_ps(p, v); }
   static MF_FORCE_INLINE void storeu(float* p, const vec& v) noexcept { _mm256_storeu_ps(p, v); }
+  static MF_FORCE_INLINE vec add(const vec& a, const vec& b) noexcept { return _mm256_add_ps(a, b); }
+  static MF_FORCE_INLINE vec mul(const vec& a, const vec& b) noexcept { return _mm256_mul_ps(a, b); }
+  static MF_FORCE_INLINE vec div(const vec& a, const vec& b) noexcept { return _mm256_div_ps(a, b); }
+  static MF_FORCE_INLINE vec abs(const vec& a) noexcept {
+    return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a);
+  }
+  // a > b ? a : b per lane: b when either is NaN (MAXPS).
+  static MF_FORCE_INLINE vec max(const vec& a, const vec& b) noexcept { return _mm256_max_ps(a, b); }
+  static MF_FORCE_INLINE float reduce_max(const vec& a) noexcept {
+    alignas(32) float lane[8];
+    _mm256_store_ps(lane, a);
+    float m = lane[0];
+    for (int i = 1; i < 8; ++i) m = lane[i] > m ? lane[i] : m;
+    return m;
+  }
+  static MF_FORCE_INLINE bool any_nan(const vec& a) noexcept {
+    return _mm256_movemask_ps(_mm256_cmp_ps(a, a, _CMP_UNORD_Q)) != 0;
+  }
+  static MF_FORCE_INLINE vec nan_to(const vec& a, const vec& replacement) noexcept {
+    return _mm256_blendv_ps(a, replacement, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+  }
 };
 
 // Four float64 lanes, with the few steps the exact kernels need beyond FMA

@@ -22,6 +22,25 @@ struct float_ops {
   static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept { return _mm512_fmadd_ps(a, b, c); }
   static MF_FORCE_INLINE void store(float* p, const vec& v) noexcept { _mm512_store_ps(p, v); }
   static MF_FORCE_INLINE void storeu(float* p, const vec& v) noexcept { _mm512_storeu_ps(p, v); }
+  static MF_FORCE_INLINE vec add(const vec& a, const vec& b) noexcept { return _mm512_add_ps(a, b); }
+  static MF_FORCE_INLINE vec mul(const vec& a, const vec& b) noexcept { return _mm512_mul_ps(a, b); }
+  static MF_FORCE_INLINE vec div(const vec& a, const vec& b) noexcept { return _mm512_div_ps(a, b); }
+  static MF_FORCE_INLINE vec abs(const vec& a) noexcept { return _mm512_abs_ps(a); }
+  // a > b ? a : b per lane: b when either is NaN (MAXPS).
+  static MF_FORCE_INLINE vec max(const vec& a, const vec& b) noexcept { return _mm512_max_ps(a, b); }
+  static MF_FORCE_INLINE float reduce_max(const vec& a) noexcept {
+    alignas(64) float lane[16];
+    _mm512_store_ps(lane, a);
+    float m = lane[0];
+    for (int i = 1; i < 16; ++i) m = lane[i] > m ? lane[i] : m;
+    return m;
+  }
+  static MF_FORCE_INLINE bool any_nan(const vec& a) noexcept {
+    return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q) != 0;
+  }
+  static MF_FORCE_INLINE vec nan_to(const vec& a, const vec& replacement) noexcept {
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a, replacement);
+  }
 };
 
 // Eight float64 lanes, with the few steps the exact kernels need beyond FMA
