@@ -11,7 +11,7 @@
 // accumulators mc x nc (4-byte values, nc and mc rounded up to the tile;
 // half the K steps with BF16 pairs; 8-byte values for the exact models),
 // plus two rows of nc or kc floats: O(K * nc + mc * kc + mc * nc), never
-// O(M * N).
+// O(M * N). Each thread keeps its buffers for its next call.
 #pragma once
 
 #include <algorithm>
@@ -66,24 +66,48 @@ namespace detail {
 
 inline std::size_t round_up(std::size_t x, std::size_t to) noexcept { return (x + to - 1) / to * to; }
 
-// Uninitialised storage for n values of 4 or 8 bytes, aligned to 64 bytes
-// (a cache line, a zmm register); every element is written before it is
-// read.
+// Uninitialised storage, 64-byte aligned (a cache line, a zmm register),
+// that keeps its capacity: every element is written before it is read.
 class aligned_buffer {
  public:
-  explicit aligned_buffer(std::size_t bytes)
-      : data_(::operator new[](bytes == 0 ? 64 : bytes, std::align_val_t{64})) {}
-  ~aligned_buffer() { ::operator delete[](data_, std::align_val_t{64}); }
+  aligned_buffer() = default;
+  ~aligned_buffer() { release(); }
   aligned_buffer(const aligned_buffer&) = delete;
   aligned_buffer& operator=(const aligned_buffer&) = delete;
+
+  // At least `bytes` bytes; the old contents are not kept.
+  void reserve(std::size_t bytes) {
+    if (bytes <= capacity_) return;
+    release();
+    data_ = ::operator new[](bytes, std::align_val_t{64});
+    capacity_ = bytes;
+  }
   template <class T>
   T* as() noexcept {
     return static_cast<T*>(data_);
   }
 
  private:
-  void* data_;
+  void release() noexcept {
+    if (data_ != nullptr) ::operator delete[](data_, std::align_val_t{64});
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+  void* data_ = nullptr;
+  std::size_t capacity_ = 0;
 };
+
+// A thread's packing buffers, kept between calls (and freed when the thread
+// ends): a fresh multi-megabyte allocation per call costs page faults that
+// took a quarter of a 256^3 MatMul's time.
+struct packing_buffers {
+  aligned_buffer b_panel, a_block, accumulators, row, second_row;
+};
+
+inline packing_buffers& this_thread_buffers() {
+  thread_local packing_buffers buffers;
+  return buffers;
+}
 
 // Two BF16-exact float32 values as one pair word (even k low, odd k high),
 // carried in a float's bits: the packed buffers are float arrays.
@@ -131,11 +155,17 @@ class block_worker {
         kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
                               : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
         nc_(panel_columns(kernel, p, b)),
-        b_panel_(steps_ * nc_ * value_bytes_),
-        a_block_(mc_ * kc_ * value_bytes_),
-        accumulators_(mc_ * nc_ * acc_bytes_),
-        row_(std::max(kc_, nc_) * sizeof(float)),
-        second_row_(nc_ * sizeof(float)) {}
+        b_panel_(this_thread_buffers().b_panel),
+        a_block_(this_thread_buffers().a_block),
+        accumulators_(this_thread_buffers().accumulators),
+        row_(this_thread_buffers().row),
+        second_row_(this_thread_buffers().second_row) {
+    b_panel_.reserve(steps_ * nc_ * value_bytes_);
+    a_block_.reserve(mc_ * kc_ * value_bytes_);
+    accumulators_.reserve(mc_ * nc_ * acc_bytes_);
+    row_.reserve(std::max(kc_, nc_) * sizeof(float));
+    second_row_.reserve(nc_ * sizeof(float));
+  }
 
   // C[rows, columns), rows within one row range, columns within one panel.
   void run(std::size_t row_begin, std::size_t row_end, std::size_t col_begin, std::size_t col_end) {
@@ -259,7 +289,7 @@ class block_worker {
   tile_kernel kernel_;
   const problem& p_;
   std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, mc_, kc_, nc_;
-  aligned_buffer b_panel_, a_block_, accumulators_, row_, second_row_;
+  aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_;
   hybrid::detail::amax_tracker amax_;
 };
 
