@@ -109,6 +109,16 @@ TEST_P(HybridKernels, ScaleOptionsBiasAndAmax) {
     ASSERT_TRUE(matches_reference(p, o));
     const auto q = random_problem({T::hf8, T::hf8, T::f16}, m, n, k, 0, rng, true);  // NaN amax
     ASSERT_TRUE(matches_reference(q, o));
+    if (model.model.kind == hy::model_kind::sequential_fp32) {  // scales on the operands
+      o.scales.where = hy::placement::operands;
+      ASSERT_TRUE(matches_reference(p, o));
+      ASSERT_TRUE(matches_reference(q, o));
+      const auto r = random_problem({T::bf16, T::f16, T::f32}, m, n, 600, 2, rng, false);
+      ASSERT_TRUE(matches_reference(r, o));  // across K blocks
+      o.scales.a_rows = nullptr;
+      o.scales.b_columns = nullptr;
+      ASSERT_TRUE(matches_reference(r, o));
+    }
   }
 }
 

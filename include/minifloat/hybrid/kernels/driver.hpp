@@ -208,6 +208,12 @@ class block_worker {
     }
   }
 
+  // placement::operands: the scales apply to the operands as they are
+  // packed, as the reference scales them before the sum.
+  bool scales_operands() const noexcept {
+    return p_.options->scales.where == placement::operands;
+  }
+
   // B[0..K, col_begin + [0, columns)) as micro-panels of nr columns, each
   // `steps` steps of nr values; columns past the end are +0, and so is the
   // odd k of an odd K's last pair.
@@ -219,6 +225,12 @@ class block_worker {
     for (std::size_t step = 0; step < steps_; ++step) {
       const std::size_t p = step * per_step_;
       p_.b.decode(p_.b.base, p * p_.b.ld + col_begin, columns, row);
+      if (scales_operands()) {
+        const scale_options& sc = p_.options->scales;
+        for (std::size_t j = 0; j < columns; ++j) {
+          row[j] = row[j] * (sc.b_columns ? sc.b_columns[col_begin + j] : sc.b);  // b' = RN32(b * sb)
+        }
+      }
       if (per_step_ == 2) {
         if (p + 1 < p_.k) {
           p_.b.decode(p_.b.base, (p + 1) * p_.b.ld + col_begin, columns, odd);
@@ -258,6 +270,11 @@ class block_worker {
         continue;
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
+      if (scales_operands()) {
+        const scale_options& sc = p_.options->scales;
+        const float sa = sc.a_rows ? sc.a_rows[ic + i] : sc.a;
+        for (std::size_t q = 0; q < depth; ++q) row[q] = row[q] * sa;  // a' = RN32(a * sa)
+      }
       if (per_step_ == 1) {
         for (std::size_t q = 0; q < depth; ++q) tile[q * mr_] = row[q];
       } else {

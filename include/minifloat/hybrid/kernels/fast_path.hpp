@@ -4,11 +4,12 @@
 // the output type by the bulk encoders (the same bits as round_to, which the
 // reference's encode_output calls).
 //
-// Fast, with the scales in the epilogue and a nearest-even output
-// (saturating or not): sequential_fp32 for every float type pair the table
-// accepts, on every ISA; avx512_bf16_pairs where the CPU has AVX512_BF16;
+// Fast, with a nearest-even output (saturating or not): sequential_fp32 for
+// every float type pair the table accepts, on every ISA, with the scales in
+// the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
 // exact (rounded to float32, K <= 2^17) and chunked_exact (nearest even,
-// no pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every ISA.
+// no pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every ISA; these two
+// and the pair model with the scales in the epilogue.
 // Every other request (other models, placement::operands, stochastic
 // output, integer operands) returns false and runs on the reference.
 #pragma once
@@ -144,7 +145,12 @@ encode_function value_encoder() noexcept {
 inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
                             const matmul_options& o) noexcept {
   if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
-  if (o.output.stochastic || o.scales.where != placement::epilogue) return false;
+  if (o.output.stochastic) return false;
+  // placement::operands scales the operands at packing: sequential_fp32 only
+  // (the other fast models' operand types would be float32).
+  if (o.scales.where == placement::operands && o.model.kind != model_kind::sequential_fp32) {
+    return false;
+  }
   return kernel_for(o.model, ta, tb, k, bulk::active_isa()).run != nullptr;
 }
 
