@@ -1,7 +1,9 @@
 // The hybrid MatMul reference: C = out(post(acc_k A[i,k] * B[k,j])) for the
 // type pairs of a table, under one accumulation model, with the scale rules
 // of the post-processing engine. Row-major matrices with leading
-// dimensions, as the bulk API: inputs, outputs, sizes, options.
+// dimensions, as the bulk API: inputs, outputs, sizes, options. Where a
+// vectorized kernel computes the request (kernels/fast_path.hpp), matmul
+// runs it, with the same bits; options.reference_only keeps the triple loop.
 //
 //   mf::hybrid::matmul_options o;                  // sequential_fp32, scales 1
 //   o.scales.a = 0.5f; o.scales.b = 2.0f;
