@@ -68,8 +68,8 @@ struct tile_kernel {
 MF_SIMD_REGION_BEGIN_SCALAR
 namespace mf::hybrid::kernels::scalar {
 #include "generic/epilogue_span.hpp"
-#include "generic/exact_tile.hpp"
 #include "generic/fma_tile.hpp"
+#include "generic/exact_tile.hpp"
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
                             std::size_t first_column, std::size_t count, float* y3,
                             hybrid::detail::amax_tracker& amax) noexcept {
@@ -90,8 +90,8 @@ MF_SIMD_REGION_END_SCALAR
 MF_SIMD_REGION_BEGIN_AVX2
 namespace mf::hybrid::kernels::avx2 {
 #include "generic/epilogue_span.hpp"
-#include "generic/exact_tile.hpp"
 #include "generic/fma_tile.hpp"
+#include "generic/exact_tile.hpp"
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
                             std::size_t first_column, std::size_t count, float* y3,
                             hybrid::detail::amax_tracker& amax) noexcept {
@@ -112,8 +112,8 @@ MF_SIMD_REGION_END
 MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::hybrid::kernels::avx512 {
 #include "generic/epilogue_span.hpp"
-#include "generic/exact_tile.hpp"
 #include "generic/fma_tile.hpp"
+#include "generic/exact_tile.hpp"
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
                             std::size_t first_column, std::size_t count, float* y3,
                             hybrid::detail::amax_tracker& amax) noexcept {

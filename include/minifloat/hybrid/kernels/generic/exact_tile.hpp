@@ -1,6 +1,6 @@
 // The exact models for E4M3 x E4M3 (HF8 x HF8), written once over a
 // target's float64 operations (Ops::value = double). No include guard: see
-// generic/fma_tile.hpp.
+// generic/fma_tile.hpp, which must be included first (multiply_steps).
 //
 // Why a float64 FMA chain is the exact sum. An E4M3FN value is a multiple of
 // 2^-9 (the smallest subnormal) of magnitude <= 448, with at most 4
@@ -35,7 +35,6 @@
 template <class Ops, int Rows, int Vectors>
 void chunked_exact_tile(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
-  constexpr int width = Vectors * Ops::lanes;
   const auto* a = static_cast<const double*>(args.a);
   const auto* b = static_cast<const double*>(args.b);
   auto* c = static_cast<float*>(args.c);  // the float32 acc of each element
@@ -48,17 +47,7 @@ void chunked_exact_tile(const tile_args& args) noexcept {
 #pragma GCC unroll 16
       for (int v = 0; v < Vectors; ++v) sum[r][v] = Ops::zero();
     }
-    for (std::size_t p = begin; p < end; ++p) {
-      vec row[Vectors];
-#pragma GCC unroll 16
-      for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
-#pragma GCC unroll 16
-      for (int r = 0; r < Rows; ++r) {
-        const vec x = Ops::broadcast(a[p * Rows + r]);
-#pragma GCC unroll 16
-        for (int v = 0; v < Vectors; ++v) sum[r][v] = Ops::fma(x, row[v], sum[r][v]);
-      }
-    }
+    multiply_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
 #pragma GCC unroll 16
     for (int r = 0; r < Rows; ++r) {
 #pragma GCC unroll 16

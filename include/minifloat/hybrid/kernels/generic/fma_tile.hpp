@@ -20,6 +20,27 @@
 // same loop is the `exact` model's exact sum (generic/exact_tile.hpp says
 // why it is exact).
 
+// Steps [begin, end) of the outer product into the accumulators: per step,
+// acc[r][v] = fma(a[r], b[v], acc[r][v]) (the step's Ops::fma).
+template <class Ops, int Rows, int Vectors>
+MF_FORCE_INLINE void multiply_steps(const typename Ops::value* a, const typename Ops::value* b,
+                                    std::size_t begin, std::size_t end,
+                                    typename Ops::vec (&acc)[Rows][Vectors]) noexcept {
+  using vec = typename Ops::vec;
+  constexpr int width = Vectors * Ops::lanes;
+  for (std::size_t p = begin; p < end; ++p) {
+    vec row[Vectors];
+#pragma GCC unroll 16
+    for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r) {
+      const vec x = Ops::broadcast(a[p * Rows + r]);
+#pragma GCC unroll 16
+      for (int v = 0; v < Vectors; ++v) acc[r][v] = Ops::fma(x, row[v], acc[r][v]);
+    }
+  }
+}
+
 template <class Ops, int Rows, int Vectors>
 void fma_tile(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
@@ -28,7 +49,6 @@ void fma_tile(const tile_args& args) noexcept {
   const auto* b = static_cast<const value*>(args.b);
   auto* c = static_cast<value*>(args.c);
   const std::size_t ldc = args.ldc;
-  constexpr int width = Vectors * Ops::lanes;
   // Fully unrolled, the accumulators live in registers (Rows * Vectors of
   // them: 24 zmm of 32 for AVX-512's 6 x 64 tile).
   vec acc[Rows][Vectors];
@@ -43,17 +63,7 @@ void fma_tile(const tile_args& args) noexcept {
       }
     }
   }
-  for (std::size_t p = 0; p < args.steps; ++p) {
-    vec row[Vectors];
-#pragma GCC unroll 16
-    for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
-#pragma GCC unroll 16
-    for (int r = 0; r < Rows; ++r) {
-      const vec x = Ops::broadcast(a[p * Rows + r]);
-#pragma GCC unroll 16
-      for (int v = 0; v < Vectors; ++v) acc[r][v] = Ops::fma(x, row[v], acc[r][v]);
-    }
-  }
+  multiply_steps<Ops, Rows, Vectors>(a, b, 0, args.steps, acc);
 #pragma GCC unroll 16
   for (int r = 0; r < Rows; ++r) {
 #pragma GCC unroll 16
