@@ -80,19 +80,26 @@ namespace detail {
 inline constexpr std::size_t packing_chunk = 1024;
 }  // namespace detail
 
-// Rounds in[0..n) into Fmt (e2m1fn, e2m3fn or e3m2fn) and writes them
-// packed: same bits as mf::bulk::encode<Fmt> followed by pack<Fmt>.
+// Rounds in[0..n) into Fmt (e2m1fn, e2m3fn or e3m2fn) as `c` says and
+// writes them packed: same bits as mf::bulk::encode<Fmt> followed by
+// pack<Fmt> (a stochastic stream advances across the passes as in one call).
 template <class Fmt>
 inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n,
-                          rounding mode = rounding::nearest_even,
-                          overflow on_overflow = overflow::non_saturating) {
+                          const conversion& c = {}) {
   constexpr int bits = Fmt::format::bits;
   std::uint8_t codes[detail::packing_chunk];
   for (std::size_t i = 0; i < n; i += detail::packing_chunk) {
     const std::size_t count = n - i < detail::packing_chunk ? n - i : detail::packing_chunk;
-    mf::bulk::encode<Fmt>(in + i, codes, count, mode, on_overflow);
+    mf::bulk::encode<Fmt>(in + i, codes, count, c.at_element(i));
     pack<Fmt>(codes, out + i * bits / 8, count);
   }
+}
+
+// Deprecated: the mode and overflow as separate arguments.
+template <class Fmt>
+inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n, rounding mode,
+                          overflow on_overflow = overflow::non_saturating) {
+  encode_packed<Fmt>(in, out, n, conversion::with(mode, on_overflow));
 }
 
 // Decodes packed_bytes<bits>(n) bytes of Fmt to n floats (exact).
