@@ -8,6 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <cassert>
+#include <span>
+#endif
+
 #include "../bulk.hpp"
 #include "packing_avx512.hpp"
 #include "packing_scalar.hpp"
@@ -113,6 +118,47 @@ inline void decode_packed(const std::uint8_t* in, float* out, std::size_t n) {
     mf::bulk::decode<Fmt>(codes, out + i, count);
   }
 }
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+// std::span overloads (C++20): n is the element count (codes or floats);
+// the packed span must hold packed_bytes<bits>(n) bytes (debug assertion;
+// release builds shorten n to what both spans hold).
+namespace detail {
+
+template <int Bits>
+inline std::size_t fitting_elements(std::size_t wanted, std::size_t packed_slots) noexcept {
+  assert(packed_bytes<Bits>(wanted) <= packed_slots);
+  const std::size_t by_bytes = packed_slots * 8 / static_cast<std::size_t>(Bits);
+  return wanted < by_bytes ? wanted : by_bytes;
+}
+
+}  // namespace detail
+
+template <class Fmt>
+inline void pack(std::span<const std::uint8_t> codes, std::span<std::uint8_t> packed) {
+  pack<Fmt>(codes.data(), packed.data(),
+            detail::fitting_elements<Fmt::format::bits>(codes.size(), packed.size()));
+}
+
+template <class Fmt>
+inline void unpack(std::span<const std::uint8_t> packed, std::span<std::uint8_t> codes) {
+  unpack<Fmt>(packed.data(), codes.data(),
+              detail::fitting_elements<Fmt::format::bits>(codes.size(), packed.size()));
+}
+
+template <class Fmt>
+inline void encode_packed(std::span<const float> in, std::span<std::uint8_t> out,
+                          const conversion& c = {}) {
+  encode_packed<Fmt>(in.data(), out.data(),
+                     detail::fitting_elements<Fmt::format::bits>(in.size(), out.size()), c);
+}
+
+template <class Fmt>
+inline void decode_packed(std::span<const std::uint8_t> in, std::span<float> out) {
+  decode_packed<Fmt>(in.data(), out.data(),
+                     detail::fitting_elements<Fmt::format::bits>(out.size(), in.size()));
+}
+#endif
 
 }  // namespace mx
 }  // namespace mf
