@@ -35,9 +35,13 @@ constexpr std::size_t kCount = 531;
 template <class... T>
 struct type_list {};
 
-using Formats = type_list<mf::e4m3fn, mf::e5m2, mf::e4m3fnuz, mf::e5m2fnuz, mf::e2m1fn,
-                          mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu, mf::e4m3, mf::e3m4,
-                          mf::e4m3b11fnuz, mf::binary16, mf::bfloat16>;
+// One format of each kind of special-value encoding (NaN only; IEEE Inf and
+// NaN; none, FP4; the E8M0 scale type): this test is about the options
+// reaching the kernels. Every format goes through the same entry in the
+// bulk, stochastic and scaling tests, which call it through the deprecated
+// names, and a format list of all 13 multiplied the compile time of this
+// file by three (minutes per CI preset).
+using Formats = type_list<mf::e4m3fn, mf::e5m2, mf::e2m1fn, mf::e8m0fnu>;
 
 template <class F, class... T>
 void for_each_type(type_list<T...>, F&& f) {
