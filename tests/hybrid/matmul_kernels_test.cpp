@@ -70,11 +70,12 @@ TEST_P(HybridKernels, ShapesAcrossTheBlockingAndLeadingDimensions) {
   struct shape {
     std::size_t m, n, k, pad;
   };
-  // K = 0 and 1, M or N of 1 and 0, odd sizes, K past one K block (512),
-  // N past one column panel (1024) with a few rows, and padded rows.
+  // K = 0 and 1, M or N of 1 and 0, odd sizes, K past one K block (1024),
+  // N past one column panel (1024) with a few rows, M past one row block
+  // (48), and padded rows.
   const shape shapes[] = {{3, 5, 0, 0},   {0, 4, 6, 0},   {4, 0, 6, 2},  {1, 1, 1, 0},
                           {5, 67, 1, 3},  {13, 1, 17, 1}, {6, 64, 16, 0}, {25, 130, 9, 7},
-                          {7, 17, 531, 5}, {2, 1031, 3, 2}};
+                          {7, 17, 531, 5}, {7, 17, 1031, 5}, {2, 1031, 3, 2}, {53, 9, 5, 1}};
   for (const auto& model : kernel_test::fast_models()) {
     for (const auto& types : pairs) {
       if (!kernel_test::accepts(model.model, types)) continue;

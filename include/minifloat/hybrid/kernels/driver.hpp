@@ -51,13 +51,15 @@ struct result_writer {
 };
 
 // Block sizes (elements). nc is rounded up to the tile's columns, mc to its
-// rows. kc * tile columns floats of B (128 KiB for AVX-512's 64 columns)
-// and mc * kc of A stay in the L2 cache while the tiles of a block run.
-// nc shrinks (to whole tiles, at least one) so that the B panel, K x nc,
-// stays within panel_bytes however long K is.
+// rows. kc * tile columns floats of B (256 KiB for AVX-512's 64 columns)
+// and mc * kc of A (192 KiB) stay in the L2 cache while the tiles of a
+// block run. kc 1024 keeps K <= 1024 in one block (no accumulator carry
+// through the workspace); with mc 48 the A block and one B micro-panel
+// still fit Zen 4's 1 MiB L2. Measured on Zen 4 (docs/performance.md,
+// "Hybrid MatMul"): 3-5% faster end to end at 1024^3 than kc 512, mc 96.
 struct blocking {
-  std::size_t mc = 96;
-  std::size_t kc = 512;
+  std::size_t mc = 48;
+  std::size_t kc = 1024;
   std::size_t nc = 1024;
   std::size_t panel_bytes = std::size_t{8} << 20;
 };
