@@ -111,14 +111,6 @@ inline packing_buffers& this_thread_buffers() {
   return buffers;
 }
 
-// Two BF16-exact float32 values as one pair word (even k low, odd k high),
-// carried in a float's bits: the packed buffers are float arrays.
-inline float bf16_pair(float even, float odd) noexcept {
-  const std::uint32_t word = (mf::detail::bit_cast<std::uint32_t>(even) >> 16) |
-                             (mf::detail::bit_cast<std::uint32_t>(odd) & 0xFFFF0000u);
-  return mf::detail::bit_cast<float>(word);
-}
-
 struct problem {
   operand_reader a;
   operand_reader b;
@@ -202,14 +194,6 @@ class block_worker {
   const hybrid::detail::amax_tracker& amax() const noexcept { return amax_; }
 
  private:
-  void pack_b(std::size_t col_begin, std::size_t columns, std::size_t padded_columns) {
-    if (value_bytes_ == 8) {
-      pack_b_as(b_panel_.as<double>(), col_begin, columns, padded_columns);
-    } else {
-      pack_b_as(b_panel_.as<float>(), col_begin, columns, padded_columns);
-    }
-  }
-
   // placement::operands: the scales apply to the operands as they are
   // packed, as the reference scales them before the sum.
   bool scales_operands() const noexcept {
@@ -218,10 +202,9 @@ class block_worker {
 
   // B[0..K, col_begin + [0, columns)) as micro-panels of nr columns, each
   // `steps` steps of nr values; columns past the end are +0, and so is the
-  // odd k of an odd K's last pair.
-  template <class Value>
-  void pack_b_as(Value* panel, std::size_t col_begin, std::size_t columns,
-                 std::size_t padded_columns) {
+  // odd k of an odd K's last pair. Decoded (and scaled) here one row at a
+  // time, laid out by the target's kernel.pack.b.
+  void pack_b(std::size_t col_begin, std::size_t columns, std::size_t padded_columns) {
     float* row = row_.as<float>();
     float* odd = second_row_.as<float>();
     for (std::size_t step = 0; step < steps_; ++step) {
@@ -233,42 +216,23 @@ class block_worker {
           row[j] = row[j] * (sc.b_columns ? sc.b_columns[col_begin + j] : sc.b);  // b' = RN32(b * sb)
         }
       }
-      if (per_step_ == 2) {
-        if (p + 1 < p_.k) {
-          p_.b.decode(p_.b.base, (p + 1) * p_.b.ld + col_begin, columns, odd);
-        } else {
-          std::fill(odd, odd + columns, 0.0f);
-        }
-        for (std::size_t j = 0; j < columns; ++j) row[j] = bf16_pair(row[j], odd[j]);
-      }
-      for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
-        Value* out = panel + jr * steps_ + step * nr_;
-        const std::size_t valid = std::min(nr_, columns - std::min(columns, jr));
-        std::copy(row + jr, row + jr + valid, out);  // float -> double is exact
-        std::fill(out + valid, out + nr_, Value(0));
-      }
-    }
-  }
-
-  void pack_a(std::size_t ic, std::size_t rows, std::size_t padded_rows, std::size_t pc,
-              std::size_t depth, std::size_t block_steps) {
-    if (value_bytes_ == 8) {
-      pack_a_as(a_block_.as<double>(), ic, rows, padded_rows, pc, depth, block_steps);
-    } else {
-      pack_a_as(a_block_.as<float>(), ic, rows, padded_rows, pc, depth, block_steps);
+      const bool has_odd = per_step_ == 2 && p + 1 < p_.k;
+      if (has_odd) p_.b.decode(p_.b.base, (p + 1) * p_.b.ld + col_begin, columns, odd);
+      kernel_.pack.b(row, has_odd ? odd : nullptr, columns, padded_columns, nr_, steps_, step,
+                     b_panel_.as<unsigned char>());
     }
   }
 
   // A[ic + [0, rows), pc + [0, depth)) as micro-panels of mr rows, each
   // block_steps steps of mr values; rows past the end are +0.
-  template <class Value>
-  void pack_a_as(Value* block, std::size_t ic, std::size_t rows, std::size_t padded_rows,
-                 std::size_t pc, std::size_t depth, std::size_t block_steps) {
+  void pack_a(std::size_t ic, std::size_t rows, std::size_t padded_rows, std::size_t pc,
+              std::size_t depth, std::size_t block_steps) {
     float* row = row_.as<float>();
+    auto* block = a_block_.as<unsigned char>();
     for (std::size_t i = 0; i < padded_rows; ++i) {
-      Value* tile = block + (i / mr_) * mr_ * block_steps + i % mr_;
+      unsigned char* tile = block + ((i / mr_) * mr_ * block_steps + i % mr_) * value_bytes_;
       if (i >= rows) {
-        for (std::size_t q = 0; q < block_steps; ++q) tile[q * mr_] = Value(0);
+        kernel_.pack.a(nullptr, depth, block_steps, mr_, tile);
         continue;
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
@@ -277,13 +241,7 @@ class block_worker {
         const float sa = sc.a_rows ? sc.a_rows[ic + i] : sc.a;
         for (std::size_t q = 0; q < depth; ++q) row[q] = row[q] * sa;  // a' = RN32(a * sa)
       }
-      if (per_step_ == 1) {
-        for (std::size_t q = 0; q < depth; ++q) tile[q * mr_] = row[q];
-      } else {
-        for (std::size_t q = 0; q < block_steps; ++q) {
-          tile[q * mr_] = bf16_pair(row[2 * q], 2 * q + 1 < depth ? row[2 * q + 1] : 0.0f);
-        }
-      }
+      kernel_.pack.a(row, depth, block_steps, mr_, tile);
     }
   }
 

@@ -47,6 +47,19 @@ using epilogue_function = void (*)(const scale_options& s, const float* acc, std
 // detail::bf16_pairs_sum pads), or one float64 per k.
 enum class packing : unsigned char { float32, bf16_pairs, float64 };
 
+// The layout transform of the packing, compiled per target
+// (generic/pack.hpp has the layouts): one step of B into a panel, one row
+// of A into a block.
+using pack_b_function = void (*)(const float* row, const float* odd, std::size_t columns,
+                                 std::size_t padded_columns, std::size_t nr, std::size_t steps,
+                                 std::size_t step, void* panel) noexcept;
+using pack_a_function = void (*)(const float* row, std::size_t depth, std::size_t block_steps,
+                                 std::size_t mr, void* tile) noexcept;
+struct packers {
+  pack_b_function b = nullptr;
+  pack_a_function a = nullptr;
+};
+
 struct tile_kernel {
   int rows = 0;
   int columns = 0;
@@ -57,6 +70,7 @@ struct tile_kernel {
   bool wide_accumulators = false;
   std::size_t chunk = 0;  // chunked_exact: K blocks are whole chunks
   epilogue_function epilogue = nullptr;
+  packers pack;  // the target's packing for `operands`
 };
 
 }  // namespace mf::hybrid::kernels
@@ -70,12 +84,16 @@ namespace mf::hybrid::kernels::scalar {
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/exact_tile.hpp"
+#include "generic/pack.hpp"
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
                             std::size_t first_column, std::size_t count, float* y3,
                             hybrid::detail::amax_tracker& amax) noexcept {
   epilogue_span<simd::scalar::float_ops>(s, acc, i, first_column, count, y3, amax);
 }
 inline constexpr int rows = 4, columns = 4;
+inline packers packers_for(packing how) noexcept {
+  return packers_of<simd::scalar::float_ops, simd::scalar::double_ops, true>(how);
+}
 inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::scalar::float_ops, rows, columns>(t); }
 inline void exact_kernel(const tile_args& t) noexcept { fma_tile<simd::scalar::double_ops, rows, columns>(t); }
 inline void chunked_kernel(const tile_args& t) noexcept {
@@ -92,12 +110,16 @@ namespace mf::hybrid::kernels::avx2 {
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/exact_tile.hpp"
+#include "generic/pack.hpp"
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
                             std::size_t first_column, std::size_t count, float* y3,
                             hybrid::detail::amax_tracker& amax) noexcept {
   epilogue_span<simd::avx2::float_ops>(s, acc, i, first_column, count, y3, amax);
 }
 inline constexpr int rows = 6, vectors = 2;
+inline packers packers_for(packing how) noexcept {
+  return packers_of<simd::avx2::float_ops, simd::avx2::double_ops, false>(how);
+}
 inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::avx2::float_ops, rows, vectors>(t); }
 inline void exact_kernel(const tile_args& t) noexcept { fma_tile<simd::avx2::double_ops, rows, vectors>(t); }
 inline void chunked_kernel(const tile_args& t) noexcept {
@@ -114,12 +136,16 @@ namespace mf::hybrid::kernels::avx512 {
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/exact_tile.hpp"
+#include "generic/pack.hpp"
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
                             std::size_t first_column, std::size_t count, float* y3,
                             hybrid::detail::amax_tracker& amax) noexcept {
   epilogue_span<simd::avx512::float_ops>(s, acc, i, first_column, count, y3, amax);
 }
 inline constexpr int rows = 6, vectors = 4;
+inline packers packers_for(packing how) noexcept {
+  return packers_of<simd::avx512::float_ops, simd::avx512::double_ops, true>(how);
+}
 inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::avx512::float_ops, rows, vectors>(t); }
 inline void exact_kernel(const tile_args& t) noexcept {
   fma_tile<simd::avx512::double_ops, rows, vectors>(t);
@@ -180,38 +206,61 @@ inline constexpr std::size_t exact_e4m3_max_k = std::size_t{1} << 17;
 // Longest chunk of the chunked kernel (a K block holds whole chunks).
 inline constexpr std::size_t max_fast_chunk = 1024;
 
-// The kernel of a model for operands ta x tb with K products on a kernel
-// set; run == nullptr where there is none (the reference computes it).
-inline tile_kernel kernel_for(const accumulation_model& model, element_type ta, element_type tb,
-                              std::size_t k, bulk::isa isa) noexcept {
+namespace detail {
+
+// The packing functions of an ISA for a layout (scalar where the ISA has none).
+inline packers packers_for(bulk::isa isa, packing how) noexcept {
+  packers found{};
+#if MF_SIMD_X86
+  if (isa == bulk::isa::avx512) found = avx512::packers_for(how);
+  if (isa == bulk::isa::avx2) found = avx2::packers_for(how);
+#endif
+  (void)isa;
+  return found.b != nullptr ? found : scalar::packers_for(how);
+}
+
+}  // namespace detail
+
+// The micro-kernel of a model for operands ta x tb with K products on a
+// kernel set; run == nullptr where there is none (the reference computes it).
+inline tile_kernel micro_kernel_for(const accumulation_model& model, element_type ta,
+                                    element_type tb, std::size_t k, bulk::isa isa) noexcept {
   const detail::target_kernels target = detail::target_for(isa);
   const bool e4m3 = ta == element_type::hf8 && tb == element_type::hf8;
   switch (model.kind) {
     case model_kind::sequential_fp32:
       return {target.rows, target.float_columns, target.fma, packing::float32, false, 0,
-              target.epilogue};
+              target.epilogue, {}};
     case model_kind::exact:
       if (!e4m3 || model.exact_to_output || k > exact_e4m3_max_k) return {};
       return {target.rows, target.double_columns, target.exact, packing::float64, true, 0,
-              target.epilogue};
+              target.epilogue, {}};
     case model_kind::chunked_exact:
       if (!e4m3 || model.rounding != fp32_rounding::nearest_even || model.presum_round ||
           model.chunk < 1 || static_cast<std::size_t>(model.chunk) > max_fast_chunk) {
         return {};
       }
       return {target.rows, target.double_columns, target.chunked, packing::float64, false,
-              static_cast<std::size_t>(model.chunk), target.epilogue};
+              static_cast<std::size_t>(model.chunk), target.epilogue, {}};
     case model_kind::avx512_bf16_pairs:
 #if MF_SIMD_X86
       // The instruction itself: only where the CPU has it.
       if (isa == bulk::isa::avx512 && bulk::detail::cpu().avx512bf16) {
         return {avx512_bf16::rows, avx512_bf16::vectors * avx512_bf16::pair_ops::lanes,
-                &avx512_bf16::pair_kernel, packing::bf16_pairs, false, 0, target.epilogue};
+                &avx512_bf16::pair_kernel, packing::bf16_pairs, false, 0, target.epilogue, {}};
       }
 #endif
       return {};
     default: return {};
   }
+}
+
+// micro_kernel_for() with the ISA's packing for its layout.
+inline tile_kernel kernel_for(const accumulation_model& model, element_type ta, element_type tb,
+                              std::size_t k, bulk::isa isa) noexcept {
+  tile_kernel kernel = micro_kernel_for(model, ta, tb, k, isa);
+  kernel.pack = detail::packers_for(isa, kernel.operands);
+  return kernel;
 }
 
 }  // namespace mf::hybrid::kernels

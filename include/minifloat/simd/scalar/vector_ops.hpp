@@ -19,6 +19,14 @@ struct float_ops {
   static MF_FORCE_INLINE vec zero() noexcept { return 0.0f; }
   static MF_FORCE_INLINE vec load(const float* p) noexcept { return *p; }
   static MF_FORCE_INLINE vec loadu(const float* p) noexcept { return *p; }
+  // float32 values in (the double_ops' widening load, here a plain load).
+  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept { return *p; }
+  // Two BF16-exact values as one VDPBF16PS pair word (even k in the low
+  // half, odd k in the high half), carried in a float's bits.
+  static MF_FORCE_INLINE vec bf16_pairs(vec even, vec odd) noexcept {
+    return mf::detail::bit_cast<float>((mf::detail::bit_cast<std::uint32_t>(even) >> 16) |
+                                       (mf::detail::bit_cast<std::uint32_t>(odd) & 0xFFFF0000u));
+  }
   static MF_FORCE_INLINE vec broadcast(float x) noexcept { return x; }
   // a * b + c, rounded once.
   static MF_FORCE_INLINE vec fma(vec a, vec b, vec c) noexcept { return std::fma(a, b, c); }

@@ -17,6 +17,7 @@ struct float_ops {
   static MF_FORCE_INLINE vec zero() noexcept { return _mm256_setzero_ps(); }
   static MF_FORCE_INLINE vec load(const float* p) noexcept { return _mm256_load_ps(p); }
   static MF_FORCE_INLINE vec loadu(const float* p) noexcept { return _mm256_loadu_ps(p); }
+  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept { return _mm256_loadu_ps(p); }
   static MF_FORCE_INLINE vec broadcast(float x) noexcept { return _mm256_set1_ps(x); }
   // a * b + c, rounded once (VFMADD231PS).
   static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept { return _mm256_fmadd_ps(a, b, c); }

@@ -17,6 +17,13 @@ struct float_ops {
   static MF_FORCE_INLINE vec zero() noexcept { return _mm512_setzero_ps(); }
   static MF_FORCE_INLINE vec load(const float* p) noexcept { return _mm512_load_ps(p); }
   static MF_FORCE_INLINE vec loadu(const float* p) noexcept { return _mm512_loadu_ps(p); }
+  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept { return _mm512_loadu_ps(p); }
+  // The scalar bf16_pairs per lane (simd/scalar/vector_ops.hpp).
+  static MF_FORCE_INLINE vec bf16_pairs(const vec& even, const vec& odd) noexcept {
+    const __m512i low = _mm512_srli_epi32(_mm512_castps_si512(even), 16);
+    const __m512i high = _mm512_and_si512(_mm512_castps_si512(odd), _mm512_set1_epi32(static_cast<int>(0xFFFF0000u)));
+    return _mm512_castsi512_ps(_mm512_or_si512(low, high));
+  }
   static MF_FORCE_INLINE vec broadcast(float x) noexcept { return _mm512_set1_ps(x); }
   // a * b + c, rounded once (VFMADD231PS).
   static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept { return _mm512_fmadd_ps(a, b, c); }
