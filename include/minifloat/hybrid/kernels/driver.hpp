@@ -3,8 +3,8 @@
 // 2008; the BLIS loop nest): column panels of C, B packed once per panel
 // for all of K, row blocks of A packed per K block, the float32
 // accumulators carried between K blocks in a small workspace, then the
-// epilogue of each tile as its last K block ends. The carried float IS the
-// model's acc, so the blocking changes no bit.
+// epilogue of the finished block. The carried float IS the model's acc, so
+// the blocking changes no bit.
 //
 // Memory, per thread and per call: B panel K x nc (at most 8 MiB unless one
 // tile's width needs more), A block mc x kc,
@@ -172,13 +172,9 @@ class block_worker {
     for (std::size_t ic = row_begin; ic < row_end; ic += mc_) {
       const std::size_t rows = std::min(mc_, row_end - ic);
       const std::size_t padded_rows = round_up(rows, mr_);
-      if (p_.k == 0) {
-        std::fill(acc, acc + mc_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
-        finish(ic, col_begin, 0, rows, 0, columns);
-      }
+      if (p_.k == 0) std::fill(acc, acc + mc_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
       for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
         const std::size_t depth = std::min(kc_, p_.k - pc);
-        const bool last = p_.k - pc <= kc_;
         const std::size_t block_steps = (depth + per_step_ - 1) / per_step_;
         pack_a(ic, rows, padded_rows, pc, depth, block_steps);
         for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
@@ -188,13 +184,10 @@ class block_worker {
                                  acc + (ir * nc_ + jr) * acc_bytes_, nc_, block_steps, pc == 0,
                                  kernel_.chunk};
             kernel_.run(args);
-            // Finished tile: its epilogue now, while its accumulators are in L1.
-            if (last && ir < rows && jr < columns) {
-              finish(ic, col_begin, ir, std::min(ir + mr_, rows), jr, std::min(jr + nr_, columns));
-            }
           }
         }
       }
+      finish(ic, rows, col_begin, columns);
     }
   }
 
@@ -252,24 +245,21 @@ class block_worker {
     }
   }
 
-  // The epilogue of the finished elements [r0, r1) x [c0, c1) of the block
-  // at row ic (panel column col_begin), then their output conversion, row by
-  // row. Float64 accumulators (the exact sum) are rounded to float32 first,
-  // once, to nearest even.
-  void finish(std::size_t ic, std::size_t col_begin, std::size_t r0, std::size_t r1,
-              std::size_t c0, std::size_t c1) {
+  // The epilogue of every finished element, then the output conversion of
+  // each row. Float64 accumulators (the exact sum) are rounded to float32
+  // first, once, to nearest even.
+  void finish(std::size_t ic, std::size_t rows, std::size_t col_begin, std::size_t columns) {
     float* y3 = row_.as<float>();
-    const std::size_t count = c1 - c0;
-    for (std::size_t i = r0; i < r1; ++i) {
-      const float* acc = accumulators_.as<float>() + i * nc_ + c0;
+    for (std::size_t i = 0; i < rows; ++i) {
+      const float* acc = accumulators_.as<float>() + i * nc_;
       if (acc_bytes_ == 8) {
-        const double* wide = accumulators_.as<double>() + i * nc_ + c0;
+        const double* wide = accumulators_.as<double>() + i * nc_;
         float* narrowed = second_row_.as<float>();
-        for (std::size_t j = 0; j < count; ++j) narrowed[j] = static_cast<float>(wide[j]);
+        for (std::size_t j = 0; j < columns; ++j) narrowed[j] = static_cast<float>(wide[j]);
         acc = narrowed;
       }
-      kernel_.epilogue(p_.options->scales, acc, ic + i, col_begin + c0, count, y3, amax_);
-      p_.c.encode(y3, count, p_.c.base, (ic + i) * p_.c.ld + col_begin + c0, p_.options->output);
+      kernel_.epilogue(p_.options->scales, acc, ic + i, col_begin, columns, y3, amax_);
+      p_.c.encode(y3, columns, p_.c.base, (ic + i) * p_.c.ld + col_begin, p_.options->output);
     }
   }
 
