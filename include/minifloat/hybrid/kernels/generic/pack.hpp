@@ -6,6 +6,19 @@
 // Copying and BF16 pairing change no bit: FP8 and BF16 values are
 // BF16-exact, float -> double is exact.
 
+// Ops::lanes values of `from` at column j, +0 past `columns` (and all +0
+// for a null `from`).
+template <class Ops>
+MF_FORCE_INLINE typename Ops::vec load_columns(const float* from, std::size_t j,
+                                               std::size_t columns) noexcept {
+  constexpr std::size_t lanes = static_cast<std::size_t>(Ops::lanes);
+  if (from == nullptr || j >= columns) return Ops::zero();
+  if (j + lanes <= columns) return Ops::load_widened(from + j);
+  float part[lanes] = {};
+  for (std::size_t l = 0; j + l < columns; ++l) part[l] = from[j + l];
+  return Ops::load_widened(part);
+}
+
 // One step of B into every micro-panel of a panel: `row` holds the step's
 // `columns` decoded values (with Pairs, `odd` the next k's, or null past
 // K's end: +0). Each micro-panel is `steps` steps of nr values; the step
@@ -20,17 +33,9 @@ void pack_b_step(const float* row, const float* odd, std::size_t columns,
   using value = typename Ops::value;
   constexpr std::size_t lanes = static_cast<std::size_t>(Ops::lanes);
   auto* panel = static_cast<value*>(panel_bytes);
-  // Reads lanes values from `from` at j, +0 past `columns`.
-  const auto load = [columns](const float* from, std::size_t j) noexcept -> vec {
-    if (from == nullptr || j >= columns) return Ops::zero();
-    if (j + lanes <= columns) return Ops::load_widened(from + j);
-    float part[lanes] = {};
-    for (std::size_t l = 0; j + l < columns; ++l) part[l] = from[j + l];
-    return Ops::load_widened(part);
-  };
   for (std::size_t j = 0; j < padded_columns; j += lanes) {
-    vec v = load(row, j);
-    if constexpr (Pairs) v = Ops::bf16_pairs(v, load(odd, j));
+    vec v = load_columns<Ops>(row, j, columns);
+    if constexpr (Pairs) v = Ops::bf16_pairs(v, load_columns<Ops>(odd, j, columns));
     Ops::storeu(panel + (j / nr) * nr * steps + step * nr + j % nr, v);
   }
 }
