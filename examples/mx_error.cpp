@@ -91,8 +91,8 @@ void row(const char* name, const char* rfc, const std::vector<float>& x) {
     std::vector<std::uint8_t> scales(mf::mx::scale_count<Fmt>(x.size()));
     std::vector<std::uint8_t> elements(mf::mx::element_bytes<Fmt>(x.size()));
     std::vector<float> q(x.size());
-    mf::mx::quantize<Fmt>(x.data(), x.size(), scales.data(), elements.data(), modes[m]);
-    mf::mx::dequantize<Fmt>(scales.data(), elements.data(), x.size(), q.data());
+    mf::mx::quantize<Fmt>(x.data(), scales.data(), elements.data(), x.size(), modes[m]);
+    mf::mx::dequantize<Fmt>(scales.data(), elements.data(), q.data(), x.size());
     std::vector<bool> clipped(scales.size(), false);
     for (std::size_t i = 0; i < x.size(); ++i) {
       const double limit = max_value<Fmt>() *
@@ -111,8 +111,8 @@ void nvfp4_row(const std::vector<float>& x) {
   std::vector<std::uint8_t> scales(mf::mx::nvfp4::scale_count(x.size()));
   std::vector<std::uint8_t> elements(mf::mx::nvfp4::element_bytes(x.size()));
   std::vector<float> q(x.size());
-  const float s_t = mf::mx::nvfp4::quantize(x.data(), x.size(), scales.data(), elements.data());
-  mf::mx::nvfp4::dequantize(s_t, scales.data(), elements.data(), x.size(), q.data());
+  const float s_t = mf::mx::nvfp4::quantize(x.data(), scales.data(), elements.data(), x.size());
+  mf::mx::nvfp4::dequantize(scales.data(), elements.data(), q.data(), x.size(), s_t);
   std::vector<bool> clipped(scales.size(), false);
   for (std::size_t i = 0; i < x.size(); ++i) {
     const double s_b = static_cast<double>(static_cast<float>(mf::e4m3fn::from_bits(scales[i / 16])));

@@ -48,15 +48,13 @@ template <class Fmt>
 std::vector<channel_stats> quantize_and_measure(const std::vector<float>& w, bool stochastic,
                                                 std::uint64_t seed) {
   mf::scaling::quantize_options options;
-  options.stochastic = stochastic;
-  options.seed = seed;
+  if (stochastic) options.conversion = mf::conversion::stochastic({seed}).saturating();
   std::vector<typename Fmt::storage_type> q(w.size());
   std::vector<float> scale_inv(kRows), back(w.size());
-  mf::scaling::quantize_per_channel<Fmt>(w.data(), kRows, kCols, mf::scaling::channel_axis::rows,
-                                         q.data(), scale_inv.data(), options);
-  mf::scaling::dequantize_per_channel<Fmt>(q.data(), kRows, kCols,
-                                           mf::scaling::channel_axis::rows, scale_inv.data(),
-                                           back.data());
+  mf::scaling::quantize_per_channel<Fmt>(w.data(), q.data(), scale_inv.data(), kRows, kCols,
+                                         mf::scaling::channel_axis::rows, options);
+  mf::scaling::dequantize_per_channel<Fmt>(q.data(), scale_inv.data(), back.data(), kRows, kCols,
+                                           mf::scaling::channel_axis::rows);
   std::vector<channel_stats> stats(kRows);
   for (std::size_t r = 0; r < kRows; ++r) {
     double sum_relative = 0, max_relative = 0, sum_error = 0, sum_magnitude = 0;

@@ -255,7 +255,7 @@ int mf_mx_quantize_block(int mx_format, int scale_rounding, const unsigned int* 
     float in[MF_MX_BLOCK_SIZE];
     std::memcpy(in, f32_bits, sizeof in);
     std::uint8_t packed[Fmt::element_bytes];
-    mf::mx::quantize<Fmt>(in, MF_MX_BLOCK_SIZE, scale, packed,
+    mf::mx::quantize<Fmt>(in, scale, packed, MF_MX_BLOCK_SIZE,
                           static_cast<mf::mx::scale_rounding>(scale_rounding));
     unpack<Fmt>(packed, elements);
   });
@@ -272,7 +272,7 @@ int mf_mx_dequantize_block(int mx_format, unsigned char scale, const unsigned ch
     pack<Fmt>(elements, packed);
     float out[MF_MX_BLOCK_SIZE];
     const std::uint8_t scale_code = scale;
-    mf::mx::dequantize<Fmt>(&scale_code, packed, MF_MX_BLOCK_SIZE, out);
+    mf::mx::dequantize<Fmt>(&scale_code, packed, out, MF_MX_BLOCK_SIZE);
     std::memcpy(f32_bits, out, sizeof out);
   });
   return MF_OK;
@@ -286,7 +286,7 @@ int mf_mx_quantize(int mx_format, int scale_rounding, const float* in, size_t n,
   if (in == nullptr || scales == nullptr || elements == nullptr) return MF_ERR_NULL_POINTER;
   with_mx_format(mx_format, [&](auto t) {
     using Fmt = typename decltype(t)::type;
-    mf::mx::quantize<Fmt>(in, n, scales, elements,
+    mf::mx::quantize<Fmt>(in, scales, elements, n,
                           static_cast<mf::mx::scale_rounding>(scale_rounding));
   });
   return MF_OK;
@@ -299,7 +299,7 @@ int mf_mx_dequantize(int mx_format, const unsigned char* scales, const unsigned 
   if (scales == nullptr || elements == nullptr || out == nullptr) return MF_ERR_NULL_POINTER;
   with_mx_format(mx_format, [&](auto t) {
     using Fmt = typename decltype(t)::type;
-    mf::mx::dequantize<Fmt>(scales, elements, n, out);
+    mf::mx::dequantize<Fmt>(scales, elements, out, n);
   });
   return MF_OK;
 }

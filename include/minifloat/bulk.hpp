@@ -1,9 +1,10 @@
-// Umbrella header of the bulk (SIMD, runtime-dispatched) conversions:
+// Umbrella header of the bulk (SIMD, runtime-dispatched) conversions, one
+// vocabulary (inputs, outputs, n, options; encode.hpp):
 //   mf::bulk::encode<mf::e4m3fn>(floats, bytes, n);
+//   mf::bulk::encode<mf::e4m3fn>(floats, bytes, n, mf::conversion::stochastic({seed}));
+//   mf::bulk::encode<mf::e4m3fn>(floats, bytes, n, {}, {scale, &amax});
 //   mf::bulk::decode<mf::e4m3fn>(bytes, floats, n);
-//   mf::bulk::convert<mf::e5m2, mf::e4m3fn>(bytes, bytes2, n);   (sources.hpp)
-//   mf::bulk::encode_stochastic<mf::e4m3fn>(floats, bytes, n, {seed});
-//   mf::bulk::encode_scaled<mf::e4m3fn>(floats, bytes, n, scale);
+//   mf::bulk::convert<mf::e5m2, mf::e4m3fn>(bytes, bytes2, n);
 // Not included by minifloat.hpp.
 #pragma once
 
@@ -15,6 +16,6 @@
 #include "bulk/api.hpp"
 #include "bulk/sources.hpp"
 #include "bulk/amax.hpp"
-#include "bulk/scaled.hpp"
-#include "bulk/stochastic.hpp"
+#include "bulk/encode.hpp"
 #include "bulk/span_overloads.hpp"
+#include "bulk/deprecated.hpp"

@@ -134,7 +134,7 @@ MF_C_API int mf_format_bits(int format, int* bits);
  * *code = mf::round_to<T>(value, rounding, overflow).bits().
  * With MF_ROUND_STOCHASTIC the random word is word `offset` of the seeded
  * stream, mf::stochastic_random_bits(seed, offset, random_bits)
- * (Philox4x32-10: the word mf::bulk::encode_stochastic with this seed uses
+ * (Philox4x32-10: the word mf::bulk::encode with mf::conversion::stochastic and this seed uses
  * at stream position `offset`), and random_bits must be 1..32; the other
  * modes ignore seed, offset and random_bits.
  * Errors: UNKNOWN_FORMAT, BAD_ROUNDING, BAD_OVERFLOW, BAD_RANDOM_BITS

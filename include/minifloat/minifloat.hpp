@@ -14,3 +14,4 @@
 #include "hash.hpp"
 #include "io.hpp"
 #include "random.hpp"
+#include "conversion.hpp"

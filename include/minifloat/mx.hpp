@@ -1,7 +1,7 @@
 // Umbrella header of the OCP Microscaling (MX) block formats, NVFP4 and
 // packed FP4/FP6 storage (docs/mx.md):
-//   mf::mx::quantize<mf::mx::mxfp4>(floats, n, scales, elements);
-//   mf::mx::dequantize<mf::mx::mxfp4>(scales, elements, n, floats);
+//   mf::mx::quantize<mf::mx::mxfp4>(floats, scales, elements, n);
+//   mf::mx::dequantize<mf::mx::mxfp4>(scales, elements, floats, n);
 // Not included by minifloat.hpp.
 #pragma once
 

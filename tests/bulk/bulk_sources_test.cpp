@@ -157,7 +157,7 @@ TYPED_TEST(BulkSources, EncodeDouble) {
       for (mf::bulk::isa i : available_isas()) {
         isa_scope scope(i);
         std::vector<S> got(in.size(), S{0x5A});
-        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mode, ovf);
+        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
         expect_same(got, expected, [&](std::size_t k) {
           std::ostringstream s;
           s << mf::bulk::isa_name(i) << " " << mode_name(mode) << " saturating "
@@ -197,10 +197,12 @@ void check_every_pattern(const char* what) {
           return s.str();
         };
         std::vector<ST> got(in.size(), ST{0x5A});
-        mf::bulk::convert<To, From>(in.data(), got.data(), in.size(), mode, ovf);
+        mf::bulk::convert<To, From>(in.data(), got.data(), in.size(),
+                                    mf::conversion::with(mode, ovf));
         expect_same(got, expected, describe);
         std::vector<ST> got_objects(in.size(), ST{0x5A});
-        mf::bulk::encode<To>(objects.data(), got_objects.data(), in.size(), mode, ovf);
+        mf::bulk::encode<To>(objects.data(), got_objects.data(), in.size(),
+                             mf::conversion::with(mode, ovf));
         expect_same(got_objects, expected, describe);
       }
     }

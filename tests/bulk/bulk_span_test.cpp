@@ -16,9 +16,9 @@ const std::vector<float> kFloats = {0.0f, -1.5f, 448.0f, 1e9f, 3.14159f, -0.001f
 TEST(BulkSpan, FloatEncodeAndDecode) {
   std::vector<std::uint8_t> a(kFloats.size()), b(kFloats.size());
   mf::bulk::encode<mf::e4m3fn>(std::span<const float>(kFloats), std::span<std::uint8_t>(a),
-                               mf::rounding::toward_zero, mf::overflow::saturating);
+                               mf::conversion::toward_zero().saturating());
   mf::bulk::encode<mf::e4m3fn>(kFloats.data(), b.data(), kFloats.size(),
-                               mf::rounding::toward_zero, mf::overflow::saturating);
+                               mf::conversion::toward_zero().saturating());
   EXPECT_EQ(a, b);
   std::vector<float> fa(a.size()), fb(a.size());
   mf::bulk::decode<mf::e4m3fn>(std::span<const std::uint8_t>(a), std::span<float>(fa));
@@ -32,8 +32,8 @@ TEST(BulkSpan, OtherSources) {
   doubles[4] = 3.14159265358979;
   std::vector<std::uint8_t> a(n), b(n);
   mf::bulk::encode<mf::e5m2>(std::span<const double>(doubles), std::span<std::uint8_t>(a),
-                             mf::rounding::toward_positive);
-  mf::bulk::encode<mf::e5m2>(doubles.data(), b.data(), n, mf::rounding::toward_positive);
+                             mf::conversion::toward_positive());
+  mf::bulk::encode<mf::e5m2>(doubles.data(), b.data(), n, mf::conversion::toward_positive());
   EXPECT_EQ(a, b);
 
   std::vector<mf::bfloat16> brain;
@@ -59,7 +59,33 @@ TEST(BulkSpan, OtherSources) {
   EXPECT_EQ(ha, hb);
 }
 
-TEST(BulkSpan, ScaledAndStochastic) {
+TEST(BulkSpan, ConversionAndFusedSteps) {
+  const std::size_t n = kFloats.size();
+  const std::span<const float> in(kFloats);
+  std::vector<std::uint8_t> a(n), b(n);
+  float amax_a = 0, amax_b = 1;
+  const mf::conversion sr = mf::conversion::stochastic({12345u, 7u}).saturating();
+  mf::bulk::encode<mf::e4m3fn>(in, std::span<std::uint8_t>(a), sr, {0.25f, &amax_a});
+  mf::bulk::encode<mf::e4m3fn>(kFloats.data(), b.data(), n, sr, {0.25f, &amax_b});
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(amax_a, 1e9f);
+  EXPECT_EQ(amax_a, amax_b);
+  std::vector<float> fa(n), fb(n);
+  mf::bulk::decode<mf::e4m3fn>(std::span<const std::uint8_t>(a), std::span<float>(fa), 3.0f);
+  mf::bulk::decode<mf::e4m3fn>(a.data(), fb.data(), n, 3.0f);
+  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(float_bits(fa[k]), float_bits(fb[k]));
+  std::vector<std::uint16_t> half(n);
+  for (std::size_t k = 0; k < n; ++k) half[k] = mf::round_to<mf::binary16>(kFloats[k]).bits();
+  mf::bulk::encode_from_binary16<mf::e5m2>(std::span<const std::uint16_t>(half),
+                                           std::span<std::uint8_t>(a), sr);
+  mf::bulk::encode_from_binary16<mf::e5m2>(half.data(), b.data(), n, sr);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(mf::bulk::amax(in), mf::bulk::amax(kFloats.data(), n));
+}
+
+// The deprecated names' span forms (deprecated.hpp) still compile and
+// agree with their pointer forms.
+TEST(BulkSpan, DeprecatedScaledAndStochastic) {
   const std::size_t n = kFloats.size();
   const std::span<const float> in(kFloats);
   std::vector<std::uint8_t> a(n), b(n);

@@ -108,7 +108,7 @@ void check_encode_all(const std::vector<float>& in, const char* what) {
       for (mf::bulk::isa i : available_isas()) {
         isa_scope scope(i);
         std::vector<S> got(in.size(), S{0x5A});
-        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mode, ovf);
+        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
         const long long at = first_difference(got.data(), expected.data(), in.size());
         const std::size_t k = at < 0 ? 0 : static_cast<std::size_t>(at);
         ASSERT_LT(at, 0) << what << ": isa " << mf::bulk::isa_name(i) << ", "
@@ -150,7 +150,7 @@ TYPED_TEST(BulkFormat, EncodeIndependentOfMxcsr) {
         for (mf::overflow ovf : kOverflows) {
           std::vector<S> got(in.size());
           _mm_setcsr((saved & ~0xE040u) | bits);
-          mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mode, ovf);
+          mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
           _mm_setcsr(saved);
           const long long at = first_difference(got.data(), expected[k].data(), in.size());
           ASSERT_LT(at, 0) << "MXCSR bits 0x" << std::hex << bits << " isa "
@@ -183,7 +183,7 @@ TYPED_TEST(BulkFormat, EncodeLengthsAndOffsets) {
             std::vector<S> out(kMax + 2 * kGuard, canary);
             S* dst = out.data() + kGuard + offset;
             const float* src = in.data() + offset;
-            mf::bulk::encode<Fmt>(src, dst, n, mode, ovf);
+            mf::bulk::encode<Fmt>(src, dst, n, mf::conversion::with(mode, ovf));
             for (std::size_t k = 0; k < n; ++k) {
               const S expected = mf::round_to<Fmt>(src[k], mode, ovf).bits();
               ASSERT_EQ(+dst[k], +expected)

@@ -165,7 +165,7 @@ int ref_mx_quantize_block(const char* mx_format, const char* scale_rounding,
     float in[32];
     std::memcpy(in, f32_bits, sizeof in);
     std::uint8_t packed[Fmt::element_bytes];
-    mf::mx::quantize<Fmt>(in, 32, scale, packed, mode);
+    mf::mx::quantize<Fmt>(in, scale, packed, 32, mode);
     for (int i = 0; i < 32; ++i) {
       codes[i] = static_cast<unsigned char>(element_code(packed, Fmt::element_bits, i));
     }

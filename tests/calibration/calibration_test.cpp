@@ -455,14 +455,13 @@ TEST(PerChannel, OneObserverPerRowOrColumnFeedsTheQuantizeFunctions) {
       }
       std::vector<std::uint8_t> q(rows * cols), q_max(rows * cols);
       std::vector<float> inv(channels), inv_max(channels);
-      mf::scaling::quantize_per_channel_with_scales<mf::e4m3fn>(x.data(), rows, cols, axis,
-                                                                 scales.data(), q.data(),
-                                                                 inv.data());
+      mf::scaling::quantize_per_channel_with_scales<mf::e4m3fn>(x.data(), scales.data(), q.data(),
+                                                                inv.data(), rows, cols, axis);
       for (std::size_t k = 0; k < channels; ++k) EXPECT_EQ(inv[k], 1.0f / scales[k]);
       if (m == method::max) {
         // The max method is what quantize_per_channel does by itself.
-        mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), rows, cols, axis, q_max.data(),
-                                                      inv_max.data());
+        mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), q_max.data(), inv_max.data(), rows,
+                                                      cols, axis);
         EXPECT_EQ(q, q_max);
         EXPECT_EQ(inv, inv_max);
       }

@@ -20,7 +20,7 @@ constexpr mf::bulk::isa all_isas[] = {mf::bulk::isa::scalar, mf::bulk::isa::avx2
 
 template <class Fmt>
 void check(const float* in, std::size_t n, mf::rounding mode, mf::overflow overflow,
-           const mf::bulk::stochastic_rounding& sr) {
+           const mf::stochastic_rounding& sr) {
   using storage = typename Fmt::storage_type;
   std::vector<storage> codes(n);
   std::vector<float> decoded(n);
@@ -30,7 +30,7 @@ void check(const float* in, std::size_t n, mf::rounding mode, mf::overflow overf
   for (const mf::bulk::isa isa : all_isas) {
     if (!mf::bulk::isa_supported(isa)) continue;
     mf::bulk::set_isa(isa);
-    mf::bulk::encode<Fmt>(in, codes.data(), n, mode, overflow);
+    mf::bulk::encode<Fmt>(in, codes.data(), n, mf::conversion::with(mode, overflow));
     for (std::size_t i = 0; i < n; ++i) {
       if (codes[i] != mf::round_to<Fmt>(in[i], mode, overflow).bits()) std::abort();
     }
@@ -47,7 +47,8 @@ void check(const float* in, std::size_t n, mf::rounding mode, mf::overflow overf
       if (std::memcmp(&expected, &decoded[i], sizeof expected) != 0) std::abort();
     }
     // Stochastic rounding: element i uses stochastic_random_bits(seed, offset + i, bits).
-    mf::bulk::encode_stochastic<Fmt>(in, codes.data(), n, sr, overflow);
+    mf::bulk::encode<Fmt>(in, codes.data(), n,
+                          mf::conversion::stochastic(sr).with_overflow(overflow));
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint32_t random =
           mf::stochastic_random_bits(sr.seed, sr.offset + i, sr.random_bits);
@@ -75,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Seed, offset and width of the stochastic run from the data itself: the
   // width cycles through 1..32 (packed 8- and 16-bit lanes and full words),
   // the offset starts the stream mid-word.
-  const mf::bulk::stochastic_rounding sr{size * 0x9E3779B97F4A7C15u, size % 7u,
+  const mf::stochastic_rounding sr{size * 0x9E3779B97F4A7C15u, size % 7u,
                                          static_cast<int>(1 + size % 32u)};
   switch (control & 7u) {
     case 0: check<mf::e4m3fn>(in, n, mode, overflow, sr); break;

@@ -40,14 +40,14 @@ void check(const std::uint8_t* data, std::size_t size, mf::mx::scale_rounding mo
   for (const mf::bulk::isa isa : all_isas) {
     if (!mf::bulk::isa_supported(isa)) continue;
     mf::bulk::set_isa(isa);
-    mf::mx::quantize<Fmt>(in.data(), n, scales.data(), elements.data(), mode);
+    mf::mx::quantize<Fmt>(in.data(), scales.data(), elements.data(), n, mode);
     if (scales != want_scales) std::abort();
     // The last block's unused element bytes are not compared (a partial
     // block leaves them as they were).
     const std::size_t used = (n / k) * Fmt::element_bytes +
                              ((n % k) * Fmt::element_bits + 7) / 8;
     if (std::memcmp(elements.data(), want_elements.data(), used) != 0) std::abort();
-    mf::mx::dequantize<Fmt>(raw_scales.data(), raw_elements.data(), n, out.data());
+    mf::mx::dequantize<Fmt>(raw_scales.data(), raw_elements.data(), out.data(), n);
     if (std::memcmp(out.data(), want_out.data(), n * sizeof(float)) != 0) std::abort();
   }
 }

@@ -55,8 +55,9 @@ void check_dequantize(const tensor& t, const std::vector<std::uint32_t>& ref,
     for (std::size_t g = 0; g < 4; ++g) ASSERT_EQ(to_bits(out[t.n + g]), 0xDEADBEEFu) << path;
   };
   for_each_isa([&](mf::bulk::isa isa) {
-    check([&](float* out) { mf::mx::dequantize<Fmt>(t.scales.data(), t.elements.data(), t.n, out); },
-          mf::bulk::isa_name(isa));
+    check(
+        [&](float* out) { mf::mx::dequantize<Fmt>(t.scales.data(), t.elements.data(), out, t.n); },
+        mf::bulk::isa_name(isa));
   });
 #if MF_BULK_X86
   if constexpr (mf::mx::avx512_dequantize::supports<Fmt>) {

@@ -132,7 +132,7 @@ TEST(Nvfp4, KnownAnswers) {
   x[48] = 1e-5f;
   x[49] = -1e-5f;
   std::vector<std::uint8_t> scales(4), elements(32);
-  const float s_t = mf::mx::nvfp4::quantize(x.data(), 64, scales.data(), elements.data());
+  const float s_t = mf::mx::nvfp4::quantize(x.data(), scales.data(), elements.data(), 64);
   EXPECT_EQ(s_t, 1.0f);
   EXPECT_EQ(scales[0], 0x7E);
   EXPECT_EQ(scales[1], 0x30);
@@ -145,7 +145,7 @@ TEST(Nvfp4, KnownAnswers) {
   EXPECT_EQ(nibble(elements, 48), 0);
   EXPECT_EQ(nibble(elements, 49), 8);
   std::vector<float> back(64);
-  mf::mx::nvfp4::dequantize(s_t, scales.data(), elements.data(), 64, back.data());
+  mf::mx::nvfp4::dequantize(scales.data(), elements.data(), back.data(), 64, s_t);
   EXPECT_EQ(back[0], 2688.0f);
   EXPECT_EQ(back[16], 3.0f);
   EXPECT_EQ(back[17], 1.0f);
@@ -156,15 +156,15 @@ TEST(Nvfp4, KnownAnswers) {
 TEST(Nvfp4, ZeroAndNonFiniteTensors) {
   std::vector<float> x(20, 0.0f);
   std::vector<std::uint8_t> scales(2, 0xA5), elements(10, 0xA5);
-  EXPECT_EQ(mf::mx::nvfp4::quantize(x.data(), 20, scales.data(), elements.data()), 1.0f);
+  EXPECT_EQ(mf::mx::nvfp4::quantize(x.data(), scales.data(), elements.data(), 20), 1.0f);
   for (auto s : scales) EXPECT_EQ(s, 0);
   for (auto e : elements) EXPECT_EQ(e, 0);
   x[3] = std::numeric_limits<float>::infinity();
-  const float s_t = mf::mx::nvfp4::quantize(x.data(), 20, scales.data(), elements.data());
+  const float s_t = mf::mx::nvfp4::quantize(x.data(), scales.data(), elements.data(), 20);
   EXPECT_TRUE(std::isnan(s_t));
   for (auto s : scales) EXPECT_EQ(s, 0x7F);
   std::vector<float> back(20);
-  mf::mx::nvfp4::dequantize(s_t, scales.data(), elements.data(), 20, back.data());
+  mf::mx::nvfp4::dequantize(scales.data(), elements.data(), back.data(), 20, s_t);
   for (float f : back) EXPECT_TRUE(std::isnan(f));
 }
 
@@ -179,12 +179,12 @@ TEST(Nvfp4, MatchesFormulas) {
   }
   std::vector<std::uint8_t> scales(mf::mx::nvfp4::scale_count(n)),
       elements(mf::mx::nvfp4::element_bytes(n));
-  const float s_t = mf::mx::nvfp4::quantize(x.data(), n, scales.data(), elements.data());
+  const float s_t = mf::mx::nvfp4::quantize(x.data(), scales.data(), elements.data(), n);
   double amax = 0;
   for (float f : x) amax = std::fmax(amax, std::fabs(static_cast<double>(f)));
   EXPECT_EQ(s_t, static_cast<float>(amax) / 2688.0f);
   std::vector<float> back(n);
-  mf::mx::nvfp4::dequantize(s_t, scales.data(), elements.data(), n, back.data());
+  mf::mx::nvfp4::dequantize(scales.data(), elements.data(), back.data(), n, s_t);
   for (std::size_t j = 0; j * 16 < n; ++j) {
     long double block_amax = 0;
     for (std::size_t i = j * 16; i < std::min(n, j * 16 + 16); ++i) {

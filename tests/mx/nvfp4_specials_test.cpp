@@ -34,8 +34,8 @@ run quantize_with(float tensor_scale) {
   r.in[3] = nan_value;
   r.in[16 + 4] = inf_value;
   r.in[16 + 5] = -inf_value;
-  nvfp4::quantize(r.in, 48, tensor_scale, r.scales, r.elements);
-  nvfp4::dequantize(tensor_scale, r.scales, r.elements, 48, r.out);
+  nvfp4::quantize(r.in, r.scales, r.elements, 48, tensor_scale);
+  nvfp4::dequantize(r.scales, r.elements, r.out, 48, tensor_scale);
   return r;
 }
 
@@ -85,7 +85,7 @@ TEST(Nvfp4Specials, ComputedScaleTurnsInfIntoNanBlocks) {
   run r{};
   for (int i = 0; i < 48; ++i) r.in[i] = 1.0f;
   r.in[20] = inf_value;
-  const float s_t = nvfp4::quantize(r.in, 48, r.scales, r.elements);
+  const float s_t = nvfp4::quantize(r.in, r.scales, r.elements, 48);
   EXPECT_TRUE(std::isnan(s_t));
   for (int j = 0; j < 3; ++j) EXPECT_EQ(r.scales[j], 0x7F) << j;
 }

@@ -30,7 +30,7 @@ void expect_block(std::vector<float> values, scale_rounding mode, int scale,
   values.resize(32, 0.0f);
   for_each_isa([&](mf::bulk::isa) {
     mf::mx::block<Fmt> b{};
-    mf::mx::quantize_blocks<Fmt>(values.data(), 1, &b, mode);
+    mf::mx::quantize_blocks<Fmt>(values.data(), &b, 1, mode);
     EXPECT_EQ(b.scale, scale) << "mode " << static_cast<int>(mode);
     const std::vector<std::uint8_t> got =
         mx_ref::unpack(b.elements, 32, Fmt::element_bits);
@@ -215,7 +215,7 @@ TEST(MxKnownAnswer, Dequantize) {
     b.elements[1] = 0xE0;
     b.elements[2] = 0x7F;  // NaN element
     float out[32];
-    mf::mx::dequantize_blocks(&b, 1, out);
+    mf::mx::dequantize_blocks(&b, out, 1);
     EXPECT_EQ(out[0], 7.0f);
     EXPECT_EQ(out[1], -0.5f);
     EXPECT_TRUE(std::isnan(out[2]));
@@ -223,22 +223,22 @@ TEST(MxKnownAnswer, Dequantize) {
     // Smallest scale, smallest element: 2^-9 * 2^-127 = 2^-136, exact.
     b.scale = 0;
     b.elements[0] = 0x01;
-    mf::mx::dequantize_blocks(&b, 1, out);
+    mf::mx::dequantize_blocks(&b, out, 1);
     EXPECT_EQ(out[0], std::ldexp(1.0f, -136));
     // Largest scale: 448 * 2^127 overflows float.
     b.scale = 254;
     b.elements[0] = 0x7E;
-    mf::mx::dequantize_blocks(&b, 1, out);
+    mf::mx::dequantize_blocks(&b, out, 1);
     EXPECT_EQ(out[0], std::numeric_limits<float>::infinity());
     // NaN scale: every element NaN.
     b.scale = 0xFF;
-    mf::mx::dequantize_blocks(&b, 1, out);
+    mf::mx::dequantize_blocks(&b, out, 1);
     for (float f : out) EXPECT_EQ(to_bits(f), 0x7FC00000u);
     // FP4 packed: 0x7 (6) and 0xA (-1) in one byte, X = 2.
     mf::mx::block<mf::mx::mxfp4> q{};
     q.scale = 128;
     q.elements[0] = 0xA7;
-    mf::mx::dequantize_blocks(&q, 1, out);
+    mf::mx::dequantize_blocks(&q, out, 1);
     EXPECT_EQ(out[0], 12.0f);
     EXPECT_EQ(out[1], -2.0f);
     // INT8: 0x81 = -127 -> -127/64 * 2^0; 0x80 = -128 decodes to -2.
@@ -246,7 +246,7 @@ TEST(MxKnownAnswer, Dequantize) {
     i8.scale = 127;
     i8.elements[0] = 0x81;
     i8.elements[1] = 0x80;
-    mf::mx::dequantize_blocks(&i8, 1, out);
+    mf::mx::dequantize_blocks(&i8, out, 1);
     EXPECT_EQ(out[0], -127.0f / 64.0f);
     EXPECT_EQ(out[1], -2.0f);
   });
@@ -325,7 +325,7 @@ void check_against_model(const std::vector<float>& data, std::size_t offset, std
     // Guard bytes after each output catch writes past the end.
     std::vector<std::uint8_t> scales(mf::mx::scale_count<Fmt>(n) + 4, 0xA5);
     std::vector<std::uint8_t> elements(mf::mx::element_bytes<Fmt>(n) + 4, 0xA5);
-    mf::mx::quantize<Fmt>(in, n, scales.data(), elements.data(), mode);
+    mf::mx::quantize<Fmt>(in, scales.data(), elements.data(), n, mode);
     for (std::size_t j = 0; j < ref_scales.size(); ++j) {
       ASSERT_EQ(scales[j], ref_scales[j]) << "block " << j << " n " << n;
     }
@@ -337,7 +337,7 @@ void check_against_model(const std::vector<float>& data, std::size_t offset, std
       ASSERT_EQ(elements[ref_elements.size() + g], 0xA5);
     }
     std::vector<float> out(n + 4, from_bits(0xDEADBEEFu));
-    mf::mx::dequantize<Fmt>(ref_scales.data(), ref_elements.data(), n, out.data());
+    mf::mx::dequantize<Fmt>(ref_scales.data(), ref_elements.data(), out.data(), n);
     for (std::size_t i = 0; i < n; ++i) {
       ASSERT_EQ(to_bits(out[i]), ref_out[i]) << "element " << i << " n " << n;
     }
@@ -393,13 +393,13 @@ TYPED_TEST(MxFormat, QuantizeIndependentOfMxcsr) {
   for (scale_rounding m : kModes) {
     for_each_isa([&](mf::bulk::isa) {
       std::vector<std::uint8_t> s0(mf::mx::scale_count<Fmt>(n)), e0(mf::mx::element_bytes<Fmt>(n));
-      mf::mx::quantize<Fmt>(data.data(), n, s0.data(), e0.data(), m);
+      mf::mx::quantize<Fmt>(data.data(), s0.data(), e0.data(), n, m);
       const unsigned saved = _mm_getcsr();
       for (unsigned csr : {0x9FC0u /* FTZ|DAZ */, 0x7FC0u /* toward zero */, 0x5FC0u /* up */,
                            0xBFC0u /* down, FTZ */}) {
         std::vector<std::uint8_t> s1(s0.size()), e1(e0.size());
         _mm_setcsr(csr);
-        mf::mx::quantize<Fmt>(data.data(), n, s1.data(), e1.data(), m);
+        mf::mx::quantize<Fmt>(data.data(), s1.data(), e1.data(), n, m);
         _mm_setcsr(saved);
         ASSERT_EQ(s1, s0) << std::hex << csr;
         ASSERT_EQ(e1, e0) << std::hex << csr;

@@ -1,6 +1,6 @@
 // The fused scale and the fused absolute maximum of the bulk kernels: on
-// every ISA, encode_scaled gives round(x * scale) with the product rounded to
-// float first, decode_scaled gives float(v) * scale, and the *_amax variants
+// every ISA, encode with a fused scale gives round(x * scale) with the product
+// rounded to float first, decode with a scale gives float(v) * scale, and the amax step
 // return max |x| of the unscaled input (NaN if any input is NaN).
 #include <cmath>
 #include <limits>
@@ -54,13 +54,15 @@ TYPED_TEST(FusedScale, EncodeScaledRoundsTheFloatProductOnce) {
         for (mf::bulk::isa isa : available_isas()) {
           isa_scope scope(isa);
           std::vector<S> got(in.size());
-          mf::bulk::encode_scaled<TypeParam>(in.data(), got.data(), in.size(), scale, mode, ovf);
+          mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+                                      mf::conversion::with(mode, ovf), {scale, nullptr});
           ASSERT_EQ(first_difference(got.data(), expected.data(), in.size()), -1)
               << mf::bulk::isa_name(isa) << " scale " << scale << " "
               << bulk_test::mode_name(mode);
           std::vector<S> got_amax(in.size());
-          const float amax = mf::bulk::encode_scaled_amax<TypeParam>(
-              in.data(), got_amax.data(), in.size(), scale, mode, ovf);
+          float amax = 0.0f;
+          mf::bulk::encode<TypeParam>(in.data(), got_amax.data(), in.size(),
+                                      mf::conversion::with(mode, ovf), {scale, &amax});
           ASSERT_EQ(got_amax, expected) << mf::bulk::isa_name(isa);
           ASSERT_TRUE(same_float(amax, reference_amax(in))) << amax;
         }
@@ -91,9 +93,9 @@ TYPED_TEST(FusedScale, EveryIsaFollowsTheFloatingPointEnvironmentAsScalarCode) {
       for (mf::bulk::isa isa : available_isas()) {
         isa_scope scope(isa);
         std::vector<S> got(in.size()), got_sr(in.size());
-        mf::bulk::encode_scaled<TypeParam>(in.data(), got.data(), in.size(), scale);
-        mf::bulk::encode_scaled_stochastic<TypeParam>(in.data(), got_sr.data(), in.size(),
-                                                      scale, {2});
+        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(), {}, {scale, nullptr});
+        mf::bulk::encode<TypeParam>(in.data(), got_sr.data(), in.size(),
+                                    mf::conversion::stochastic({2}), {scale, nullptr});
         const bool same = got == expected && got_sr == expected_sr;
         _mm_setcsr(saved);
         ASSERT_TRUE(same) << mf::bulk::isa_name(isa) << " mxcsr 0x" << std::hex << csr;
@@ -122,18 +124,23 @@ TYPED_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition) {
       for (mf::bulk::isa isa : available_isas()) {
         isa_scope scope(isa);
         std::vector<S> got(in.size());
-        mf::bulk::encode_scaled_stochastic<TypeParam>(in.data(), got.data(), in.size(), scale,
-                                                      {8, 1}, ovf);
+        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+                                    mf::conversion::stochastic({8, 1}).with_overflow(ovf),
+                                    {scale, nullptr});
         ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa) << " scale " << scale;
-        const float amax = mf::bulk::encode_scaled_stochastic_amax<TypeParam>(
-            in.data(), got.data(), in.size(), scale, {8, 1}, ovf);
+        float amax = 0.0f;
+        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+                                    mf::conversion::stochastic({8, 1}).with_overflow(ovf),
+                                    {scale, &amax});
         ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa);
         ASSERT_TRUE(same_float(amax, reference_amax(in)));
-        mf::bulk::encode_scaled_stochastic<TypeParam>(bf.data(), got.data(), bf.size(), scale,
-                                                      {8, 1}, ovf);
+        mf::bulk::encode<TypeParam>(bf.data(), got.data(), bf.size(),
+                                    mf::conversion::stochastic({8, 1}).with_overflow(ovf),
+                                    {scale, nullptr});
         ASSERT_EQ(got, expected_bf) << "bfloat16 " << mf::bulk::isa_name(isa);
-        mf::bulk::encode_scaled_stochastic<TypeParam>(hf.data(), got.data(), hf.size(), scale,
-                                                      {8, 1}, ovf);
+        mf::bulk::encode<TypeParam>(hf.data(), got.data(), hf.size(),
+                                    mf::conversion::stochastic({8, 1}).with_overflow(ovf),
+                                    {scale, nullptr});
         ASSERT_EQ(got, expected_hf) << "binary16 " << mf::bulk::isa_name(isa);
       }
     }
@@ -154,7 +161,7 @@ TYPED_TEST(FusedScale, DecodeScaledIsTheExactValueTimesTheScale) {
     for (mf::bulk::isa isa : available_isas()) {
       isa_scope scope(isa);
       std::vector<float> got(codes.size());
-      mf::bulk::decode_scaled<TypeParam>(codes.data(), got.data(), codes.size(), scale);
+      mf::bulk::decode<TypeParam>(codes.data(), got.data(), codes.size(), scale);
       for (std::size_t i = 0; i < codes.size(); ++i) {
         ASSERT_TRUE(same_float(got[i], expected[i]))
             << mf::bulk::isa_name(isa) << " code " << +codes[i] << " scale " << scale;

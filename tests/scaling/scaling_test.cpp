@@ -102,22 +102,22 @@ TEST(QuantizePerChannel, HandComputedRowsAndColumns) {
   std::vector<std::uint8_t> q(6);
   std::vector<float> s(3);
   // Rows: amax 4 -> 112 -> 64; amax 8 -> 56 -> 32.
-  mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), 2, 3, channel_axis::rows, q.data(),
-                                                s.data(), power_of_two());
+  mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), q.data(), s.data(), 2, 3,
+                                                channel_axis::rows, power_of_two());
   EXPECT_EQ(q, (std::vector<std::uint8_t>{0x68, 0x70, 0x78, 0x58, 0xF8, 0x00}));
   EXPECT_EQ(s[0], 1.0f / 64);
   EXPECT_EQ(s[1], 1.0f / 32);
   std::vector<float> back(6);
-  mf::scaling::dequantize_per_channel<mf::e4m3fn>(q.data(), 2, 3, channel_axis::rows, s.data(),
-                                                  back.data());
+  mf::scaling::dequantize_per_channel<mf::e4m3fn>(q.data(), s.data(), back.data(), 2, 3,
+                                                  channel_axis::rows);
   EXPECT_EQ(back, x);
   // Columns: amax 1, 8, 4 -> 256, 32, 64.
-  mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), 2, 3, channel_axis::columns, q.data(),
-                                                s.data(), power_of_two());
+  mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), q.data(), s.data(), 2, 3,
+                                                channel_axis::columns, power_of_two());
   EXPECT_EQ(q, (std::vector<std::uint8_t>{0x78, 0x68, 0x78, 0x70, 0xF8, 0x00}));
   EXPECT_EQ(s, (std::vector<float>{1.0f / 256, 1.0f / 32, 1.0f / 64}));
-  mf::scaling::dequantize_per_channel<mf::e4m3fn>(q.data(), 2, 3, channel_axis::columns,
-                                                  s.data(), back.data());
+  mf::scaling::dequantize_per_channel<mf::e4m3fn>(q.data(), s.data(), back.data(), 2, 3,
+                                                  channel_axis::columns);
   EXPECT_EQ(back, x);
 }
 
@@ -130,12 +130,12 @@ TEST(QuantizePerBlock, HandComputedTwoByTwoTilesOnThreeByThree) {
   std::vector<float> s(4);
   // Tiles: {1,2,3,4} amax 4 -> 64; {100,0} -> 4; {5,6} -> 64; {7} -> 64.
   // 100 * 4 = 400 is halfway between 384 and 416: ties to even, 384.
-  mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), 3, 3, {2, 2}, q.data(), s.data(),
+  mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), q.data(), s.data(), 3, 3, {2, 2},
                                               power_of_two());
   EXPECT_EQ(q, (std::vector<std::uint8_t>{0x68, 0x70, 0x7C, 0x74, 0x78, 0x00, 0x7A, 0x7C, 0x7E}));
   EXPECT_EQ(s, (std::vector<float>{1.0f / 64, 1.0f / 4, 1.0f / 64, 1.0f / 64}));
   std::vector<float> back(9);
-  mf::scaling::dequantize_per_block<mf::e4m3fn>(q.data(), 3, 3, {2, 2}, s.data(), back.data());
+  mf::scaling::dequantize_per_block<mf::e4m3fn>(q.data(), s.data(), back.data(), 3, 3, {2, 2});
   std::vector<float> expected = x;
   expected[2] = 96.0f;  // 384 / 4
   EXPECT_EQ(back, expected);
@@ -199,8 +199,7 @@ void round_trip_all_schemes(bool power_of_two_scales, bool stochastic) {
   const std::vector<float> x = test_matrix(rows, cols);
   quantize_options o;
   o.scale.power_of_two = power_of_two_scales;
-  o.stochastic = stochastic;
-  o.seed = 17;
+  if (stochastic) o.conversion = mf::conversion::stochastic({17}).saturating();
   std::vector<typename Fmt::storage_type> q(x.size());
   std::vector<float> back(x.size());
   {
@@ -211,8 +210,8 @@ void round_trip_all_schemes(bool power_of_two_scales, bool stochastic) {
   }
   for (channel_axis axis : {channel_axis::rows, channel_axis::columns}) {
     std::vector<float> s(mf::scaling::channel_count(rows, cols, axis));
-    mf::scaling::quantize_per_channel<Fmt>(x.data(), rows, cols, axis, q.data(), s.data(), o);
-    mf::scaling::dequantize_per_channel<Fmt>(q.data(), rows, cols, axis, s.data(), back.data());
+    mf::scaling::quantize_per_channel<Fmt>(x.data(), q.data(), s.data(), rows, cols, axis, o);
+    mf::scaling::dequantize_per_channel<Fmt>(q.data(), s.data(), back.data(), rows, cols, axis);
     expect_round_trip<Fmt>(
         x, back,
         [&](std::size_t i) { return axis == channel_axis::rows ? s[i / cols] : s[i % cols]; },
@@ -220,8 +219,8 @@ void round_trip_all_schemes(bool power_of_two_scales, bool stochastic) {
   }
   for (block_shape b : {block_shape{1, 128}, block_shape{128, 128}}) {
     std::vector<float> s(mf::scaling::block_count(rows, cols, b));
-    mf::scaling::quantize_per_block<Fmt>(x.data(), rows, cols, b, q.data(), s.data(), o);
-    mf::scaling::dequantize_per_block<Fmt>(q.data(), rows, cols, b, s.data(), back.data());
+    mf::scaling::quantize_per_block<Fmt>(x.data(), q.data(), s.data(), rows, cols, b, o);
+    mf::scaling::dequantize_per_block<Fmt>(q.data(), s.data(), back.data(), rows, cols, b);
     const std::size_t tiles_per_row = (cols + b.cols - 1) / b.cols;
     expect_round_trip<Fmt>(
         x, back,
@@ -251,14 +250,13 @@ TEST(RoundTrip, StochasticBitsDependOnTheElementNotTheGrouping) {
   constexpr std::size_t rows = 9, cols = 77;
   const std::vector<float> x = test_matrix(rows, cols);
   quantize_options o;
-  o.stochastic = true;
-  o.seed = 4;
+  o.conversion = mf::conversion::stochastic({4}).saturating();
   std::vector<std::uint8_t> a(x.size()), b(x.size());
   std::vector<float> sa(rows), sb(rows);
-  mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), rows, cols, channel_axis::rows,
-                                                a.data(), sa.data(), o);
-  mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), rows, cols, {1, cols}, b.data(),
-                                              sb.data(), o);
+  mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), a.data(), sa.data(), rows, cols,
+                                                channel_axis::rows, o);
+  mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), b.data(), sb.data(), rows, cols, {1, cols},
+                                              o);
   EXPECT_EQ(a, b);
   EXPECT_EQ(sa, sb);
 }
@@ -271,7 +269,7 @@ TEST(Edges, AllZeroTensorGivesZerosAndUnitScale) {
   EXPECT_EQ(mf::scaling::quantize_per_tensor<mf::e4m3fn>(x.data(), q.data(), x.size()), 1.0f);
   EXPECT_EQ(q, std::vector<std::uint8_t>(300, 0));
   std::vector<float> s(mf::scaling::block_count(3, 100, {1, 32}));
-  mf::scaling::quantize_per_block<mf::e5m2>(x.data(), 3, 100, {1, 32}, q.data(), s.data());
+  mf::scaling::quantize_per_block<mf::e5m2>(x.data(), q.data(), s.data(), 3, 100, {1, 32});
   EXPECT_EQ(s, std::vector<float>(s.size(), 1.0f));
 }
 
@@ -285,8 +283,8 @@ TEST(Edges, NanInABlockLeavesTheOtherElementsAlone) {
   for (block_shape b : {block_shape{1, 128}, block_shape{2, 128}}) {
     std::vector<std::uint8_t> q(x.size()), qz(x.size());
     std::vector<float> s(mf::scaling::block_count(4, 256, b)), sz(s.size());
-    mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), 4, 256, b, q.data(), s.data());
-    mf::scaling::quantize_per_block<mf::e4m3fn>(zeroed.data(), 4, 256, b, qz.data(), sz.data());
+    mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), q.data(), s.data(), 4, 256, b);
+    mf::scaling::quantize_per_block<mf::e4m3fn>(zeroed.data(), qz.data(), sz.data(), 4, 256, b);
     EXPECT_EQ(s, sz);
     for (std::size_t i = 0; i < x.size(); ++i) {
       if (i == 300) {
@@ -297,7 +295,7 @@ TEST(Edges, NanInABlockLeavesTheOtherElementsAlone) {
       }
     }
     std::vector<float> back(x.size());
-    mf::scaling::dequantize_per_block<mf::e4m3fn>(q.data(), 4, 256, b, s.data(), back.data());
+    mf::scaling::dequantize_per_block<mf::e4m3fn>(q.data(), s.data(), back.data(), 4, 256, b);
     EXPECT_TRUE(std::isnan(back[300]));
   }
 }
@@ -321,9 +319,9 @@ TEST(Edges, OneHugeOutlier) {
   EXPECT_GT(flushed, x.size() / 2);  // 1e6 / 2^10 per quantum: the 0.02-sized values vanish
   std::vector<float> sb(mf::scaling::block_count(2, 256, {1, 128})), sw(sb.size());
   std::vector<std::uint8_t> qw(x.size());
-  mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), 2, 256, {1, 128}, q.data(), sb.data());
-  mf::scaling::quantize_per_block<mf::e4m3fn>(without.data(), 2, 256, {1, 128}, qw.data(),
-                                              sw.data());
+  mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), q.data(), sb.data(), 2, 256, {1, 128});
+  mf::scaling::quantize_per_block<mf::e4m3fn>(without.data(), qw.data(), sw.data(), 2, 256,
+                                              {1, 128});
   EXPECT_NE(sb[0], sw[0]);
   for (std::size_t t = 1; t < sb.size(); ++t) EXPECT_EQ(sb[t], sw[t]);
   for (std::size_t i = 128; i < x.size(); ++i) EXPECT_EQ(q[i], qw[i]);
@@ -385,8 +383,8 @@ TEST(DelayedScaling, WithTheFusedAmaxEncode) {
     for (std::size_t i = 0; i < x.size(); ++i) {
       x[i] = std::sin(static_cast<float>(i + 31 * step)) * static_cast<float>(step + 1);
     }
-    const float amax =
-        mf::bulk::encode_scaled_amax<mf::e4m3fn>(x.data(), q.data(), x.size(), d.scale());
+    float amax = 0.0f;
+    mf::bulk::encode<mf::e4m3fn>(x.data(), q.data(), x.size(), {}, {d.scale(), &amax});
     EXPECT_EQ(amax, mf::bulk::amax(x.data(), x.size()));
     d.record(amax);
     EXPECT_EQ(d.scale(), compute_scale<mf::e4m3fn>(d.reduced_amax()));

@@ -24,8 +24,8 @@ std::vector<float> inputs() {
 
 std::vector<std::uint8_t> bulk(const std::vector<float>& in, int random_bits) {
   std::vector<std::uint8_t> out(in.size());
-  mf::bulk::encode_stochastic<mf::e4m3fn>(in.data(), out.data(), in.size(),
-                                          {77, 5, random_bits});
+  mf::bulk::encode<mf::e4m3fn>(in.data(), out.data(), in.size(),
+                               mf::conversion::stochastic({77, 5, random_bits}));
   return out;
 }
 

@@ -76,9 +76,10 @@ bool check(const std::string& tool, const std::string& directory, const char* fo
     if (!mf::bulk::isa_supported(isa)) continue;
     mf::bulk::set_isa(isa);
     std::vector<typename Fmt::storage_type> out(in.size());
-    mf::bulk::encode_stochastic<Fmt>(in.data(), out.data(), in.size(), {seed, 0, random_bits},
-                                     saturate ? mf::overflow::saturating
-                                              : mf::overflow::non_saturating);
+    mf::bulk::encode<Fmt>(
+        in.data(), out.data(), in.size(),
+        mf::conversion::stochastic({seed, 0, random_bits})
+            .with_overflow(saturate ? mf::overflow::saturating : mf::overflow::non_saturating));
     for (std::size_t i = 0; i < in.size(); ++i) {
       if (out[i] != tool_codes[i]) {
         std::fprintf(stderr, "%s seed %" PRIu64 " bits %d %s: element %zu: bulk 0x%x, tool 0x%x\n",

@@ -30,8 +30,8 @@ TYPED_TEST(StochasticBulk, EveryIsaMatchesTheScalarDefinition) {
       for (mf::bulk::isa isa : available_isas()) {
         isa_scope scope(isa);
         std::vector<S> got(in.size());
-        mf::bulk::encode_stochastic<TypeParam>(in.data(), got.data(), in.size(),
-                                               {seed, 0, bits}, ovf);
+        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+                                    mf::conversion::stochastic({seed, 0, bits}).with_overflow(ovf));
         const long long d = first_difference(got.data(), expected.data(), in.size());
         ASSERT_EQ(d, -1) << mf::bulk::isa_name(isa) << " bits=" << bits << " input 0x"
                          << std::hex << float_bits(in[static_cast<std::size_t>(d)]);
@@ -52,8 +52,8 @@ TYPED_TEST(StochasticBulk, EveryRandomBitsCount) {
     for (mf::bulk::isa isa : available_isas()) {
       isa_scope scope(isa);
       std::vector<S> got(in.size());
-      mf::bulk::encode_stochastic<TypeParam>(in.data(), got.data(), in.size(), {77, 3, bits},
-                                             ovf);
+      mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+                                  mf::conversion::stochastic({77, 3, bits}).with_overflow(ovf));
       const long long d = first_difference(got.data(), expected.data(), in.size());
       ASSERT_EQ(d, -1) << mf::bulk::isa_name(isa) << " bits=" << bits << " input 0x"
                        << std::hex << float_bits(in[static_cast<std::size_t>(d)]);
@@ -87,10 +87,12 @@ TYPED_TEST(StochasticBulk, SixteenBitSourcesRoundAsTheirExactFloatValue) {
     for (mf::bulk::isa isa : available_isas()) {
       isa_scope scope(isa);
       std::vector<S> got(bf.size());
-      mf::bulk::encode_stochastic<TypeParam>(bf.data(), got.data(), bf.size(), {11, 5}, ovf);
+      mf::bulk::encode<TypeParam>(bf.data(), got.data(), bf.size(),
+                                  mf::conversion::stochastic({11, 5}).with_overflow(ovf));
       EXPECT_EQ(first_difference(got.data(), expected_bf.data(), bf.size()), -1)
           << "bfloat16 " << mf::bulk::isa_name(isa);
-      mf::bulk::encode_stochastic<TypeParam>(hf.data(), got.data(), hf.size(), {11, 5}, ovf);
+      mf::bulk::encode<TypeParam>(hf.data(), got.data(), hf.size(),
+                                  mf::conversion::stochastic({11, 5}).with_overflow(ovf));
       EXPECT_EQ(first_difference(got.data(), expected_hf.data(), hf.size()), -1)
           << "binary16 " << mf::bulk::isa_name(isa);
     }
@@ -118,8 +120,9 @@ TEST(StochasticBulkChunks, AllLengthsOffsetsAndAlignments) {
             const auto expected =
                 reference_stochastic<mf::e4m3fn>(in, 3, offset, mf::overflow::saturating, bits);
             std::vector<std::uint8_t> got(n + 2, 0xAB);
-            mf::bulk::encode_stochastic<mf::e4m3fn>(data.data() + start, got.data() + 1, n,
-                                                    {3, offset, bits}, mf::overflow::saturating);
+            mf::bulk::encode<mf::e4m3fn>(data.data() + start, got.data() + 1, n,
+                                         mf::conversion::stochastic({3, offset, bits})
+                                             .with_overflow(mf::overflow::saturating));
             ASSERT_EQ(got[0], 0xAB);
             ASSERT_EQ(got[n + 1], 0xAB) << "wrote past the end";
             ASSERT_EQ(first_difference(got.data() + 1, expected.data(), n), -1)
@@ -150,16 +153,16 @@ TEST(StochasticBulkChunks, ChunkedEqualsWholeOnEveryIsa) {
       for (mf::bulk::isa isa : available_isas()) {
         isa_scope scope(isa);
         std::vector<std::uint8_t> whole(in.size()), chunked(in.size());
-        mf::bulk::encode_stochastic<mf::e5m2>(in.data(), whole.data(), in.size(),
-                                              {42, base, bits});
+        mf::bulk::encode<mf::e5m2>(in.data(), whole.data(), in.size(),
+                                   mf::conversion::stochastic({42, base, bits}));
         EXPECT_EQ(first_difference(whole.data(), expected.data(), in.size()), -1)
             << mf::bulk::isa_name(isa) << " base " << base << " bits " << bits;
         std::size_t done = 0;
         std::uniform_int_distribution<std::size_t> chunk(1, 700);
         while (done < in.size()) {
           const std::size_t n = std::min(chunk(gen), in.size() - done);
-          mf::bulk::encode_stochastic<mf::e5m2>(in.data() + done, chunked.data() + done, n,
-                                                {42, base + done, bits});
+          mf::bulk::encode<mf::e5m2>(in.data() + done, chunked.data() + done, n,
+                                     mf::conversion::stochastic({42, base + done, bits}));
           done += n;
         }
         EXPECT_EQ(whole, chunked) << mf::bulk::isa_name(isa) << " bits " << bits;
@@ -176,8 +179,8 @@ TEST(StochasticBulkChunks, TheSeedReachesEveryKernel) {
   for (mf::bulk::isa isa : available_isas()) {
     isa_scope scope(isa);
     std::vector<std::uint8_t> a(in.size()), b(in.size());
-    mf::bulk::encode_stochastic<mf::e4m3fn>(in.data(), a.data(), in.size(), {1});
-    mf::bulk::encode_stochastic<mf::e4m3fn>(in.data(), b.data(), in.size(), {2});
+    mf::bulk::encode<mf::e4m3fn>(in.data(), a.data(), in.size(), mf::conversion::stochastic({1}));
+    mf::bulk::encode<mf::e4m3fn>(in.data(), b.data(), in.size(), mf::conversion::stochastic({2}));
     EXPECT_NE(a, b) << mf::bulk::isa_name(isa);
   }
 }

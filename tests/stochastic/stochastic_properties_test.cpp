@@ -54,8 +54,9 @@ TYPED_TEST(StochasticProperties, RoundUpCountIsExactForEveryFractionWithFourBits
         const float x = static_cast<float>(a + (b - a) * (D + 0.25) / (1u << R));
         const std::vector<float> in(N, x);
         std::vector<typename TypeParam::storage_type> out(N);
-        mf::bulk::encode_stochastic<TypeParam>(in.data(), out.data(), N, {seed, offset, R},
-                                               mf::overflow::saturating);
+        mf::bulk::encode<TypeParam>(
+            in.data(), out.data(), N,
+            mf::conversion::stochastic({seed, offset, R}).with_overflow(mf::overflow::saturating));
         const auto down = mf::round_to<TypeParam>(x, mf::rounding::toward_zero).bits();
         std::size_t ups = 0;
         for (auto code : out) ups += code != down;
@@ -87,7 +88,8 @@ TYPED_TEST(StochasticProperties, MeanOfManyRoundingsConvergesToTheInput) {
         const double exact_p = (static_cast<double>(x) - a) / (b - a);
         const std::vector<float> in(N, x);
         std::vector<typename TypeParam::storage_type> out(N);
-        mf::bulk::encode_stochastic<TypeParam>(in.data(), out.data(), N, {77 + low});
+        mf::bulk::encode<TypeParam>(in.data(), out.data(), N,
+                                    mf::conversion::stochastic({77 + low}));
         double sum = 0;
         for (auto code : out) sum += static_cast<float>(TypeParam::from_bits(code));
         const double mean = sum / N;
@@ -118,7 +120,8 @@ TYPED_TEST(StochasticProperties, RepresentableValuesNeverChange) {
     isa_scope scope(isa);
     for (mf::overflow ovf : kOverflows) {
       std::vector<typename TypeParam::storage_type> out(in.size());
-      mf::bulk::encode_stochastic<TypeParam>(in.data(), out.data(), in.size(), {5}, ovf);
+      mf::bulk::encode<TypeParam>(in.data(), out.data(), in.size(),
+                                  mf::conversion::stochastic({5}).with_overflow(ovf));
       EXPECT_EQ(out, expected) << mf::bulk::isa_name(isa);
     }
   }
@@ -148,13 +151,15 @@ TYPED_TEST(StochasticProperties, OverflowAndNanFollowNearestEven) {
     isa_scope scope(isa);
     for (mf::overflow ovf : kOverflows) {
       std::vector<typename TypeParam::storage_type> out(beyond.size());
-      mf::bulk::encode_stochastic<TypeParam>(beyond.data(), out.data(), beyond.size(), {9}, ovf);
+      mf::bulk::encode<TypeParam>(beyond.data(), out.data(), beyond.size(),
+                                  mf::conversion::stochastic({9}).with_overflow(ovf));
       for (std::size_t i = 0; i < beyond.size(); ++i) {
         EXPECT_EQ(out[i], mf::round_to<TypeParam>(beyond[i], mf::rounding::nearest_even, ovf).bits())
             << mf::bulk::isa_name(isa) << " input " << beyond[i];
       }
       out.resize(between.size());
-      mf::bulk::encode_stochastic<TypeParam>(between.data(), out.data(), between.size(), {9}, ovf);
+      mf::bulk::encode<TypeParam>(between.data(), out.data(), between.size(),
+                                  mf::conversion::stochastic({9}).with_overflow(ovf));
       std::size_t overflowed = 0;
       for (std::size_t i = 0; i < between.size(); ++i) {
         const auto max_code = mf::round_to<TypeParam>(between[i], mf::rounding::toward_zero,

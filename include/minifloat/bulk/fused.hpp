@@ -3,8 +3,9 @@
 // mf::bulk::active_isa(), like api.hpp does for the plain conversions: every
 // ISA has its own stochastic, scaled and amax kernels, the scalar set serving
 // only isa::scalar (and the few head elements before a SIMD kernel's first
-// Philox block boundary). The public functions are in stochastic.hpp,
-// scaled.hpp and amax.hpp, which dispatch decode_scaled and amax the same way.
+// Philox block boundary). The public entry is encode.hpp's mf::bulk::encode
+// (its run_fused_steps is the one caller of run_fused); encode.hpp and
+// amax.hpp dispatch the scaled decode and amax the same way.
 #pragma once
 
 #include <cassert>

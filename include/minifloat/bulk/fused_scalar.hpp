@@ -10,6 +10,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "../conversion.hpp"
 #include "../convert.hpp"
 #include "../formats.hpp"
 #include "../random.hpp"
@@ -19,17 +20,9 @@
 namespace mf {
 namespace bulk {
 
-// The random stream of a stochastic encode: element i of the call rounds
-// with mf::stochastic_random_bits(seed, offset + i, random_bits) (1..32
-// bits; with 8 or fewer, four elements share a Philox word, with 16 or fewer
-// two, see random.hpp). random_bits below 1 counts as 1 and above 32 as 32,
-// as in mf::round_to_stochastic. A tensor encoded in chunks, each call passing the
-// chunk's start as offset, gets the bits of one call.
-struct stochastic_rounding {
-  std::uint64_t seed = 0;
-  std::uint64_t offset = 0;
-  int random_bits = stochastic_default_bits;
-};
+// The random stream of a stochastic encode (conversion.hpp); the bulk name
+// is kept for the code written before mf::conversion existed.
+using stochastic_rounding = mf::stochastic_rounding;
 
 namespace detail {
 

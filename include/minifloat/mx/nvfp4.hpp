@@ -25,9 +25,14 @@
 // (docs/mx.md, section 5).
 #pragma once
 
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <span>
+#endif
 
 #include "../convert.hpp"
 #include "../formats.hpp"
@@ -57,8 +62,8 @@ inline float tensor_scale(const float* in, std::size_t n) noexcept {
 
 // Quantizes in[0..n) with a given tensor scale: scales[scale_count(n)]
 // (e4m3fn codes), elements[element_bytes(n)] (packed e2m1fn).
-inline void quantize(const float* in, std::size_t n, float tensor_scale, std::uint8_t* scales,
-                     std::uint8_t* elements) noexcept {
+inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elements,
+                     std::size_t n, float tensor_scale) noexcept {
   std::uint8_t codes[block_size];
   const double s_t = static_cast<double>(tensor_scale);
   for (std::size_t j = 0; j * block_size < n; ++j) {
@@ -90,15 +95,16 @@ inline void quantize(const float* in, std::size_t n, float tensor_scale, std::ui
 }
 
 // Same, with the tensor scale computed from the data (returned).
-inline float quantize(const float* in, std::size_t n, std::uint8_t* scales,
-                      std::uint8_t* elements) noexcept {
+inline float quantize(const float* in, std::uint8_t* scales, std::uint8_t* elements,
+                      std::size_t n) noexcept {
   const float s_t = tensor_scale(in, n);
-  quantize(in, n, s_t, scales, elements);
+  quantize(in, scales, elements, n, s_t);
   return s_t;
 }
 
-inline void dequantize(float tensor_scale, const std::uint8_t* scales,
-                       const std::uint8_t* elements, std::size_t n, float* out) noexcept {
+// out[i] = (P_i * s_b) * tensor_scale for the n elements.
+inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, float* out,
+                       std::size_t n, float tensor_scale) noexcept {
   std::uint8_t codes[block_size];
   for (std::size_t j = 0; j * block_size < n; ++j) {
     const std::size_t count = n - j * block_size < block_size ? n - j * block_size : block_size;
@@ -109,6 +115,54 @@ inline void dequantize(float tensor_scale, const std::uint8_t* scales,
           static_cast<float>(e2m1fn::from_bits(codes[i])) * s_b * tensor_scale;
     }
   }
+}
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+// std::span overloads (C++20): n is in.size() / out.size(), cut to what the
+// output spans hold (debug builds assert that everything fits).
+inline std::size_t fitting_count(std::size_t wanted, std::size_t scale_slots,
+                                 std::size_t element_slots) noexcept {
+  assert(scale_count(wanted) <= scale_slots && element_bytes(wanted) <= element_slots);
+  const std::size_t by_scales = scale_slots * block_size;
+  const std::size_t by_elements = element_slots * 2;
+  const std::size_t n = wanted < by_scales ? wanted : by_scales;
+  return n < by_elements ? n : by_elements;
+}
+
+inline void quantize(std::span<const float> in, std::span<std::uint8_t> scales,
+                     std::span<std::uint8_t> elements, float tensor_scale) noexcept {
+  quantize(in.data(), scales.data(), elements.data(),
+           fitting_count(in.size(), scales.size(), elements.size()), tensor_scale);
+}
+
+inline float quantize(std::span<const float> in, std::span<std::uint8_t> scales,
+                      std::span<std::uint8_t> elements) noexcept {
+  return quantize(in.data(), scales.data(), elements.data(),
+                  fitting_count(in.size(), scales.size(), elements.size()));
+}
+
+inline void dequantize(std::span<const std::uint8_t> scales,
+                       std::span<const std::uint8_t> elements, std::span<float> out,
+                       float tensor_scale) noexcept {
+  dequantize(scales.data(), elements.data(), out.data(),
+             fitting_count(out.size(), scales.size(), elements.size()), tensor_scale);
+}
+#endif
+
+// Deprecated: the argument orders from before (inputs, outputs, n, options).
+inline void quantize(const float* in, std::size_t n, float tensor_scale, std::uint8_t* scales,
+                     std::uint8_t* elements) noexcept {
+  quantize(in, scales, elements, n, tensor_scale);
+}
+
+inline float quantize(const float* in, std::size_t n, std::uint8_t* scales,
+                      std::uint8_t* elements) noexcept {
+  return quantize(in, scales, elements, n);
+}
+
+inline void dequantize(float tensor_scale, const std::uint8_t* scales,
+                       const std::uint8_t* elements, std::size_t n, float* out) noexcept {
+  dequantize(scales, elements, out, n, tensor_scale);
 }
 
 }  // namespace nvfp4

@@ -8,6 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <cassert>
+#include <span>
+#endif
+
 #include "../bulk.hpp"
 #include "packing_avx512.hpp"
 #include "packing_scalar.hpp"
@@ -80,19 +85,26 @@ namespace detail {
 inline constexpr std::size_t packing_chunk = 1024;
 }  // namespace detail
 
-// Rounds in[0..n) into Fmt (e2m1fn, e2m3fn or e3m2fn) and writes them
-// packed: same bits as mf::bulk::encode<Fmt> followed by pack<Fmt>.
+// Rounds in[0..n) into Fmt (e2m1fn, e2m3fn or e3m2fn) as `c` says and
+// writes them packed: same bits as mf::bulk::encode<Fmt> followed by
+// pack<Fmt> (a stochastic stream advances across the passes as in one call).
 template <class Fmt>
 inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n,
-                          rounding mode = rounding::nearest_even,
-                          overflow on_overflow = overflow::non_saturating) {
+                          const conversion& c = {}) {
   constexpr int bits = Fmt::format::bits;
   std::uint8_t codes[detail::packing_chunk];
   for (std::size_t i = 0; i < n; i += detail::packing_chunk) {
     const std::size_t count = n - i < detail::packing_chunk ? n - i : detail::packing_chunk;
-    mf::bulk::encode<Fmt>(in + i, codes, count, mode, on_overflow);
+    mf::bulk::encode<Fmt>(in + i, codes, count, c.at_element(i));
     pack<Fmt>(codes, out + i * bits / 8, count);
   }
+}
+
+// Deprecated: the mode and overflow as separate arguments.
+template <class Fmt>
+inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n, rounding mode,
+                          overflow on_overflow = overflow::non_saturating) {
+  encode_packed<Fmt>(in, out, n, conversion::with(mode, on_overflow));
 }
 
 // Decodes packed_bytes<bits>(n) bytes of Fmt to n floats (exact).
@@ -106,6 +118,47 @@ inline void decode_packed(const std::uint8_t* in, float* out, std::size_t n) {
     mf::bulk::decode<Fmt>(codes, out + i, count);
   }
 }
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+// std::span overloads (C++20): n is the element count (codes or floats);
+// the packed span must hold packed_bytes<bits>(n) bytes (debug assertion;
+// release builds shorten n to what both spans hold).
+namespace detail {
+
+template <int Bits>
+inline std::size_t fitting_elements(std::size_t wanted, std::size_t packed_slots) noexcept {
+  assert(packed_bytes<Bits>(wanted) <= packed_slots);
+  const std::size_t by_bytes = packed_slots * 8 / static_cast<std::size_t>(Bits);
+  return wanted < by_bytes ? wanted : by_bytes;
+}
+
+}  // namespace detail
+
+template <class Fmt>
+inline void pack(std::span<const std::uint8_t> codes, std::span<std::uint8_t> packed) {
+  pack<Fmt>(codes.data(), packed.data(),
+            detail::fitting_elements<Fmt::format::bits>(codes.size(), packed.size()));
+}
+
+template <class Fmt>
+inline void unpack(std::span<const std::uint8_t> packed, std::span<std::uint8_t> codes) {
+  unpack<Fmt>(packed.data(), codes.data(),
+              detail::fitting_elements<Fmt::format::bits>(codes.size(), packed.size()));
+}
+
+template <class Fmt>
+inline void encode_packed(std::span<const float> in, std::span<std::uint8_t> out,
+                          const conversion& c = {}) {
+  encode_packed<Fmt>(in.data(), out.data(),
+                     detail::fitting_elements<Fmt::format::bits>(in.size(), out.size()), c);
+}
+
+template <class Fmt>
+inline void decode_packed(std::span<const std::uint8_t> in, std::span<float> out) {
+  decode_packed<Fmt>(in.data(), out.data(),
+                     detail::fitting_elements<Fmt::format::bits>(out.size(), in.size()));
+}
+#endif
 
 }  // namespace mx
 }  // namespace mf

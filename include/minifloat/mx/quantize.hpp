@@ -5,10 +5,18 @@
 // and dequantize_avx2.hpp's dequantize when it is avx2; everything else
 // (and a partial last block) takes the scalar path. All give the same bytes
 // and floats.
+// Argument order as everywhere in the library: (inputs, outputs, n,
+// options); the order from before (in, n, scales, elements) stays as a
+// deprecated overload at the end of this file.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <span>
+#endif
 
 #include "block.hpp"
 #include "dequantize_avx2.hpp"
@@ -28,8 +36,8 @@ namespace mx {
 // or whose scale would exceed 2^127, gets the NaN scale 0xFF and zero
 // elements.
 template <class Fmt>
-inline void quantize(const float* in, std::size_t n, std::uint8_t* scales,
-                     std::uint8_t* elements, scale_rounding mode = scale_rounding::floor) {
+inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elements,
+                     std::size_t n, scale_rounding mode = scale_rounding::floor) {
   constexpr std::size_t k = Fmt::block_size;
   std::size_t blocks_done = 0;
 #if MF_BULK_X86
@@ -50,8 +58,8 @@ inline void quantize(const float* in, std::size_t n, std::uint8_t* scales,
 // subnormal) unless it exceeds float's max: +-Inf. NaN elements stay NaN,
 // and every element of a NaN-scale block is the quiet NaN 0x7FC00000.
 template <class Fmt>
-inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n,
-                       float* out) {
+inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, float* out,
+                       std::size_t n) {
   constexpr std::size_t k = Fmt::block_size;
   std::size_t blocks_done = 0;
 #if MF_BULK_X86
@@ -74,19 +82,95 @@ inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
 
 // Array-of-blocks layout: block_count blocks of Fmt::block_size elements.
 template <class Fmt>
-inline void quantize_blocks(const float* in, std::size_t block_count, block<Fmt>* out,
+inline void quantize_blocks(const float* in, block<Fmt>* out, std::size_t block_count,
                             scale_rounding mode = scale_rounding::floor) {
   for (std::size_t j = 0; j < block_count; ++j) {
-    quantize<Fmt>(in + j * Fmt::block_size, Fmt::block_size, &out[j].scale, out[j].elements,
+    quantize<Fmt>(in + j * Fmt::block_size, &out[j].scale, out[j].elements, Fmt::block_size,
                   mode);
   }
 }
 
 template <class Fmt>
-inline void dequantize_blocks(const block<Fmt>* in, std::size_t block_count, float* out) {
+inline void dequantize_blocks(const block<Fmt>* in, float* out, std::size_t block_count) {
   for (std::size_t j = 0; j < block_count; ++j) {
-    dequantize<Fmt>(&in[j].scale, in[j].elements, Fmt::block_size, out + j * Fmt::block_size);
+    dequantize<Fmt>(&in[j].scale, in[j].elements, out + j * Fmt::block_size, Fmt::block_size);
   }
+}
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+namespace detail {
+
+// The most elements, up to `wanted`, whose scales and elements fit in the
+// given sizes (so a short output span is never overrun in release builds;
+// debug builds assert that everything fits).
+template <class Fmt>
+inline std::size_t fitting_count(std::size_t wanted, std::size_t scale_slots,
+                                 std::size_t element_slots) noexcept {
+  assert(scale_count<Fmt>(wanted) <= scale_slots && element_bytes<Fmt>(wanted) <= element_slots);
+  std::size_t n = wanted;
+  const std::size_t by_scales = scale_slots * Fmt::block_size;
+  const std::size_t by_elements = element_slots * 8 / static_cast<std::size_t>(Fmt::element_bits);
+  n = n < by_scales ? n : by_scales;
+  return n < by_elements ? n : by_elements;
+}
+
+}  // namespace detail
+
+// std::span overloads (C++20): n is in.size() (quantize) or out.size()
+// (dequantize).
+template <class Fmt>
+inline void quantize(std::span<const float> in, std::span<std::uint8_t> scales,
+                     std::span<std::uint8_t> elements,
+                     scale_rounding mode = scale_rounding::floor) {
+  quantize<Fmt>(in.data(), scales.data(), elements.data(),
+                detail::fitting_count<Fmt>(in.size(), scales.size(), elements.size()), mode);
+}
+
+template <class Fmt>
+inline void dequantize(std::span<const std::uint8_t> scales,
+                       std::span<const std::uint8_t> elements, std::span<float> out) {
+  dequantize<Fmt>(scales.data(), elements.data(), out.data(),
+                  detail::fitting_count<Fmt>(out.size(), scales.size(), elements.size()));
+}
+
+template <class Fmt>
+inline void quantize_blocks(std::span<const float> in, std::span<block<Fmt>> out,
+                            scale_rounding mode = scale_rounding::floor) {
+  assert(in.size() == out.size() * Fmt::block_size);
+  const std::size_t blocks = in.size() / Fmt::block_size;
+  quantize_blocks<Fmt>(in.data(), out.data(), blocks < out.size() ? blocks : out.size(), mode);
+}
+
+template <class Fmt>
+inline void dequantize_blocks(std::span<const block<Fmt>> in, std::span<float> out) {
+  assert(out.size() == in.size() * Fmt::block_size);
+  const std::size_t blocks = out.size() / Fmt::block_size;
+  dequantize_blocks<Fmt>(in.data(), out.data(), blocks < in.size() ? blocks : in.size());
+}
+#endif
+
+// Deprecated: the argument orders from before (inputs, outputs, n, options).
+template <class Fmt>
+inline void quantize(const float* in, std::size_t n, std::uint8_t* scales,
+                     std::uint8_t* elements, scale_rounding mode = scale_rounding::floor) {
+  quantize<Fmt>(in, scales, elements, n, mode);
+}
+
+template <class Fmt>
+inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n,
+                       float* out) {
+  dequantize<Fmt>(scales, elements, out, n);
+}
+
+template <class Fmt>
+inline void quantize_blocks(const float* in, std::size_t block_count, block<Fmt>* out,
+                            scale_rounding mode = scale_rounding::floor) {
+  quantize_blocks<Fmt>(in, out, block_count, mode);
+}
+
+template <class Fmt>
+inline void dequantize_blocks(const block<Fmt>* in, std::size_t block_count, float* out) {
+  dequantize_blocks<Fmt>(in, out, block_count);
 }
 
 }  // namespace mx

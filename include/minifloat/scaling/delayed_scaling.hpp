@@ -1,11 +1,12 @@
 // Delayed scaling (TransformerEngine's DelayedScaling recipe): the scale used
 // at step t comes from the absolute maxima recorded at earlier steps, so the
 // quantizing kernel needs no extra pass over the tensor; the amax it returns
-// (mf::bulk::encode_scaled_amax) is recorded for the next step.
+// (mf::bulk::encode's fused amax) is recorded for the next step.
 //
 //   mf::scaling::delayed_scaling<mf::e4m3fn> s(16, mf::scaling::amax_reduction::max);
 //   for (each step) {
-//     const float amax = mf::bulk::encode_scaled_amax<mf::e4m3fn>(x, q, n, s.scale());
+//     float amax;
+//     mf::bulk::encode<mf::e4m3fn>(x, q, n, {}, {s.scale(), &amax});
 //     ... use q with s.scale_inv() ...
 //     s.record(amax);
 //   }

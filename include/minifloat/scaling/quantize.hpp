@@ -11,9 +11,13 @@
 //   first; what is stored beside the data is the dequantization factor
 //   scale_inv = 1 / scale (TransformerEngine's scale_inv, the factor
 //   torch._scaled_mm takes), and dequantize gives float(q) * scale_inv.
-// - Overflow saturates by default (CUDA's and TransformerEngine's casts).
-// - Stochastic rounding uses element index r * cols + c (+ offset) of the
-//   whole matrix, so the bits do not depend on the grouping or the order.
+// - Elements are rounded by an mf::conversion (conversion.hpp): nearest
+//   even with saturation by default (CUDA's and TransformerEngine's casts).
+// - Stochastic rounding uses element index r * cols + c (+ the stream's
+//   offset) of the whole matrix, so the bits do not depend on the grouping
+//   or the order.
+// - Arguments in the library's order: (inputs, outputs, sizes, options);
+//   the orders from before stay as deprecated overloads at the end.
 #pragma once
 
 #include <cassert>
@@ -21,10 +25,13 @@
 #include <cstdint>
 #include <vector>
 
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <span>
+#endif
+
 #include "../bulk/amax.hpp"
-#include "../bulk/api.hpp"
-#include "../bulk/scaled.hpp"
-#include "../bulk/stochastic.hpp"
+#include "../bulk/encode.hpp"
+#include "../conversion.hpp"
 #include "amax.hpp"
 #include "compute_scale.hpp"
 
@@ -33,11 +40,11 @@ namespace scaling {
 
 struct quantize_options {
   scale_options scale{};
-  overflow on_overflow = overflow::saturating;
-  bool stochastic = false;  // else nearest-even
-  std::uint64_t seed = 0;
-  std::uint64_t offset = 0;  // index of element 0 in the random stream
-  int random_bits = stochastic_default_bits;  // 16 or 8: faster (stochastic-rounding.md)
+  // How x * scale is rounded, e.g. mf::conversion::stochastic({seed, offset,
+  // 16}).saturating() (16 or 8 random bits: faster, stochastic-rounding.md).
+  // A conversion states its own overflow: keep .saturating() to keep the
+  // default's.
+  mf::conversion conversion = mf::conversion::nearest_even().saturating();
 };
 
 // Which groups of a row-major rows x cols matrix share a scale.
@@ -59,13 +66,7 @@ namespace detail {
 template <class Fmt>
 inline void encode_group(const float* in, typename Fmt::storage_type* out, std::size_t n,
                          float scale, std::uint64_t index, const quantize_options& o) {
-  if (o.stochastic) {
-    bulk::encode_scaled_stochastic<Fmt>(in, out, n, scale,
-                                        {o.seed, o.offset + index, o.random_bits},
-                                        o.on_overflow);
-  } else {
-    bulk::encode_scaled<Fmt>(in, out, n, scale, rounding::nearest_even, o.on_overflow);
-  }
+  bulk::encode<Fmt>(in, out, n, o.conversion.at_element(index), {scale, nullptr});
 }
 
 inline float reciprocal(float scale) noexcept { return 1.0f / scale; }
@@ -87,7 +88,7 @@ inline float quantize_per_tensor(const float* in, typename Fmt::storage_type* ou
 template <class Fmt>
 inline void dequantize_per_tensor(const typename Fmt::storage_type* in, float* out,
                                   std::size_t n, float scale_inv) {
-  bulk::decode_scaled<Fmt>(in, out, n, scale_inv);
+  bulk::decode<Fmt>(in, out, n, scale_inv);
 }
 
 // Quantizes with a given scale (a calibrated one, mf::calibration); returns
@@ -110,10 +111,10 @@ inline std::size_t channel_count(std::size_t rows, std::size_t cols, channel_axi
 // column, given (calibrated ones, mf::calibration): scales and scale_inv hold
 // channel_count(rows, cols, axis) factors, scale_inv[c] = 1 / scales[c].
 template <class Fmt>
-inline void quantize_per_channel_with_scales(const float* in, std::size_t rows, std::size_t cols,
-                                             channel_axis axis, const float* scales,
+inline void quantize_per_channel_with_scales(const float* in, const float* scales,
                                              typename Fmt::storage_type* out, float* scale_inv,
-                                             const quantize_options& o = {}) {
+                                             std::size_t rows, std::size_t cols,
+                                             channel_axis axis, const quantize_options& o = {}) {
   if (axis == channel_axis::rows) {
     for (std::size_t r = 0; r < rows; ++r) {
       detail::encode_group<Fmt>(in + r * cols, out + r * cols, cols, scales[r], r * cols, o);
@@ -128,22 +129,15 @@ inline void quantize_per_channel_with_scales(const float* in, std::size_t rows, 
   for (std::size_t r = 0; r < rows; ++r) {
     const float* row = in + r * cols;
     for (std::size_t j = 0; j < cols; ++j) scaled[j] = row[j] * scales[j];
-    if (o.stochastic) {
-      bulk::encode_stochastic<Fmt>(scaled.data(), out + r * cols, cols,
-                                   {o.seed, o.offset + r * cols, o.random_bits},
-                                   o.on_overflow);
-    } else {
-      bulk::encode<Fmt>(scaled.data(), out + r * cols, cols, rounding::nearest_even,
-                        o.on_overflow);
-    }
+    bulk::encode<Fmt>(scaled.data(), out + r * cols, cols, o.conversion.at_element(r * cols));
   }
 }
 
 // The same with each channel's scale from its amax (compute_scale).
 template <class Fmt>
-inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t cols,
-                                 channel_axis axis, typename Fmt::storage_type* out,
-                                 float* scale_inv, const quantize_options& o = {}) {
+inline void quantize_per_channel(const float* in, typename Fmt::storage_type* out,
+                                 float* scale_inv, std::size_t rows, std::size_t cols,
+                                 channel_axis axis, const quantize_options& o = {}) {
   std::vector<float> scales(channel_count(rows, cols, axis));
   if (axis == channel_axis::rows) {
     for (std::size_t r = 0; r < rows; ++r) {
@@ -151,19 +145,19 @@ inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t 
           bulk::amax(in + r * cols, cols, bulk::amax_nan::finite_only), o.scale);
     }
   } else {
-    column_amax(in, rows, cols, scales.data(), amax_nan::finite_only);
+    column_amax(in, scales.data(), rows, cols, amax_nan::finite_only);
     for (std::size_t j = 0; j < cols; ++j) scales[j] = compute_scale<Fmt>(scales[j], o.scale);
   }
-  quantize_per_channel_with_scales<Fmt>(in, rows, cols, axis, scales.data(), out, scale_inv, o);
+  quantize_per_channel_with_scales<Fmt>(in, scales.data(), out, scale_inv, rows, cols, axis, o);
 }
 
 template <class Fmt>
-inline void dequantize_per_channel(const typename Fmt::storage_type* in, std::size_t rows,
-                                   std::size_t cols, channel_axis axis, const float* scale_inv,
-                                   float* out) {
+inline void dequantize_per_channel(const typename Fmt::storage_type* in, const float* scale_inv,
+                                   float* out, std::size_t rows, std::size_t cols,
+                                   channel_axis axis) {
   for (std::size_t r = 0; r < rows; ++r) {
     if (axis == channel_axis::rows) {
-      bulk::decode_scaled<Fmt>(in + r * cols, out + r * cols, cols, scale_inv[r]);
+      bulk::decode<Fmt>(in + r * cols, out + r * cols, cols, scale_inv[r]);
     } else {
       bulk::decode<Fmt>(in + r * cols, out + r * cols, cols);
       for (std::size_t j = 0; j < cols; ++j) out[r * cols + j] *= scale_inv[j];
@@ -182,9 +176,9 @@ inline std::size_t block_count(std::size_t rows, std::size_t cols, block_shape b
 // Quantizes a row-major rows x cols matrix with one scale per tile;
 // scale_inv[tile_row * tiles_per_row + tile_col] (block_count of them).
 template <class Fmt>
-inline void quantize_per_block(const float* in, std::size_t rows, std::size_t cols,
-                               block_shape block, typename Fmt::storage_type* out,
-                               float* scale_inv, const quantize_options& o = {}) {
+inline void quantize_per_block(const float* in, typename Fmt::storage_type* out, float* scale_inv,
+                               std::size_t rows, std::size_t cols, block_shape block,
+                               const quantize_options& o = {}) {
   assert(block.rows > 0 && block.cols > 0);
   const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
   for (std::size_t r0 = 0; r0 < rows; r0 += block.rows) {
@@ -208,18 +202,168 @@ inline void quantize_per_block(const float* in, std::size_t rows, std::size_t co
 }
 
 template <class Fmt>
-inline void dequantize_per_block(const typename Fmt::storage_type* in, std::size_t rows,
-                                 std::size_t cols, block_shape block, const float* scale_inv,
-                                 float* out) {
+inline void dequantize_per_block(const typename Fmt::storage_type* in, const float* scale_inv,
+                                 float* out, std::size_t rows, std::size_t cols,
+                                 block_shape block) {
   assert(block.rows > 0 && block.cols > 0);
   const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
   for (std::size_t r = 0; r < rows; ++r) {
     for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
       const std::size_t width = c0 + block.cols < cols ? block.cols : cols - c0;
-      bulk::decode_scaled<Fmt>(in + r * cols + c0, out + r * cols + c0, width,
-                               scale_inv[(r / block.rows) * tiles_per_row + c0 / block.cols]);
+      bulk::decode<Fmt>(in + r * cols + c0, out + r * cols + c0, width,
+                        scale_inv[(r / block.rows) * tiles_per_row + c0 / block.cols]);
     }
   }
+}
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+// ---- std::span overloads (C++20) ----------------------------------------------
+// The same entries with the buffers as spans. The sizes must fit (a debug
+// assertion: rows * cols elements, and as many scales as the scheme has); in
+// release builds a call whose spans do not fit does nothing, so nothing
+// outside a span is touched.
+
+namespace detail {
+
+template <class A, class B>
+inline bool spans_fit(std::span<A> data_in, std::span<B> data_out, std::size_t elements,
+                      std::size_t scale_slots, std::size_t scales_needed) noexcept {
+  const bool fit = data_in.size() >= elements && data_out.size() >= elements &&
+                   scale_slots >= scales_needed;
+  assert(fit);
+  return fit;
+}
+
+}  // namespace detail
+
+template <class Fmt>
+inline float quantize_per_tensor(std::span<const float> in,
+                                 std::span<typename Fmt::storage_type> out,
+                                 const quantize_options& o = {}) {
+  assert(in.size() == out.size());
+  return quantize_per_tensor<Fmt>(in.data(), out.data(),
+                                  in.size() < out.size() ? in.size() : out.size(), o);
+}
+
+template <class Fmt>
+inline float quantize_per_tensor_with_scale(std::span<const float> in,
+                                            std::span<typename Fmt::storage_type> out,
+                                            float scale, const quantize_options& o = {}) {
+  assert(in.size() == out.size());
+  return quantize_per_tensor_with_scale<Fmt>(
+      in.data(), out.data(), in.size() < out.size() ? in.size() : out.size(), scale, o);
+}
+
+template <class Fmt>
+inline void dequantize_per_tensor(std::span<const typename Fmt::storage_type> in,
+                                  std::span<float> out, float scale_inv) {
+  assert(in.size() == out.size());
+  dequantize_per_tensor<Fmt>(in.data(), out.data(),
+                             in.size() < out.size() ? in.size() : out.size(), scale_inv);
+}
+
+template <class Fmt>
+inline void quantize_per_channel_with_scales(std::span<const float> in,
+                                             std::span<const float> scales,
+                                             std::span<typename Fmt::storage_type> out,
+                                             std::span<float> scale_inv, std::size_t rows,
+                                             std::size_t cols, channel_axis axis,
+                                             const quantize_options& o = {}) {
+  const std::size_t channels = channel_count(rows, cols, axis);
+  if (!detail::spans_fit(in, out, rows * cols,
+                         scales.size() < scale_inv.size() ? scales.size() : scale_inv.size(),
+                         channels)) {
+    return;
+  }
+  quantize_per_channel_with_scales<Fmt>(in.data(), scales.data(), out.data(), scale_inv.data(),
+                                        rows, cols, axis, o);
+}
+
+template <class Fmt>
+inline void quantize_per_channel(std::span<const float> in,
+                                 std::span<typename Fmt::storage_type> out,
+                                 std::span<float> scale_inv, std::size_t rows, std::size_t cols,
+                                 channel_axis axis, const quantize_options& o = {}) {
+  if (!detail::spans_fit(in, out, rows * cols, scale_inv.size(),
+                         channel_count(rows, cols, axis))) {
+    return;
+  }
+  quantize_per_channel<Fmt>(in.data(), out.data(), scale_inv.data(), rows, cols, axis, o);
+}
+
+template <class Fmt>
+inline void dequantize_per_channel(std::span<const typename Fmt::storage_type> in,
+                                   std::span<const float> scale_inv, std::span<float> out,
+                                   std::size_t rows, std::size_t cols, channel_axis axis) {
+  if (!detail::spans_fit(in, out, rows * cols, scale_inv.size(),
+                         channel_count(rows, cols, axis))) {
+    return;
+  }
+  dequantize_per_channel<Fmt>(in.data(), scale_inv.data(), out.data(), rows, cols, axis);
+}
+
+template <class Fmt>
+inline void quantize_per_block(std::span<const float> in,
+                               std::span<typename Fmt::storage_type> out,
+                               std::span<float> scale_inv, std::size_t rows, std::size_t cols,
+                               block_shape block, const quantize_options& o = {}) {
+  if (!detail::spans_fit(in, out, rows * cols, scale_inv.size(),
+                         block_count(rows, cols, block))) {
+    return;
+  }
+  quantize_per_block<Fmt>(in.data(), out.data(), scale_inv.data(), rows, cols, block, o);
+}
+
+template <class Fmt>
+inline void dequantize_per_block(std::span<const typename Fmt::storage_type> in,
+                                 std::span<const float> scale_inv, std::span<float> out,
+                                 std::size_t rows, std::size_t cols, block_shape block) {
+  if (!detail::spans_fit(in, out, rows * cols, scale_inv.size(),
+                         block_count(rows, cols, block))) {
+    return;
+  }
+  dequantize_per_block<Fmt>(in.data(), scale_inv.data(), out.data(), rows, cols, block);
+}
+#endif
+
+// ---- deprecated argument orders ---------------------------------------------
+// The orders from before (inputs, outputs, sizes, options); one-line
+// forwards.
+
+template <class Fmt>
+inline void quantize_per_channel_with_scales(const float* in, std::size_t rows, std::size_t cols,
+                                             channel_axis axis, const float* scales,
+                                             typename Fmt::storage_type* out, float* scale_inv,
+                                             const quantize_options& o = {}) {
+  quantize_per_channel_with_scales<Fmt>(in, scales, out, scale_inv, rows, cols, axis, o);
+}
+
+template <class Fmt>
+inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t cols,
+                                 channel_axis axis, typename Fmt::storage_type* out,
+                                 float* scale_inv, const quantize_options& o = {}) {
+  quantize_per_channel<Fmt>(in, out, scale_inv, rows, cols, axis, o);
+}
+
+template <class Fmt>
+inline void dequantize_per_channel(const typename Fmt::storage_type* in, std::size_t rows,
+                                   std::size_t cols, channel_axis axis, const float* scale_inv,
+                                   float* out) {
+  dequantize_per_channel<Fmt>(in, scale_inv, out, rows, cols, axis);
+}
+
+template <class Fmt>
+inline void quantize_per_block(const float* in, std::size_t rows, std::size_t cols,
+                               block_shape block, typename Fmt::storage_type* out,
+                               float* scale_inv, const quantize_options& o = {}) {
+  quantize_per_block<Fmt>(in, out, scale_inv, rows, cols, block, o);
+}
+
+template <class Fmt>
+inline void dequantize_per_block(const typename Fmt::storage_type* in, std::size_t rows,
+                                 std::size_t cols, block_shape block, const float* scale_inv,
+                                 float* out) {
+  dequantize_per_block<Fmt>(in, scale_inv, out, rows, cols, block);
 }
 
 }  // namespace scaling
