@@ -69,6 +69,7 @@ struct cpu_features {
   bool avx2 = false;
   bool avx512 = false;
   bool avx512vbmi = false;
+  bool avx512bf16 = false;  // VDPBF16PS (the hybrid avx512_bf16_pairs kernel)
 };
 
 #if MF_BULK_X86
@@ -110,6 +111,11 @@ inline cpu_features detect_cpu() noexcept {
   f.avx512 = f.avx2 && zmm_state && avx512f && avx512dq && avx512cd &&
              avx512bw && avx512vl;
   f.avx512vbmi = f.avx512 && avx512vbmi;
+  const unsigned max_subleaf = r[0];
+  if (max_subleaf >= 1) {
+    __cpuid_count(7, 1, r[0], r[1], r[2], r[3]);
+    f.avx512bf16 = f.avx512 && ((r[0] >> 5) & 1u);  // CPUID.(EAX=7,ECX=1):EAX[5]
+  }
   return f;
 }
 #else

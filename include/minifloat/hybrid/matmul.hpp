@@ -1,7 +1,9 @@
 // The hybrid MatMul reference: C = out(post(acc_k A[i,k] * B[k,j])) for the
 // type pairs of a table, under one accumulation model, with the scale rules
 // of the post-processing engine. Row-major matrices with leading
-// dimensions, as the bulk API: inputs, outputs, sizes, options.
+// dimensions, as the bulk API: inputs, outputs, sizes, options. Where a
+// vectorized kernel computes the request (kernels/fast_path.hpp), matmul
+// runs it, with the same bits; options.reference_only keeps the triple loop.
 //
 //   mf::hybrid::matmul_options o;                  // sequential_fp32, scales 1
 //   o.scales.a = 0.5f; o.scales.b = 2.0f;
@@ -16,62 +18,16 @@
 
 #include "accumulation.hpp"
 #include "element_type.hpp"
+#include "epilogue.hpp"
 #include "exact_epilogue.hpp"
+#include "kernels/fast_path.hpp"
+#include "matmul_options.hpp"
 #include "output.hpp"
 #include "tables.hpp"
 
 namespace mf::hybrid {
 
-// How an int32 accumulator becomes int8/uint8: round-half-even(acc * scale),
-// saturated. exact computes acc * scale exactly; fp32 is the usual CPU
-// sequence RN32(RN32(float(acc)) * scale), which differs when |acc| > 2^24
-// and at ties.
-enum class requantization : unsigned char { exact, fp32 };
-
-struct matmul_options {
-  accumulation_model model = models::sequential_fp32();
-  scale_options scales;
-  output_conversion output;
-  // The vendor table's "Input Z multiple 16": K must be a multiple of 16.
-  // Off, the reference computes any K (the unit itself would not).
-  bool check_z_multiple = true;
-  // If set, receives max |y2| over the output (after the bias, before the
-  // output scale); NaN if any y2 is NaN.
-  float* amax = nullptr;
-  // Integer MatMul: the one float32 requantization scale, and its rule.
-  float integer_scale = 1.0f;
-  requantization requant = requantization::exact;
-};
-
 namespace detail {
-
-inline void check_model(const accumulation_model& m, element_type a, element_type b,
-                        placement where) {
-  const bool pairs = m.kind == model_kind::avx512_bf16_pairs || m.kind == model_kind::amx_tile_pairs;
-  if (pairs && where == placement::operands) {
-    throw unsupported("the 16-bit dot-product models take the 16-bit inputs; they cannot run on "
-                      "float32 operands (placement operands)");
-  }
-  if (m.kind == model_kind::avx512_bf16_pairs &&
-      (a == element_type::f16 || b == element_type::f16)) {
-    throw unsupported("avx512_bf16_pairs needs BF16-exact operands; FP16 is not");
-  }
-  if (m.kind == model_kind::amx_tile_pairs &&
-      ((a == element_type::bf16 && b == element_type::f16) ||
-       (a == element_type::f16 && b == element_type::bf16))) {
-    throw unsupported("amx_tile_pairs: BF16 x FP16 has no instruction (TDPBF16PS or TDPFP16PS)");
-  }
-  if (m.kind == model_kind::amx_tile_pairs && (m.chunk < 2 || m.chunk % 2 != 0)) {
-    throw unsupported("amx_tile_pairs: chunk must be even and >= 2");
-  }
-  if (m.kind == model_kind::chunked_exact && m.chunk < 1) {
-    throw unsupported("chunked_exact: chunk must be >= 1");
-  }
-  if (m.kind == model_kind::reduced_precision &&
-      (m.bits < 1 || m.bits > 53 || m.promote_every < 1 || m.block < 1)) {
-    throw unsupported("reduced_precision: bits must be 1..53, promote_every and block >= 1");
-  }
-}
 
 // round-half-even(acc * scale) saturated to [lo, hi], acc * scale exact:
 // scale = m * 2^e with m < 2^24, so acc * m < 2^55 is exact in int64.
@@ -171,15 +127,7 @@ template <class Store>
 void matmul_decoded(table_id table, element_type ta, element_type tb, element_type tc,
                     const std::vector<float>& a, const std::vector<float>& bt, std::size_t m,
                     std::size_t n, std::size_t k, const matmul_options& o, Store store) {
-  if (!matmul_supported(table, ta, tb, tc)) {
-    throw unsupported(rejection(table, "MatMul", ta, tb, tc));
-  }
-  const std::size_t z = required_z_multiple(table);
-  if (o.check_z_multiple && k % z != 0) {
-    throw unsupported(std::string(name(table)) + " needs K to be a multiple of " +
-                      std::to_string(z) + " (\"Input Z multiple 16\"); K is " +
-                      std::to_string(k));
-  }
+  check_request(table, ta, tb, tc, k, o);
   if (is_integer(ta) && is_integer(tb)) {  // I8 x I8 or U8 x U8 (an integer times a float is a float product)
     if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
     const long long lo = tc == element_type::i8 ? -128 : 0;
@@ -200,24 +148,20 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
     }
     return;
   }
-  check_model(o.model, ta, tb, o.scales.where);
-  if (tc == element_type::f32 && o.output.stochastic) {
-    throw unsupported("stochastic output rounding needs an FP8 or 16-bit output; an FP32 "
-                      "output is the epilogue's own float32 value");
-  }
+  check_float_request(ta, tb, tc, o);
   const scale_options& s = o.scales;
   const bool operands = s.where == placement::operands;
   const operand_kinds kinds{ta == element_type::f16 || tb == element_type::f16,
                             operands ? sum_layout_for(element_type::f32, element_type::f32, k)
                                      : sum_layout_for(ta, tb, k)};
   std::vector<float> a_row(k), b_column(k);
-  float amax = 0.0f;
+  amax_tracker amax;
   for (std::size_t i = 0; i < m; ++i) {
     const float sa = s.a_rows ? s.a_rows[i] : s.a;
     for (std::size_t j = 0; j < n; ++j) {
       const float sb = s.b_columns ? s.b_columns[j] : s.b;
-      const float* x = &a[i * k];
-      const float* y = &bt[j * k];
+      const float* x = a.data() + i * k;  // not &a[i * k]: K = 0 leaves a empty
+      const float* y = bt.data() + j * k;
       if (operands) {
         for (std::size_t p = 0; p < k; ++p) {
           a_row[p] = x[p] * sa;  // a' = RN32(a * sa)
@@ -227,15 +171,8 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
         y = b_column.data();
       }
       const float acc = accumulate(o.model, x, y, k, kinds);
-      const float scale = operands ? 1.0f : sa * sb;  // s = RN32(sa * sb)
-      float y2 = operands ? acc : acc * scale;        // y1 = RN32(acc * s)
-      if (s.bias) y2 = y2 + s.bias[j];                // y2 = RN32(y1 + bias)
-      if (std::isnan(y2) || std::isnan(amax)) {
-        amax = std::numeric_limits<float>::quiet_NaN();
-      } else if (std::fabs(y2) > amax) {
-        amax = std::fabs(y2);
-      }
-      const float y3 = s.output_rule == output_scale_rule::multiply ? y2 * s.output : y2 / s.output;
+      float y3 = 0.0f;
+      apply_epilogue(s, &acc, i, j, 1, &y3, amax);
       double value = y3;
       if (o.model.kind == model_kind::exact && o.model.exact_to_output) {
         value = exact_post_processing(exact_sum(x, y, k, kinds.layout), operands ? 1.0 : static_cast<double>(sa) * sb,
@@ -245,7 +182,7 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
       store(i, j, encode_output(tc, value, o.output, o.output.offset + i * n + j));
     }
   }
-  if (o.amax) *o.amax = amax;
+  if (o.amax) *o.amax = amax.value();
 }
 
 }  // namespace detail
@@ -259,6 +196,12 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
   static_assert(matmul_supported(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>),
                 "this table does not accept the MatMul type combination (see "
                 "mf::hybrid::matmul_supported and docs/hybrid.md)");
+  if (kernels::try_fast_matmul(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
+                               {a, lda, kernels::detail::value_decoder<A>()},
+                               {b, ldb, kernels::detail::value_decoder<B>()},
+                               {c, ldc, kernels::detail::value_encoder<C>()}, m, n, k, options)) {
+    return;
+  }
   std::vector<float> a_values, b_columns;
   detail::decode_operands(a, lda, b, ldb, m, n, k, [](auto v) { return to_float(v); },
                           [](auto v) { return to_float(v); }, a_values, b_columns);
@@ -278,6 +221,11 @@ inline void matmul(table_id table, element_type ta, element_type tb, element_typ
                    const matmul_options& options = {}) {
   if (ta == element_type::f32 || tb == element_type::f32) {
     throw unsupported("FP32 is not an input type of the hybrid MatMul");
+  }
+  if (kernels::try_fast_matmul(table, ta, tb, tc, {a, lda, kernels::detail::code_decoder(ta)},
+                               {b, ldb, kernels::detail::code_decoder(tb)},
+                               {c, ldc, kernels::detail::code_encoder(tc)}, m, n, k, options)) {
+    return;
   }
   std::vector<float> a_values, b_columns;
   detail::decode_operands(a, lda, b, ldb, m, n, k, [ta](std::uint32_t v) { return decode_bits(ta, v); },

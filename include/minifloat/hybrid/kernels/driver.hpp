@@ -1,0 +1,367 @@
+// The blocked MatMul loop around the micro-kernels (Goto and van de Geijn,
+// "Anatomy of high-performance matrix multiplication", ACM TOMS 34(3),
+// 2008; the BLIS loop nest): column panels of C, B packed once per panel
+// for all of K, row blocks of A packed per K block, the float32
+// accumulators carried between K blocks in a small workspace, then the
+// epilogue of the finished block. The carried float IS the model's acc, so
+// the blocking changes no bit.
+//
+// Memory, per thread and per call: B panel K x nc (at most 8 MiB unless one
+// tile's width needs more), A block mc x kc,
+// accumulators mc x nc (4-byte values, nc and mc rounded up to the tile;
+// half the K steps with BF16 pairs; 8-byte values for the exact models),
+// plus two rows of nc or kc floats: O(K * nc + mc * kc + mc * nc), never
+// O(M * N). Each thread keeps its buffers for its next call.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "../../config.hpp"
+#include "../amax.hpp"
+#include "../fp32_rounding.hpp"
+#include "../matmul_options.hpp"
+#include "targets.hpp"
+
+namespace mf::hybrid::kernels {
+
+// A matrix operand, read as decoded float32 values: `decode` widens
+// elements [offset, offset + count) of the matrix at `base` (the library's
+// bulk decoders, kernels/fast_path.hpp).
+struct operand_reader {
+  const void* base;
+  std::size_t ld;
+  void (*decode)(const void* base, std::size_t offset, std::size_t count, float* out);
+};
+
+// C: `encode` rounds count float32 values y3 into the output type and
+// writes them to elements [offset, offset + count) of `base`.
+struct result_writer {
+  void* base;
+  std::size_t ld;
+  void (*encode)(const float* values, std::size_t count, void* base, std::size_t offset,
+                 const output_conversion& o);
+};
+
+// Block sizes (elements). nc is rounded up to the tile's columns, mc to its
+// rows. kc * tile columns floats of B (128 KiB for AVX-512's 64 columns)
+// and mc * kc of A stay in the L2 cache while the tiles of a block run.
+// nc shrinks (to whole tiles, at least one) so that the B panel, K x nc,
+// stays within panel_bytes however long K is.
+struct blocking {
+  std::size_t mc = 96;
+  std::size_t kc = 512;
+  std::size_t nc = 1024;
+  std::size_t panel_bytes = std::size_t{8} << 20;
+};
+
+namespace detail {
+
+inline std::size_t round_up(std::size_t x, std::size_t to) noexcept { return (x + to - 1) / to * to; }
+
+// Uninitialised storage, 64-byte aligned (a cache line, a zmm register),
+// that keeps its capacity: every element is written before it is read.
+class aligned_buffer {
+ public:
+  aligned_buffer() = default;
+  ~aligned_buffer() { release(); }
+  aligned_buffer(const aligned_buffer&) = delete;
+  aligned_buffer& operator=(const aligned_buffer&) = delete;
+
+  // At least `bytes` bytes; the old contents are not kept.
+  void reserve(std::size_t bytes) {
+    if (bytes <= capacity_) return;
+    release();
+    data_ = ::operator new[](bytes, std::align_val_t{64});
+    capacity_ = bytes;
+  }
+  template <class T>
+  T* as() noexcept {
+    return static_cast<T*>(data_);
+  }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) ::operator delete[](data_, std::align_val_t{64});
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+  void* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+// A thread's packing buffers, kept between calls (and freed when the thread
+// ends): a fresh multi-megabyte allocation per call costs page faults that
+// took a quarter of a 256^3 MatMul's time.
+struct packing_buffers {
+  aligned_buffer b_panel, a_block, accumulators, row, second_row;
+};
+
+inline packing_buffers& this_thread_buffers() {
+  thread_local packing_buffers buffers;
+  return buffers;
+}
+
+// Two BF16-exact float32 values as one pair word (even k low, odd k high),
+// carried in a float's bits: the packed buffers are float arrays.
+inline float bf16_pair(float even, float odd) noexcept {
+  const std::uint32_t word = (mf::detail::bit_cast<std::uint32_t>(even) >> 16) |
+                             (mf::detail::bit_cast<std::uint32_t>(odd) & 0xFFFF0000u);
+  return mf::detail::bit_cast<float>(word);
+}
+
+struct problem {
+  operand_reader a;
+  operand_reader b;
+  result_writer c;
+  std::size_t m, n, k;
+  const matmul_options* options;
+};
+
+inline std::size_t packed_value_bytes(const tile_kernel& kernel) noexcept {
+  return kernel.operands == packing::float64 ? 8 : 4;
+}
+
+// The columns of one panel: nc, fewer for a long K (panel_bytes), whole tiles.
+inline std::size_t panel_columns(const tile_kernel& kernel, const problem& p, const blocking& b) noexcept {
+  const auto nr = static_cast<std::size_t>(kernel.columns);
+  const std::size_t step_bytes = std::max<std::size_t>(p.k, 1) * packed_value_bytes(kernel);
+  const std::size_t fitting = std::max(nr, b.panel_bytes / step_bytes / nr * nr);
+  return round_up(std::min({b.nc, p.n, fitting}), nr);
+}
+
+// One thread's buffers and the blocks it computes. Sizes in steps: a step
+// is one k, or one k-pair (bf16_pairs); kc is even, and a multiple of the
+// chunk for chunked_exact, so K blocks start at pair and chunk boundaries.
+class block_worker {
+ public:
+  block_worker(const tile_kernel& kernel, const problem& p, const blocking& b)
+      : kernel_(kernel),
+        p_(p),
+        per_step_(kernel.operands == packing::bf16_pairs ? 2 : 1),
+        value_bytes_(packed_value_bytes(kernel)),
+        acc_bytes_(kernel.wide_accumulators ? 8 : 4),
+        steps_((p.k + per_step_ - 1) / per_step_),
+        mr_(static_cast<std::size_t>(kernel.rows)),
+        nr_(static_cast<std::size_t>(kernel.columns)),
+        mc_(round_up(std::min(b.mc, p.m), mr_)),
+        kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
+                              : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
+        nc_(panel_columns(kernel, p, b)),
+        b_panel_(this_thread_buffers().b_panel),
+        a_block_(this_thread_buffers().a_block),
+        accumulators_(this_thread_buffers().accumulators),
+        row_(this_thread_buffers().row),
+        second_row_(this_thread_buffers().second_row) {
+    b_panel_.reserve(steps_ * nc_ * value_bytes_);
+    a_block_.reserve(mc_ * kc_ * value_bytes_);
+    accumulators_.reserve(mc_ * nc_ * acc_bytes_);
+    row_.reserve(std::max(kc_, nc_) * sizeof(float));
+    second_row_.reserve(nc_ * sizeof(float));
+  }
+
+  // C[rows, columns), rows within one row range, columns within one panel.
+  void run(std::size_t row_begin, std::size_t row_end, std::size_t col_begin, std::size_t col_end) {
+    const std::size_t columns = col_end - col_begin;
+    const std::size_t padded_columns = round_up(columns, nr_);
+    pack_b(col_begin, columns, padded_columns);
+    auto* panel = b_panel_.as<unsigned char>();
+    auto* block = a_block_.as<unsigned char>();
+    auto* acc = accumulators_.as<unsigned char>();
+    for (std::size_t ic = row_begin; ic < row_end; ic += mc_) {
+      const std::size_t rows = std::min(mc_, row_end - ic);
+      const std::size_t padded_rows = round_up(rows, mr_);
+      if (p_.k == 0) std::fill(acc, acc + mc_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
+      for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
+        const std::size_t depth = std::min(kc_, p_.k - pc);
+        const std::size_t block_steps = (depth + per_step_ - 1) / per_step_;
+        pack_a(ic, rows, padded_rows, pc, depth, block_steps);
+        for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
+          const void* b = panel + (jr * steps_ + pc / per_step_ * nr_) * value_bytes_;
+          for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
+            const tile_args args{block + ir * block_steps * value_bytes_, b,
+                                 acc + (ir * nc_ + jr) * acc_bytes_, nc_, block_steps, pc == 0,
+                                 kernel_.chunk};
+            kernel_.run(args);
+          }
+        }
+      }
+      finish(ic, rows, col_begin, columns);
+    }
+  }
+
+  const hybrid::detail::amax_tracker& amax() const noexcept { return amax_; }
+
+ private:
+  void pack_b(std::size_t col_begin, std::size_t columns, std::size_t padded_columns) {
+    if (value_bytes_ == 8) {
+      pack_b_as(b_panel_.as<double>(), col_begin, columns, padded_columns);
+    } else {
+      pack_b_as(b_panel_.as<float>(), col_begin, columns, padded_columns);
+    }
+  }
+
+  // placement::operands: the scales apply to the operands as they are
+  // packed, as the reference scales them before the sum.
+  bool scales_operands() const noexcept {
+    return p_.options->scales.where == placement::operands;
+  }
+
+  // B[0..K, col_begin + [0, columns)) as micro-panels of nr columns, each
+  // `steps` steps of nr values; columns past the end are +0, and so is the
+  // odd k of an odd K's last pair.
+  template <class Value>
+  void pack_b_as(Value* panel, std::size_t col_begin, std::size_t columns,
+                 std::size_t padded_columns) {
+    float* row = row_.as<float>();
+    float* odd = second_row_.as<float>();
+    for (std::size_t step = 0; step < steps_; ++step) {
+      const std::size_t p = step * per_step_;
+      p_.b.decode(p_.b.base, p * p_.b.ld + col_begin, columns, row);
+      if (scales_operands()) {
+        const scale_options& sc = p_.options->scales;
+        for (std::size_t j = 0; j < columns; ++j) {
+          row[j] = row[j] * (sc.b_columns ? sc.b_columns[col_begin + j] : sc.b);  // b' = RN32(b * sb)
+        }
+      }
+      if (per_step_ == 2) {
+        if (p + 1 < p_.k) {
+          p_.b.decode(p_.b.base, (p + 1) * p_.b.ld + col_begin, columns, odd);
+        } else {
+          std::fill(odd, odd + columns, 0.0f);
+        }
+        for (std::size_t j = 0; j < columns; ++j) row[j] = bf16_pair(row[j], odd[j]);
+      }
+      for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
+        Value* out = panel + jr * steps_ + step * nr_;
+        const std::size_t valid = std::min(nr_, columns - std::min(columns, jr));
+        std::copy(row + jr, row + jr + valid, out);  // float -> double is exact
+        std::fill(out + valid, out + nr_, Value(0));
+      }
+    }
+  }
+
+  void pack_a(std::size_t ic, std::size_t rows, std::size_t padded_rows, std::size_t pc,
+              std::size_t depth, std::size_t block_steps) {
+    if (value_bytes_ == 8) {
+      pack_a_as(a_block_.as<double>(), ic, rows, padded_rows, pc, depth, block_steps);
+    } else {
+      pack_a_as(a_block_.as<float>(), ic, rows, padded_rows, pc, depth, block_steps);
+    }
+  }
+
+  // A[ic + [0, rows), pc + [0, depth)) as micro-panels of mr rows, each
+  // block_steps steps of mr values; rows past the end are +0.
+  template <class Value>
+  void pack_a_as(Value* block, std::size_t ic, std::size_t rows, std::size_t padded_rows,
+                 std::size_t pc, std::size_t depth, std::size_t block_steps) {
+    float* row = row_.as<float>();
+    for (std::size_t i = 0; i < padded_rows; ++i) {
+      Value* tile = block + (i / mr_) * mr_ * block_steps + i % mr_;
+      if (i >= rows) {
+        for (std::size_t q = 0; q < block_steps; ++q) tile[q * mr_] = Value(0);
+        continue;
+      }
+      p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
+      if (scales_operands()) {
+        const scale_options& sc = p_.options->scales;
+        const float sa = sc.a_rows ? sc.a_rows[ic + i] : sc.a;
+        for (std::size_t q = 0; q < depth; ++q) row[q] = row[q] * sa;  // a' = RN32(a * sa)
+      }
+      if (per_step_ == 1) {
+        for (std::size_t q = 0; q < depth; ++q) tile[q * mr_] = row[q];
+      } else {
+        for (std::size_t q = 0; q < block_steps; ++q) {
+          tile[q * mr_] = bf16_pair(row[2 * q], 2 * q + 1 < depth ? row[2 * q + 1] : 0.0f);
+        }
+      }
+    }
+  }
+
+  // The epilogue of every finished element, then the output conversion of
+  // each row. Float64 accumulators (the exact sum) are rounded to float32
+  // first, once, to nearest even.
+  void finish(std::size_t ic, std::size_t rows, std::size_t col_begin, std::size_t columns) {
+    float* y3 = row_.as<float>();
+    for (std::size_t i = 0; i < rows; ++i) {
+      const float* acc = accumulators_.as<float>() + i * nc_;
+      if (acc_bytes_ == 8) {
+        const double* wide = accumulators_.as<double>() + i * nc_;
+        float* narrowed = second_row_.as<float>();
+        for (std::size_t j = 0; j < columns; ++j) narrowed[j] = static_cast<float>(wide[j]);
+        acc = narrowed;
+      }
+      kernel_.epilogue(p_.options->scales, acc, ic + i, col_begin, columns, y3, amax_);
+      p_.c.encode(y3, columns, p_.c.base, (ic + i) * p_.c.ld + col_begin, p_.options->output);
+    }
+  }
+
+  tile_kernel kernel_;
+  const problem& p_;
+  std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, mc_, kc_, nc_;
+  aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_;
+  hybrid::detail::amax_tracker amax_;
+};
+
+}  // namespace detail
+
+// C = epilogue(A x B) with the sequential_fp32 micro-kernel `kernel`, on
+// options.threads threads. Work items are (column panel, row range) pairs;
+// with fewer panels than threads, M is also split (in multiples of mc). Each
+// element is computed by one thread exactly as with one thread.
+inline void run_blocked(const tile_kernel& kernel, const detail::problem& p, blocking b = {}) {
+  hybrid::detail::amax_tracker amax;
+  if (p.m != 0 && p.n != 0) {
+    const std::size_t nc = detail::panel_columns(kernel, p, b);
+    const std::size_t mc = detail::round_up(std::min(b.mc, p.m), static_cast<std::size_t>(kernel.rows));
+    const std::size_t panels = (p.n + nc - 1) / nc;
+    const std::size_t threads = std::max<std::size_t>(p.options->threads, 1);
+    const std::size_t row_blocks = (p.m + mc - 1) / mc;
+    const std::size_t row_groups = std::min(row_blocks, std::max<std::size_t>(1, (threads + panels - 1) / panels));
+    const std::size_t group_rows = detail::round_up((p.m + row_groups - 1) / row_groups, mc);
+    const std::size_t items = panels * row_groups;
+    const std::size_t workers = std::min(threads, items);
+    std::vector<hybrid::detail::amax_tracker> partial(workers);
+    std::vector<std::exception_ptr> errors(workers);
+    const auto work = [&](std::size_t w) {
+      try {
+        detail::block_worker worker(kernel, p, b);
+        for (std::size_t item = w; item < items; item += workers) {
+          const std::size_t panel = item / row_groups, group = item % row_groups;
+          const std::size_t row_begin = std::min(p.m, group * group_rows);
+          const std::size_t row_end = std::min(p.m, row_begin + group_rows);
+          if (row_begin == row_end) continue;
+          worker.run(row_begin, row_end, panel * nc, std::min(p.n, (panel + 1) * nc));
+        }
+        partial[w] = worker.amax();
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(workers - 1);
+    for (std::size_t w = 1; w < workers; ++w) {
+      try {
+        pool.emplace_back(work, w);
+      } catch (const std::system_error&) {
+        work(w);  // no thread to be had: the same items on this one
+      }
+    }
+    work(0);
+    for (std::thread& t : pool) t.join();
+    for (const std::exception_ptr& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+    for (const hybrid::detail::amax_tracker& x : partial) amax.merge(x);
+  }
+  if (p.options->amax) *p.options->amax = amax.value();
+}
+
+}  // namespace mf::hybrid::kernels

@@ -1,0 +1,174 @@
+// Which requests the fast kernels take, and the glue between the public
+// entries (matmul.hpp) and the blocked driver: operands widened to float32
+// by the library's bulk decoders while packing, the y3 values rounded into
+// the output type by the bulk encoders (the same bits as round_to, which the
+// reference's encode_output calls).
+//
+// Fast, with a nearest-even output (saturating or not): sequential_fp32 for
+// every float type pair the table accepts, on every ISA, with the scales in
+// the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
+// exact (rounded to float32, K <= 2^17) and chunked_exact (nearest even,
+// no pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every ISA; these two
+// and the pair model with the scales in the epilogue.
+// Every other request (other models, placement::operands, stochastic
+// output, integer operands) returns false and runs on the reference.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../../bulk/api.hpp"
+#include "../element_type.hpp"
+#include "../matmul_options.hpp"
+#include "../output.hpp"
+#include "driver.hpp"
+
+namespace mf::hybrid::kernels {
+
+namespace detail {
+
+// Elements per step through a small stack buffer of encodings.
+inline constexpr std::size_t codes_per_step = 256;
+
+// Encodings from a value type (e.g. mf::e4m3fn) or a uint32 code.
+template <class Fmt>
+typename Fmt::storage_type code_of(const Fmt& v) noexcept {
+  return v.bits();
+}
+template <class Fmt>
+typename Fmt::storage_type code_of_bits(std::uint32_t bits) noexcept {
+  return static_cast<typename Fmt::storage_type>(bits);  // the low bits, as from_bits reads
+}
+
+// Source = Fmt (typed entry) or std::uint32_t (run-time entry).
+template <class Fmt, class Source>
+void decode_elements(const void* base, std::size_t offset, std::size_t count, float* out) {
+  const Source* in = static_cast<const Source*>(base) + offset;
+  typename Fmt::storage_type codes[codes_per_step];
+  for (std::size_t first = 0; first < count; first += codes_per_step) {
+    const std::size_t n = count - first < codes_per_step ? count - first : codes_per_step;
+    for (std::size_t i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<Source, std::uint32_t>) {
+        codes[i] = code_of_bits<Fmt>(in[first + i]);
+      } else {
+        codes[i] = code_of(in[first + i]);
+      }
+    }
+    mf::bulk::decode<Fmt>(codes, out + first, n);
+  }
+}
+
+// Target = Fmt (typed entry) or std::uint32_t (run-time entry).
+template <class Fmt, class Target>
+void encode_elements(const float* values, std::size_t count, void* base, std::size_t offset,
+                     const output_conversion& o) {
+  Target* out = static_cast<Target*>(base) + offset;
+  typename Fmt::storage_type codes[codes_per_step];
+  for (std::size_t first = 0; first < count; first += codes_per_step) {
+    const std::size_t n = count - first < codes_per_step ? count - first : codes_per_step;
+    mf::bulk::encode<Fmt>(values + first, codes, n, rounding::nearest_even, o.on_overflow);
+    for (std::size_t i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<Target, std::uint32_t>) {
+        out[first + i] = codes[i];
+      } else {
+        out[first + i] = Fmt::from_bits(codes[i]);
+      }
+    }
+  }
+}
+
+// A float32 output: the reference's own conversion (saturation included).
+template <class Target>
+void encode_float32(const float* values, std::size_t count, void* base, std::size_t offset,
+                    const output_conversion& o) {
+  Target* out = static_cast<Target*>(base) + offset;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t bits = hybrid::detail::encode_output(element_type::f32, values[i], o, 0);
+    if constexpr (std::is_same_v<Target, std::uint32_t>) {
+      out[i] = bits;
+    } else {
+      out[i] = mf::detail::bit_cast<float>(bits);
+    }
+  }
+}
+
+using decode_function = void (*)(const void*, std::size_t, std::size_t, float*);
+using encode_function = void (*)(const float*, std::size_t, void*, std::size_t,
+                                 const output_conversion&);
+
+// The decoder of run-time codes of a float input type.
+inline decode_function code_decoder(element_type t) noexcept {
+  switch (t) {
+    case element_type::hf8: return &decode_elements<mf::e4m3fn, std::uint32_t>;
+    case element_type::bf8: return &decode_elements<mf::e5m2, std::uint32_t>;
+    case element_type::f16: return &decode_elements<mf::binary16, std::uint32_t>;
+    case element_type::bf16: return &decode_elements<mf::bfloat16, std::uint32_t>;
+    default: return nullptr;
+  }
+}
+
+inline encode_function code_encoder(element_type t) noexcept {
+  switch (t) {
+    case element_type::hf8: return &encode_elements<mf::e4m3fn, std::uint32_t>;
+    case element_type::bf8: return &encode_elements<mf::e5m2, std::uint32_t>;
+    case element_type::f16: return &encode_elements<mf::binary16, std::uint32_t>;
+    case element_type::bf16: return &encode_elements<mf::bfloat16, std::uint32_t>;
+    case element_type::f32: return &encode_float32<std::uint32_t>;
+    default: return nullptr;
+  }
+}
+
+template <class T>
+decode_function value_decoder() noexcept {
+  if constexpr (is_minifloat_v<T>) {
+    return &decode_elements<T, T>;
+  } else {
+    return nullptr;  // integers: the reference
+  }
+}
+
+template <class T>
+encode_function value_encoder() noexcept {
+  if constexpr (std::is_same_v<T, float>) {
+    return &encode_float32<float>;
+  } else if constexpr (is_minifloat_v<T>) {
+    return &encode_elements<T, T>;
+  } else {
+    return nullptr;
+  }
+}
+
+}  // namespace detail
+
+// Whether a fast kernel computes this request on the active ISA (the
+// checks aside).
+inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
+                            const matmul_options& o) noexcept {
+  if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
+  if (o.output.stochastic) return false;
+  // placement::operands scales the operands at packing: sequential_fp32 only
+  // (the other fast models' operand types would be float32).
+  if (o.scales.where == placement::operands && o.model.kind != model_kind::sequential_fp32) {
+    return false;
+  }
+  return kernel_for(o.model, ta, tb, k, bulk::active_isa()).run != nullptr;
+}
+
+// Runs the request on the fast kernels of the active ISA and returns true,
+// or returns false (nothing done) when the reference must compute it.
+// Throws what the reference throws for a request the rules reject.
+inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, element_type tc,
+                            const operand_reader& a, const operand_reader& b,
+                            const result_writer& c, std::size_t m, std::size_t n, std::size_t k,
+                            const matmul_options& o) {
+  if (!has_fast_kernel(ta, tb, tc, k, o) || a.decode == nullptr || b.decode == nullptr ||
+      c.encode == nullptr) {
+    return false;
+  }
+  hybrid::detail::check_request(table, ta, tb, tc, k, o);
+  hybrid::detail::check_float_request(ta, tb, tc, o);
+  run_blocked(kernel_for(o.model, ta, tb, k, bulk::active_isa()), {a, b, c, m, n, k, &o});
+  return true;
+}
+
+}  // namespace mf::hybrid::kernels

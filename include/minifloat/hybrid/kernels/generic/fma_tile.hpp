@@ -1,0 +1,62 @@
+// The register-blocked outer-product micro-kernel of the sequential_fp32
+// model, written once over a target's float operations (Ops: simd/*/
+// vector_ops.hpp). No include guard, on purpose: kernels/targets.hpp
+// includes this file once per target, inside that target's region and
+// namespace, so each copy is compiled for its instruction set.
+//
+// A Rows x (Vectors * Ops::lanes) tile of C: each step k broadcasts the
+// tile's Rows elements of A's column k and multiplies them into the
+// Vectors vectors of B's row k. Every element of C gets exactly
+// acc = fma(a_k, b_k, acc) for k in order, the model's own recurrence
+// (detail::sequential_sum), so the kernel gives the model's bits.
+//
+// Packed operands (kernels/driver.hpp, tile_args): `a` holds the tile's A
+// as `steps` steps of Rows values, `b` holds B as `steps` steps of
+// Vectors * lanes values. `c` (row stride ldc) holds the accumulators
+// carried from the previous K block, read unless `first` (then they start
+// at +0, as the model's acc does). A step is one k, or one k-pair for the
+// BF16 pair operations (kernels/x86/avx512/bf16_pair_ops.hpp), whose
+// Ops::fma is VDPBF16PS. Over float64 operations (Ops::value = double) the
+// same loop is the `exact` model's exact sum (generic/exact_tile.hpp says
+// why it is exact).
+
+template <class Ops, int Rows, int Vectors>
+void fma_tile(const tile_args& args) noexcept {
+  using vec = typename Ops::vec;
+  using value = typename Ops::value;  // float, or double for the exact model
+  const auto* a = static_cast<const value*>(args.a);
+  const auto* b = static_cast<const value*>(args.b);
+  auto* c = static_cast<value*>(args.c);
+  const std::size_t ldc = args.ldc;
+  constexpr int width = Vectors * Ops::lanes;
+  // Fully unrolled, the accumulators live in registers (Rows * Vectors of
+  // them: 24 zmm of 32 for AVX-512's 6 x 64 tile).
+  vec acc[Rows][Vectors];
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 16
+    for (int v = 0; v < Vectors; ++v) {
+      if (args.first) {
+        acc[r][v] = Ops::zero();
+      } else {
+        acc[r][v] = Ops::loadu(c + r * ldc + v * Ops::lanes);
+      }
+    }
+  }
+  for (std::size_t p = 0; p < args.steps; ++p) {
+    vec row[Vectors];
+#pragma GCC unroll 16
+    for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r) {
+      const vec x = Ops::broadcast(a[p * Rows + r]);
+#pragma GCC unroll 16
+      for (int v = 0; v < Vectors; ++v) acc[r][v] = Ops::fma(x, row[v], acc[r][v]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 16
+    for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, acc[r][v]);
+  }
+}

@@ -1,0 +1,217 @@
+// The micro-kernels of each instruction set: the generic sources of
+// kernels/generic/ included once per target, inside that target's region
+// (simd/target_region.hpp) and namespace, with the tile shapes chosen for
+// the target's register file. kernel_for() is the one place that maps a
+// model and the active ISA (bulk/dispatch.hpp) to a kernel.
+#pragma once
+
+#include <cstddef>
+
+#include "../../bulk/dispatch.hpp"
+#include "../../simd/scalar/vector_ops.hpp"
+#include "../../simd/target_region.hpp"
+#include "../../simd/x86/avx2/vector_ops.hpp"
+#include "../../simd/x86/avx512/vector_ops.hpp"
+#include "../accumulation.hpp"
+#include "../amax.hpp"
+#include "../element_type.hpp"
+#include "../fp32_rounding.hpp"
+#include "../output.hpp"
+#include "x86/avx512/bf16_pair_ops.hpp"
+
+namespace mf::hybrid::kernels {
+
+// One micro-kernel call: a tile of accumulators (c, row stride ldc) over
+// `steps` steps of packed A and B (generic/fma_tile.hpp has the layout);
+// `first`: the accumulators start at +0 instead of being read; `chunk`:
+// steps per exactly summed chunk (chunked_exact only).
+struct tile_args {
+  const void* a;
+  const void* b;
+  void* c;
+  std::size_t ldc;
+  std::size_t steps;
+  bool first;
+  std::size_t chunk;
+};
+
+using tile_function = void (*)(const tile_args&) noexcept;
+
+// The post-processing of a run of one row (generic/epilogue_span.hpp).
+using epilogue_function = void (*)(const scale_options& s, const float* acc, std::size_t i,
+                                   std::size_t first_column, std::size_t count, float* y3,
+                                   hybrid::detail::amax_tracker& amax) noexcept;
+
+// How the driver packs the operands for a kernel: one float32 per k, a pair
+// of BF16 values per 32-bit word (k and k + 1, K padded to even with +0, as
+// detail::bf16_pairs_sum pads), or one float64 per k.
+enum class packing : unsigned char { float32, bf16_pairs, float64 };
+
+struct tile_kernel {
+  int rows = 0;
+  int columns = 0;
+  tile_function run = nullptr;  // null: no fast kernel
+  packing operands = packing::float32;
+  // The accumulators the driver carries between K blocks are float64 (the
+  // exact model's exact sum), rounded to float32 once at the end.
+  bool wide_accumulators = false;
+  std::size_t chunk = 0;  // chunked_exact: K blocks are whole chunks
+  epilogue_function epilogue = nullptr;
+};
+
+}  // namespace mf::hybrid::kernels
+
+// Each target: fma (float32, sequential_fp32), exact (float64 fma_tile) and
+// chunked (chunked_exact_tile), with the tile sizes of its registers.
+// Scalar: 4 x 4 tiles of plain floats, the fallback on every CPU and the
+// kernel that tests the driver everywhere.
+MF_SIMD_REGION_BEGIN_SCALAR
+namespace mf::hybrid::kernels::scalar {
+#include "generic/epilogue_span.hpp"
+#include "generic/exact_tile.hpp"
+#include "generic/fma_tile.hpp"
+inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
+                            std::size_t first_column, std::size_t count, float* y3,
+                            hybrid::detail::amax_tracker& amax) noexcept {
+  epilogue_span<simd::scalar::float_ops>(s, acc, i, first_column, count, y3, amax);
+}
+inline constexpr int rows = 4, columns = 4;
+inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::scalar::float_ops, rows, columns>(t); }
+inline void exact_kernel(const tile_args& t) noexcept { fma_tile<simd::scalar::double_ops, rows, columns>(t); }
+inline void chunked_kernel(const tile_args& t) noexcept {
+  chunked_exact_tile<simd::scalar::double_ops, rows, columns>(t);
+}
+}  // namespace mf::hybrid::kernels::scalar
+MF_SIMD_REGION_END_SCALAR
+
+#if MF_SIMD_X86
+// AVX2: 6 rows x 2 ymm (12 accumulators, 2 of B and a broadcast in 16
+// registers): 6 x 16 floats, 6 x 8 doubles.
+MF_SIMD_REGION_BEGIN_AVX2
+namespace mf::hybrid::kernels::avx2 {
+#include "generic/epilogue_span.hpp"
+#include "generic/exact_tile.hpp"
+#include "generic/fma_tile.hpp"
+inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
+                            std::size_t first_column, std::size_t count, float* y3,
+                            hybrid::detail::amax_tracker& amax) noexcept {
+  epilogue_span<simd::avx2::float_ops>(s, acc, i, first_column, count, y3, amax);
+}
+inline constexpr int rows = 6, vectors = 2;
+inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::avx2::float_ops, rows, vectors>(t); }
+inline void exact_kernel(const tile_args& t) noexcept { fma_tile<simd::avx2::double_ops, rows, vectors>(t); }
+inline void chunked_kernel(const tile_args& t) noexcept {
+  chunked_exact_tile<simd::avx2::double_ops, rows, vectors>(t);
+}
+}  // namespace mf::hybrid::kernels::avx2
+MF_SIMD_REGION_END
+
+// AVX-512: 6 rows x 4 zmm (24 accumulators, 4 of B and a broadcast in 32
+// registers; 24 independent FMA chains hide the FMA latency): 6 x 64
+// floats, 6 x 32 doubles.
+MF_SIMD_REGION_BEGIN_AVX512
+namespace mf::hybrid::kernels::avx512 {
+#include "generic/epilogue_span.hpp"
+#include "generic/exact_tile.hpp"
+#include "generic/fma_tile.hpp"
+inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
+                            std::size_t first_column, std::size_t count, float* y3,
+                            hybrid::detail::amax_tracker& amax) noexcept {
+  epilogue_span<simd::avx512::float_ops>(s, acc, i, first_column, count, y3, amax);
+}
+inline constexpr int rows = 6, vectors = 4;
+inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::avx512::float_ops, rows, vectors>(t); }
+inline void exact_kernel(const tile_args& t) noexcept {
+  fma_tile<simd::avx512::double_ops, rows, vectors>(t);
+}
+inline void chunked_kernel(const tile_args& t) noexcept {
+  chunked_exact_tile<simd::avx512::double_ops, rows, vectors>(t);
+}
+}  // namespace mf::hybrid::kernels::avx512
+MF_SIMD_REGION_END
+
+// AVX512_BF16: the same 6 x 64 tile, each step a k-pair (VDPBF16PS).
+MF_SIMD_REGION_BEGIN_AVX512_BF16
+namespace mf::hybrid::kernels::avx512_bf16 {
+#include "generic/fma_tile.hpp"
+inline constexpr int rows = 6, vectors = 4;
+inline void pair_kernel(const tile_args& t) noexcept { fma_tile<pair_ops, rows, vectors>(t); }
+}  // namespace mf::hybrid::kernels::avx512_bf16
+MF_SIMD_REGION_END
+#endif
+
+namespace mf::hybrid::kernels {
+
+namespace detail {
+
+// The three kernels of one target and their tile.
+struct target_kernels {
+  int rows;
+  int float_columns;
+  int double_columns;
+  tile_function fma;
+  tile_function exact;
+  tile_function chunked;
+  epilogue_function epilogue;
+};
+
+inline target_kernels target_for(bulk::isa isa) noexcept {
+#if MF_SIMD_X86
+  if (isa == bulk::isa::avx512) {
+    return {avx512::rows, avx512::vectors * simd::avx512::float_ops::lanes,
+            avx512::vectors * simd::avx512::double_ops::lanes, &avx512::fma_kernel,
+            &avx512::exact_kernel, &avx512::chunked_kernel, &avx512::epilogue_kernel};
+  }
+  if (isa == bulk::isa::avx2) {
+    return {avx2::rows, avx2::vectors * simd::avx2::float_ops::lanes,
+            avx2::vectors * simd::avx2::double_ops::lanes, &avx2::fma_kernel, &avx2::exact_kernel,
+            &avx2::chunked_kernel, &avx2::epilogue_kernel};
+  }
+#endif
+  (void)isa;  // NEON and every ISA without its own kernels: scalar
+  return {scalar::rows, scalar::columns, scalar::columns, &scalar::fma_kernel,
+          &scalar::exact_kernel, &scalar::chunked_kernel, &scalar::epilogue_kernel};
+}
+
+}  // namespace detail
+
+// Longest K of the exact float64 sum of E4M3 products (generic/exact_tile.hpp).
+inline constexpr std::size_t exact_e4m3_max_k = std::size_t{1} << 17;
+// Longest chunk of the chunked kernel (a K block holds whole chunks).
+inline constexpr std::size_t max_fast_chunk = 1024;
+
+// The kernel of a model for operands ta x tb with K products on a kernel
+// set; run == nullptr where there is none (the reference computes it).
+inline tile_kernel kernel_for(const accumulation_model& model, element_type ta, element_type tb,
+                              std::size_t k, bulk::isa isa) noexcept {
+  const detail::target_kernels target = detail::target_for(isa);
+  const bool e4m3 = ta == element_type::hf8 && tb == element_type::hf8;
+  switch (model.kind) {
+    case model_kind::sequential_fp32:
+      return {target.rows, target.float_columns, target.fma, packing::float32, false, 0,
+              target.epilogue};
+    case model_kind::exact:
+      if (!e4m3 || model.exact_to_output || k > exact_e4m3_max_k) return {};
+      return {target.rows, target.double_columns, target.exact, packing::float64, true, 0,
+              target.epilogue};
+    case model_kind::chunked_exact:
+      if (!e4m3 || model.rounding != fp32_rounding::nearest_even || model.presum_round ||
+          model.chunk < 1 || static_cast<std::size_t>(model.chunk) > max_fast_chunk) {
+        return {};
+      }
+      return {target.rows, target.double_columns, target.chunked, packing::float64, false,
+              static_cast<std::size_t>(model.chunk), target.epilogue};
+    case model_kind::avx512_bf16_pairs:
+#if MF_SIMD_X86
+      // The instruction itself: only where the CPU has it.
+      if (isa == bulk::isa::avx512 && bulk::detail::cpu().avx512bf16) {
+        return {avx512_bf16::rows, avx512_bf16::vectors * avx512_bf16::pair_ops::lanes,
+                &avx512_bf16::pair_kernel, packing::bf16_pairs, false, 0, target.epilogue};
+      }
+#endif
+      return {};
+    default: return {};
+  }
+}
+
+}  // namespace mf::hybrid::kernels

@@ -1,0 +1,101 @@
+// The options of the hybrid MatMul and the checks of a request against
+// them, shared by the reference (matmul.hpp) and the fast kernels
+// (kernels/fast_path.hpp), so both reject the same requests with the same
+// messages.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "accumulation.hpp"
+#include "element_type.hpp"
+#include "output.hpp"
+#include "tables.hpp"
+
+namespace mf::hybrid {
+
+// How an int32 accumulator becomes int8/uint8: round-half-even(acc * scale),
+// saturated. exact computes acc * scale exactly; fp32 is the usual CPU
+// sequence RN32(RN32(float(acc)) * scale), which differs when |acc| > 2^24
+// and at ties.
+enum class requantization : unsigned char { exact, fp32 };
+
+struct matmul_options {
+  accumulation_model model = models::sequential_fp32();
+  scale_options scales;
+  output_conversion output;
+  // The vendor table's "Input Z multiple 16": K must be a multiple of 16.
+  // Off, the reference computes any K (the unit itself would not).
+  bool check_z_multiple = true;
+  // If set, receives max |y2| over the output (after the bias, before the
+  // output scale); NaN if any y2 is NaN.
+  float* amax = nullptr;
+  // Integer MatMul: the one float32 requantization scale, and its rule.
+  float integer_scale = 1.0f;
+  requantization requant = requantization::exact;
+  // Threads for the fast kernels (kernels/driver.hpp): C is split into
+  // blocks, each computed exactly as with one thread, so the bits do not
+  // depend on this. 0 counts as 1. The reference path is single-threaded.
+  unsigned threads = 1;
+  // Skip the fast kernels and run the reference triple loop (for tests and
+  // benchmarks; both give the same bits).
+  bool reference_only = false;
+};
+
+namespace detail {
+
+inline void check_model(const accumulation_model& m, element_type a, element_type b,
+                        placement where) {
+  const bool pairs = m.kind == model_kind::avx512_bf16_pairs || m.kind == model_kind::amx_tile_pairs;
+  if (pairs && where == placement::operands) {
+    throw unsupported("the 16-bit dot-product models take the 16-bit inputs; they cannot run on "
+                      "float32 operands (placement operands)");
+  }
+  if (m.kind == model_kind::avx512_bf16_pairs &&
+      (a == element_type::f16 || b == element_type::f16)) {
+    throw unsupported("avx512_bf16_pairs needs BF16-exact operands; FP16 is not");
+  }
+  if (m.kind == model_kind::amx_tile_pairs &&
+      ((a == element_type::bf16 && b == element_type::f16) ||
+       (a == element_type::f16 && b == element_type::bf16))) {
+    throw unsupported("amx_tile_pairs: BF16 x FP16 has no instruction (TDPBF16PS or TDPFP16PS)");
+  }
+  if (m.kind == model_kind::amx_tile_pairs && (m.chunk < 2 || m.chunk % 2 != 0)) {
+    throw unsupported("amx_tile_pairs: chunk must be even and >= 2");
+  }
+  if (m.kind == model_kind::chunked_exact && m.chunk < 1) {
+    throw unsupported("chunked_exact: chunk must be >= 1");
+  }
+  if (m.kind == model_kind::reduced_precision &&
+      (m.bits < 1 || m.bits > 53 || m.promote_every < 1 || m.block < 1)) {
+    throw unsupported("reduced_precision: bits must be 1..53, promote_every and block >= 1");
+  }
+}
+
+// The checks every request passes before any arithmetic: the table accepts
+// the type combination, and K is a multiple of the table's Z multiple.
+inline void check_request(table_id table, element_type ta, element_type tb, element_type tc,
+                          std::size_t k, const matmul_options& o) {
+  if (!matmul_supported(table, ta, tb, tc)) {
+    throw unsupported(rejection(table, "MatMul", ta, tb, tc));
+  }
+  const std::size_t z = required_z_multiple(table);
+  if (o.check_z_multiple && k % z != 0) {
+    throw unsupported(std::string(name(table)) + " needs K to be a multiple of " +
+                      std::to_string(z) + " (\"Input Z multiple 16\"); K is " +
+                      std::to_string(k));
+  }
+}
+
+// The further checks of a float MatMul (not I8 x I8 or U8 x U8).
+inline void check_float_request(element_type ta, element_type tb, element_type tc,
+                                const matmul_options& o) {
+  check_model(o.model, ta, tb, o.scales.where);
+  if (tc == element_type::f32 && o.output.stochastic) {
+    throw unsupported("stochastic output rounding needs an FP8 or 16-bit output; an FP32 "
+                      "output is the epilogue's own float32 value");
+  }
+}
+
+}  // namespace detail
+}  // namespace mf::hybrid

@@ -1,0 +1,69 @@
+// The float and double "vectors" of one lane: lets a generic kernel written over vector
+// operations run on any CPU (and be tested on every machine) as the scalar
+// fallback. fma is std::fma: one rounding, as the vector FMAs.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "../../config.hpp"
+#include "../target_region.hpp"
+
+MF_SIMD_REGION_BEGIN_SCALAR
+namespace mf::simd::scalar {
+
+struct float_ops {
+  using value = float;
+  using vec = float;
+  static constexpr int lanes = 1;
+  static MF_FORCE_INLINE vec zero() noexcept { return 0.0f; }
+  static MF_FORCE_INLINE vec load(const float* p) noexcept { return *p; }
+  static MF_FORCE_INLINE vec loadu(const float* p) noexcept { return *p; }
+  static MF_FORCE_INLINE vec broadcast(float x) noexcept { return x; }
+  // a * b + c, rounded once.
+  static MF_FORCE_INLINE vec fma(vec a, vec b, vec c) noexcept { return std::fma(a, b, c); }
+  static MF_FORCE_INLINE void store(float* p, vec v) noexcept { *p = v; }
+  static MF_FORCE_INLINE void storeu(float* p, vec v) noexcept { *p = v; }
+  static MF_FORCE_INLINE vec add(vec a, vec b) noexcept { return a + b; }
+  static MF_FORCE_INLINE vec mul(vec a, vec b) noexcept { return a * b; }
+  static MF_FORCE_INLINE vec div(vec a, vec b) noexcept { return a / b; }
+  static MF_FORCE_INLINE vec abs(vec a) noexcept { return std::fabs(a); }
+  // a > b ? a : b: b when either is NaN (as x86 MAXPS).
+  static MF_FORCE_INLINE vec max(vec a, vec b) noexcept { return a > b ? a : b; }
+  static MF_FORCE_INLINE float reduce_max(vec a) noexcept { return a; }
+  static MF_FORCE_INLINE bool any_nan(vec a) noexcept { return std::isnan(a); }
+  // a, or `replacement` where a is NaN.
+  static MF_FORCE_INLINE vec nan_to(vec a, vec replacement) noexcept {
+    return std::isnan(a) ? replacement : a;
+  }
+};
+
+// One float64 lane, with the few steps the exact kernels need beyond FMA.
+struct double_ops {
+  using value = double;
+  using vec = double;
+  static constexpr int lanes = 1;
+  static MF_FORCE_INLINE vec zero() noexcept { return 0.0; }
+  static MF_FORCE_INLINE vec loadu(const double* p) noexcept { return *p; }
+  static MF_FORCE_INLINE vec broadcast(double x) noexcept { return x; }
+  static MF_FORCE_INLINE vec fma(vec a, vec b, vec c) noexcept { return std::fma(a, b, c); }
+  static MF_FORCE_INLINE void storeu(double* p, vec v) noexcept { *p = v; }
+  static MF_FORCE_INLINE vec add(vec a, vec b) noexcept { return a + b; }
+  static MF_FORCE_INLINE vec sub(vec a, vec b) noexcept { return a - b; }
+  // float32 values in, float32 values out (nearest even, as static_cast).
+  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept { return *p; }
+  static MF_FORCE_INLINE void store_narrowed(float* p, vec v) noexcept { *p = static_cast<float>(v); }
+  // t, the rounded-to-nearest sum, made round-to-odd given the sum's exact
+  // error: if error != 0 and t's last bit is even, t's neighbour toward the
+  // error (odd). NaN t stays (error is NaN: no step).
+  static MF_FORCE_INLINE vec round_to_odd(vec t, vec error) noexcept {
+    auto bits = mf::detail::bit_cast<std::uint64_t>(t);
+    if (error != 0 && (bits & 1u) == 0) {
+      bits = std::signbit(error) == std::signbit(t) ? bits + 1 : bits - 1;  // magnitude up or down
+    }
+    return mf::detail::bit_cast<double>(bits);
+  }
+};
+
+}  // namespace mf::simd::scalar
+MF_SIMD_REGION_END_SCALAR

@@ -1,0 +1,60 @@
+// Target regions: every function defined between MF_SIMD_REGION_BEGIN_*
+// and MF_SIMD_REGION_END is compiled for that instruction set, so one
+// generic source included inside the region (once per target, in a
+// per-target namespace) becomes that target's kernel, templates included.
+// GCC: #pragma GCC push_options / target / pop_options; Clang: #pragma clang
+// attribute push(target(...), apply_to = function) / pop. No -march flag is
+// needed: the caller chooses the target at run time (bulk/dispatch.hpp).
+// Standard headers must be included before a region opens (their inline
+// functions would otherwise be compiled for the target).
+#pragma once
+
+#include "../config.hpp"
+
+// The one list of features of each x86 target, matching what
+// bulk/dispatch.hpp checks before it reports isa::avx2 / isa::avx512.
+#define MF_SIMD_AVX2_FEATURES "avx2,fma,f16c,bmi,bmi2"
+#define MF_SIMD_AVX512_FEATURES "avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd"
+// AVX-512 plus AVX512_BF16 (VDPBF16PS), for the kernels that need it only.
+#define MF_SIMD_AVX512_BF16_FEATURES MF_SIMD_AVX512_FEATURES ",avx512bf16"
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(MINIFLOAT_BULK_NO_SIMD)
+#define MF_SIMD_X86 1
+#else
+#define MF_SIMD_X86 0
+#endif
+
+#define MF_SIMD_PRAGMA(text) _Pragma(#text)
+
+// Every region also turns floating-point contraction off: GCC's default for
+// C++ (-ffp-contract=fast, even with -std=c++17) may fuse a multiply and a
+// later add into one FMA, one rounding instead of the two that the models
+// and the post-processing specify; the region keeps the written roundings.
+// Clang contracts only within one expression (-ffp-contract=on), and the
+// kernels write no a * b + c expression. MF_SIMD_REGION_BEGIN_SCALAR /
+// MF_SIMD_REGION_END_SCALAR enclose the scalar kernels (no target).
+#if defined(__clang__)
+#define MF_SIMD_REGION_BEGIN_FEATURES(features) \
+  MF_SIMD_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
+#define MF_SIMD_REGION_END MF_SIMD_PRAGMA(clang attribute pop)
+#define MF_SIMD_REGION_BEGIN_SCALAR
+#define MF_SIMD_REGION_END_SCALAR
+#elif defined(__GNUC__)
+#define MF_SIMD_REGION_BEGIN_FEATURES(features)                        \
+  MF_SIMD_PRAGMA(GCC push_options) MF_SIMD_PRAGMA(GCC target(features)) \
+  MF_SIMD_PRAGMA(GCC optimize("fp-contract=off"))
+#define MF_SIMD_REGION_END MF_SIMD_PRAGMA(GCC pop_options)
+#define MF_SIMD_REGION_BEGIN_SCALAR \
+  MF_SIMD_PRAGMA(GCC push_options) MF_SIMD_PRAGMA(GCC optimize("fp-contract=off"))
+#define MF_SIMD_REGION_END_SCALAR MF_SIMD_PRAGMA(GCC pop_options)
+#else
+#define MF_SIMD_REGION_BEGIN_FEATURES(features)
+#define MF_SIMD_REGION_END
+#define MF_SIMD_REGION_BEGIN_SCALAR
+#define MF_SIMD_REGION_END_SCALAR
+#endif
+
+#define MF_SIMD_REGION_BEGIN_AVX2 MF_SIMD_REGION_BEGIN_FEATURES(MF_SIMD_AVX2_FEATURES)
+#define MF_SIMD_REGION_BEGIN_AVX512 MF_SIMD_REGION_BEGIN_FEATURES(MF_SIMD_AVX512_FEATURES)
+#define MF_SIMD_REGION_BEGIN_AVX512_BF16 MF_SIMD_REGION_BEGIN_FEATURES(MF_SIMD_AVX512_BF16_FEATURES)

@@ -1,0 +1,86 @@
+// AVX2 + FMA float (8 lanes) and double (4 lanes) operations for the
+// generic kernels.
+#pragma once
+
+#include "../../target_region.hpp"
+
+#if MF_SIMD_X86
+#include "../../../bulk/x86_intrinsics.hpp"
+
+MF_SIMD_REGION_BEGIN_AVX2
+namespace mf::simd::avx2 {
+
+struct float_ops {
+  using value = float;
+  using vec = __m256;
+  static constexpr int lanes = 8;
+  static MF_FORCE_INLINE vec zero() noexcept { return _mm256_setzero_ps(); }
+  static MF_FORCE_INLINE vec load(const float* p) noexcept { return _mm256_load_ps(p); }
+  static MF_FORCE_INLINE vec loadu(const float* p) noexcept { return _mm256_loadu_ps(p); }
+  static MF_FORCE_INLINE vec broadcast(float x) noexcept { return _mm256_set1_ps(x); }
+  // a * b + c, rounded once (VFMADD231PS).
+  static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept { return _mm256_fmadd_ps(a, b, c); }
+  static MF_FORCE_INLINE void store(float* p, const vec& v) noexcept { _mm256_store_ps(p, v); }
+  static MF_FORCE_INLINE void storeu(float* p, const vec& v) noexcept { _mm256_storeu_ps(p, v); }
+  static MF_FORCE_INLINE vec add(const vec& a, const vec& b) noexcept { return _mm256_add_ps(a, b); }
+  static MF_FORCE_INLINE vec mul(const vec& a, const vec& b) noexcept { return _mm256_mul_ps(a, b); }
+  static MF_FORCE_INLINE vec div(const vec& a, const vec& b) noexcept { return _mm256_div_ps(a, b); }
+  static MF_FORCE_INLINE vec abs(const vec& a) noexcept {
+    return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a);
+  }
+  // a > b ? a : b per lane: b when either is NaN (MAXPS).
+  static MF_FORCE_INLINE vec max(const vec& a, const vec& b) noexcept { return _mm256_max_ps(a, b); }
+  static MF_FORCE_INLINE float reduce_max(const vec& a) noexcept {
+    alignas(32) float lane[8];
+    _mm256_store_ps(lane, a);
+    float m = lane[0];
+    for (int i = 1; i < 8; ++i) m = lane[i] > m ? lane[i] : m;
+    return m;
+  }
+  static MF_FORCE_INLINE bool any_nan(const vec& a) noexcept {
+    return _mm256_movemask_ps(_mm256_cmp_ps(a, a, _CMP_UNORD_Q)) != 0;
+  }
+  static MF_FORCE_INLINE vec nan_to(const vec& a, const vec& replacement) noexcept {
+    return _mm256_blendv_ps(a, replacement, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+  }
+};
+
+// Four float64 lanes, with the few steps the exact kernels need beyond FMA
+// (the one-lane version in simd/scalar/vector_ops.hpp says what each does).
+struct double_ops {
+  using value = double;
+  using vec = __m256d;
+  static constexpr int lanes = 4;
+  static MF_FORCE_INLINE vec zero() noexcept { return _mm256_setzero_pd(); }
+  static MF_FORCE_INLINE vec loadu(const double* p) noexcept { return _mm256_loadu_pd(p); }
+  static MF_FORCE_INLINE vec broadcast(double x) noexcept { return _mm256_set1_pd(x); }
+  static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept {
+    return _mm256_fmadd_pd(a, b, c);
+  }
+  static MF_FORCE_INLINE void storeu(double* p, const vec& v) noexcept { _mm256_storeu_pd(p, v); }
+  static MF_FORCE_INLINE vec add(const vec& a, const vec& b) noexcept { return _mm256_add_pd(a, b); }
+  static MF_FORCE_INLINE vec sub(const vec& a, const vec& b) noexcept { return _mm256_sub_pd(a, b); }
+  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept {
+    return _mm256_cvtps_pd(_mm_loadu_ps(p));
+  }
+  static MF_FORCE_INLINE void store_narrowed(float* p, const vec& v) noexcept {
+    _mm_storeu_ps(p, _mm256_cvtpd_ps(v));
+  }
+  static MF_FORCE_INLINE vec round_to_odd(const vec& t, const vec& error) noexcept {
+    const __m256i bits = _mm256_castpd_si256(t);
+    const __m256i one = _mm256_set1_epi64x(1);
+    const __m256i inexact = _mm256_castpd_si256(_mm256_cmp_pd(error, _mm256_setzero_pd(), _CMP_NEQ_OQ));
+    const __m256i even = _mm256_cmpeq_epi64(_mm256_and_si256(bits, one), _mm256_setzero_si256());
+    const __m256i step = _mm256_and_si256(inexact, even);
+    // signs differ: the xor is negative as an int64
+    const __m256i differ = _mm256_cmpgt_epi64(_mm256_setzero_si256(),
+                                              _mm256_xor_si256(bits, _mm256_castpd_si256(error)));
+    const __m256i up = _mm256_and_si256(_mm256_andnot_si256(differ, step), one);
+    const __m256i down = _mm256_and_si256(_mm256_and_si256(differ, step), one);
+    return _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_add_epi64(bits, up), down));
+  }
+};
+
+}  // namespace mf::simd::avx2
+MF_SIMD_REGION_END
+#endif

@@ -1,0 +1,80 @@
+// AVX-512 float (16 lanes) and double (8 lanes) operations for the generic
+// kernels.
+#pragma once
+
+#include "../../target_region.hpp"
+
+#if MF_SIMD_X86
+#include "../../../bulk/x86_intrinsics.hpp"
+
+MF_SIMD_REGION_BEGIN_AVX512
+namespace mf::simd::avx512 {
+
+struct float_ops {
+  using value = float;
+  using vec = __m512;
+  static constexpr int lanes = 16;
+  static MF_FORCE_INLINE vec zero() noexcept { return _mm512_setzero_ps(); }
+  static MF_FORCE_INLINE vec load(const float* p) noexcept { return _mm512_load_ps(p); }
+  static MF_FORCE_INLINE vec loadu(const float* p) noexcept { return _mm512_loadu_ps(p); }
+  static MF_FORCE_INLINE vec broadcast(float x) noexcept { return _mm512_set1_ps(x); }
+  // a * b + c, rounded once (VFMADD231PS).
+  static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept { return _mm512_fmadd_ps(a, b, c); }
+  static MF_FORCE_INLINE void store(float* p, const vec& v) noexcept { _mm512_store_ps(p, v); }
+  static MF_FORCE_INLINE void storeu(float* p, const vec& v) noexcept { _mm512_storeu_ps(p, v); }
+  static MF_FORCE_INLINE vec add(const vec& a, const vec& b) noexcept { return _mm512_add_ps(a, b); }
+  static MF_FORCE_INLINE vec mul(const vec& a, const vec& b) noexcept { return _mm512_mul_ps(a, b); }
+  static MF_FORCE_INLINE vec div(const vec& a, const vec& b) noexcept { return _mm512_div_ps(a, b); }
+  static MF_FORCE_INLINE vec abs(const vec& a) noexcept { return _mm512_abs_ps(a); }
+  // a > b ? a : b per lane: b when either is NaN (MAXPS).
+  static MF_FORCE_INLINE vec max(const vec& a, const vec& b) noexcept { return _mm512_max_ps(a, b); }
+  static MF_FORCE_INLINE float reduce_max(const vec& a) noexcept {
+    alignas(64) float lane[16];
+    _mm512_store_ps(lane, a);
+    float m = lane[0];
+    for (int i = 1; i < 16; ++i) m = lane[i] > m ? lane[i] : m;
+    return m;
+  }
+  static MF_FORCE_INLINE bool any_nan(const vec& a) noexcept {
+    return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q) != 0;
+  }
+  static MF_FORCE_INLINE vec nan_to(const vec& a, const vec& replacement) noexcept {
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a, replacement);
+  }
+};
+
+// Eight float64 lanes, with the few steps the exact kernels need beyond FMA
+// (the one-lane version in simd/scalar/vector_ops.hpp says what each does).
+struct double_ops {
+  using value = double;
+  using vec = __m512d;
+  static constexpr int lanes = 8;
+  static MF_FORCE_INLINE vec zero() noexcept { return _mm512_setzero_pd(); }
+  static MF_FORCE_INLINE vec loadu(const double* p) noexcept { return _mm512_loadu_pd(p); }
+  static MF_FORCE_INLINE vec broadcast(double x) noexcept { return _mm512_set1_pd(x); }
+  static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& c) noexcept {
+    return _mm512_fmadd_pd(a, b, c);
+  }
+  static MF_FORCE_INLINE void storeu(double* p, const vec& v) noexcept { _mm512_storeu_pd(p, v); }
+  static MF_FORCE_INLINE vec add(const vec& a, const vec& b) noexcept { return _mm512_add_pd(a, b); }
+  static MF_FORCE_INLINE vec sub(const vec& a, const vec& b) noexcept { return _mm512_sub_pd(a, b); }
+  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept {
+    return _mm512_cvtps_pd(_mm256_loadu_ps(p));
+  }
+  static MF_FORCE_INLINE void store_narrowed(float* p, const vec& v) noexcept {
+    _mm256_storeu_ps(p, _mm512_cvtpd_ps(v));
+  }
+  static MF_FORCE_INLINE vec round_to_odd(const vec& t, const vec& error) noexcept {
+    const __m512i bits = _mm512_castpd_si512(t);
+    const __m512i one = _mm512_set1_epi64(1);
+    const __mmask8 step = _mm512_cmp_pd_mask(error, _mm512_setzero_pd(), _CMP_NEQ_OQ) &
+                          _mm512_testn_epi64_mask(bits, one);
+    const __mmask8 differ = _mm512_movepi64_mask(_mm512_xor_si512(bits, _mm512_castpd_si512(error)));
+    const __m512i up = _mm512_mask_add_epi64(bits, step & static_cast<__mmask8>(~differ), bits, one);
+    return _mm512_castsi512_pd(_mm512_mask_sub_epi64(up, step & differ, up, one));
+  }
+};
+
+}  // namespace mf::simd::avx512
+MF_SIMD_REGION_END
+#endif

@@ -1,0 +1,208 @@
+// Helpers of the fast-kernel tests: the ISAs this machine runs, the models
+// and type pairs that have fast kernels, and one comparison of the fast
+// path with the reference triple loop (options.reference_only), bit for bit,
+// C's untouched padding and amax included.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <minifloat/hybrid.hpp>
+
+#include "hybrid_test_support.hpp"
+
+namespace kernel_test {
+
+namespace hy = mf::hybrid;
+using hy::element_type;
+
+inline std::vector<mf::bulk::isa> machine_isas() {
+  std::vector<mf::bulk::isa> out;
+  for (mf::bulk::isa i : {mf::bulk::isa::scalar, mf::bulk::isa::avx2, mf::bulk::isa::avx512,
+                          mf::bulk::isa::neon}) {
+    if (mf::bulk::isa_supported(i)) out.push_back(i);
+  }
+  return out;
+}
+
+// Sets an ISA for the life of the object.
+class isa_scope {
+ public:
+  explicit isa_scope(mf::bulk::isa i) { mf::bulk::set_isa(i); }
+  ~isa_scope() { mf::bulk::reset_isa_from_environment(); }
+  isa_scope(const isa_scope&) = delete;
+  isa_scope& operator=(const isa_scope&) = delete;
+};
+
+struct named_model {
+  std::string name;
+  hy::accumulation_model model;
+};
+
+// Whether the model has a fast kernel on `isa` (for E4M3 x E4M3, which
+// every fast model takes).
+inline bool has_kernel(const hy::accumulation_model& m, mf::bulk::isa isa) {
+  return hy::kernels::kernel_for(m, element_type::hf8, element_type::hf8, 1, isa).run != nullptr;
+}
+
+// Every model with a fast kernel on `isa` (kernels/fast_path.hpp).
+inline std::vector<named_model> fast_models(mf::bulk::isa isa = mf::bulk::active_isa()) {
+  const std::vector<named_model> all = {
+      {"sequential_fp32", hy::models::sequential_fp32()},
+      {"avx512_bf16_pairs", hy::models::avx512_bf16_pairs()},
+      {"exact", hy::models::exact()},
+      {"chunked_exact_64", hy::models::chunked_exact(64)},
+      {"chunked_exact_5", hy::models::chunked_exact(5)},
+      {"chunked_exact_1", hy::models::chunked_exact(1)}};
+  std::vector<named_model> out;
+  for (const named_model& m : all) {
+    if (has_kernel(m.model, isa)) out.push_back(m);
+  }
+  return out;
+}
+
+inline constexpr element_type float_inputs[] = {element_type::hf8, element_type::bf8,
+                                                element_type::f16, element_type::bf16};
+inline constexpr element_type float_outputs[] = {element_type::hf8, element_type::bf8,
+                                                 element_type::f16, element_type::bf16,
+                                                 element_type::f32};
+
+struct type_triple {
+  element_type a, b, c;
+};
+
+// Whether the model has a fast kernel for these operand types (the BF16
+// pair model needs BF16-exact operands; the exact kernels are E4M3 x E4M3).
+inline bool accepts(const hy::accumulation_model& m, type_triple t) {
+  switch (m.kind) {
+    case hy::model_kind::avx512_bf16_pairs:
+      return t.a != element_type::f16 && t.b != element_type::f16;
+    case hy::model_kind::exact:
+    case hy::model_kind::chunked_exact: return t.a == element_type::hf8 && t.b == element_type::hf8;
+    default: return true;
+  }
+}
+
+// The float type combinations of table `any` that the model accepts.
+inline std::vector<type_triple> float_triples(const hy::accumulation_model& m) {
+  std::vector<type_triple> out;
+  for (element_type a : float_inputs) {
+    for (element_type b : float_inputs) {
+      for (element_type c : float_outputs) {
+        if (accepts(m, {a, b, c})) out.push_back({a, b, c});
+      }
+    }
+  }
+  return out;
+}
+
+struct problem {
+  type_triple types;
+  std::size_t m = 0, n = 0, k = 0;
+  std::size_t lda = 0, ldb = 0, ldc = 0;  // >= k, n, n
+  std::vector<std::uint32_t> a, b;       // m x lda, k x ldb
+};
+
+// Fills with uniformly random finite codes (every exponent of the type), or,
+// with `specials`, a quarter of the elements from the type's edge set
+// (zeros, subnormals, max, Inf and NaN where the type has them).
+inline void fill(std::vector<std::uint32_t>& v, element_type t, std::mt19937_64& rng,
+                 bool specials) {
+  const int bits = hy::storage_bits(t);
+  const std::uint32_t mask = (1u << bits) - 1u;
+  std::vector<std::uint32_t> edges;
+  if (specials) {
+    float largest = 0.0f;
+    for (std::uint32_t code = 0; code <= mask; ++code) {
+      const float x = std::fabs(hy::decode_bits(t, code));
+      if (std::isfinite(x) && x > largest) largest = x;
+    }
+    const std::uint32_t magnitude_mask = mask >> 1;
+    for (std::uint32_t code = 0; code <= mask; ++code) {
+      const float x = hy::decode_bits(t, code);
+      // zeros and the smallest subnormals, the largest finite, Inf, NaN
+      if ((code & magnitude_mask) < 8 || !std::isfinite(x) || std::fabs(x) == largest) {
+        edges.push_back(code);
+      }
+    }
+  }
+  for (auto& x : v) {
+    if (specials && rng() % 4 == 0) {
+      x = edges[rng() % edges.size()];
+    } else {
+      x = hybrid_test::random_finite_code(t, rng);
+    }
+  }
+}
+
+inline problem random_problem(type_triple types, std::size_t m, std::size_t n, std::size_t k,
+                              std::size_t pad, std::mt19937_64& rng, bool specials) {
+  problem p;
+  p.types = types;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.lda = k + pad;
+  p.ldb = n + pad;
+  p.ldc = n + pad;
+  p.a.resize(m * p.lda);
+  p.b.resize(k * p.ldb);
+  fill(p.a, types.a, rng, specials);
+  fill(p.b, types.b, rng, specials);
+  return p;
+}
+
+inline std::string describe(const problem& p, const hy::matmul_options& o) {
+  return std::string(hy::name(p.types.a)) + " x " + std::string(hy::name(p.types.b)) + " -> " +
+         std::string(hy::name(p.types.c)) + " m=" + std::to_string(p.m) +
+         " n=" + std::to_string(p.n) + " k=" + std::to_string(p.k) +
+         " lda=" + std::to_string(p.lda) + " threads=" + std::to_string(o.threads) +
+         " isa=" + mf::bulk::isa_name(mf::bulk::active_isa());
+}
+
+// C through the run-time entry; C's padding starts as 0xA5A5A5A5 and must
+// stay so.
+inline std::vector<std::uint32_t> run(const problem& p, hy::matmul_options o, float* amax) {
+  std::vector<std::uint32_t> c(p.m * p.ldc + 1, 0xA5A5A5A5u);
+  o.check_z_multiple = false;
+  o.amax = amax;
+  hy::matmul(hy::table_id::any, p.types.a, p.types.b, p.types.c, p.a.data(), p.lda, p.b.data(),
+             p.ldb, c.data(), p.ldc, p.m, p.n, p.k, o);
+  return c;
+}
+
+inline std::uint32_t bits_of(float x) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+
+// The fast path (on the active ISA) against the reference, bit for bit.
+// Returns false (and reports) on the first difference.
+inline bool matches_reference(const problem& p, hy::matmul_options o) {
+  EXPECT_TRUE(hy::kernels::has_fast_kernel(p.types.a, p.types.b, p.types.c, p.k, o))
+      << "this request would not take the fast path: the comparison would be vacuous";
+  float fast_amax = -1.0f, reference_amax = -2.0f;
+  const std::vector<std::uint32_t> fast = run(p, o, &fast_amax);
+  o.reference_only = true;
+  const std::vector<std::uint32_t> reference = run(p, o, &reference_amax);
+  for (std::size_t i = 0; i < fast.size(); ++i) {
+    if (fast[i] != reference[i]) {
+      ADD_FAILURE() << describe(p, o) << ": element " << i / p.ldc << "," << i % p.ldc
+                    << " fast 0x" << std::hex << fast[i] << " reference 0x" << reference[i];
+      return false;
+    }
+  }
+  if (bits_of(fast_amax) != bits_of(reference_amax)) {
+    ADD_FAILURE() << describe(p, o) << ": amax " << fast_amax << " reference " << reference_amax;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace kernel_test

@@ -1,0 +1,212 @@
+// The fast MatMul kernels against the reference triple loop, bit for bit,
+// on every ISA this machine runs (the test names carry the ISA): wide-range
+// random codes (uniform over each type's codes, so sums depend on their
+// order), the edge sets (subnormals, max, Inf, NaN, saturating outputs),
+// awkward shapes and leading dimensions, the scale options, and the thread
+// counts. Sizes are kept small for CI (sanitizers, qemu); the long
+// comparison is matmul_kernels_exhaustive_test.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <minifloat/hybrid.hpp>
+
+#include "kernel_test_support.hpp"
+
+namespace {
+
+namespace hy = mf::hybrid;
+using hy::element_type;
+using kernel_test::matches_reference;
+using kernel_test::random_problem;
+using T = element_type;
+
+class HybridKernels : public ::testing::TestWithParam<mf::bulk::isa> {
+ protected:
+  void SetUp() override { mf::bulk::set_isa(GetParam()); }
+  void TearDown() override { mf::bulk::reset_isa_from_environment(); }
+};
+
+hy::matmul_options with(const hy::accumulation_model& m) {
+  hy::matmul_options o;
+  o.model = m;
+  return o;
+}
+
+TEST_P(HybridKernels, EveryTypeCombinationOnRandomFiniteCodes) {
+  ASSERT_EQ(mf::bulk::active_isa(), GetParam());
+  std::mt19937_64 rng(11);
+  for (const auto& model : kernel_test::fast_models()) {
+    for (const kernel_test::type_triple& types : kernel_test::float_triples(model.model)) {
+      // Tile edges: 6- and 4-row tiles, 64/16/4-column tiles.
+      const auto p = random_problem(types, 7, 19, 33, 0, rng, false);
+      ASSERT_TRUE(matches_reference(p, with(model.model))) << model.name;
+    }
+  }
+}
+
+TEST_P(HybridKernels, EdgeSetsAndSaturatingOutputs) {
+  std::mt19937_64 rng(12);
+  for (const auto& model : kernel_test::fast_models()) {
+    for (const kernel_test::type_triple& types : kernel_test::float_triples(model.model)) {
+      const auto p = random_problem(types, 9, 21, 24, 0, rng, true);
+      hy::matmul_options o = with(model.model);
+      ASSERT_TRUE(matches_reference(p, o)) << model.name;
+      o.output.on_overflow = mf::overflow::saturating;
+      o.scales.output = 1e30f;  // most outputs overflow: saturate (or Inf without saturation)
+      ASSERT_TRUE(matches_reference(p, o)) << model.name << " saturating";
+      o.output.on_overflow = mf::overflow::non_saturating;
+      ASSERT_TRUE(matches_reference(p, o)) << model.name << " overflowing";
+    }
+  }
+}
+
+TEST_P(HybridKernels, ShapesAcrossTheBlockingAndLeadingDimensions) {
+  std::mt19937_64 rng(13);
+  const kernel_test::type_triple pairs[] = {{T::hf8, T::hf8, T::bf16}, {T::bf16, T::bf8, T::f32},
+                                            {T::f16, T::hf8, T::f16}};
+  struct shape {
+    std::size_t m, n, k, pad;
+  };
+  // K = 0 and 1, M or N of 1 and 0, odd sizes, K past one K block (512),
+  // N past one column panel (1024) with a few rows, and padded rows.
+  const shape shapes[] = {{3, 5, 0, 0},   {0, 4, 6, 0},   {4, 0, 6, 2},  {1, 1, 1, 0},
+                          {5, 67, 1, 3},  {13, 1, 17, 1}, {6, 64, 16, 0}, {25, 130, 9, 7},
+                          {7, 17, 531, 5}, {2, 1031, 3, 2}};
+  for (const auto& model : kernel_test::fast_models()) {
+    for (const auto& types : pairs) {
+      if (!kernel_test::accepts(model.model, types)) continue;
+      for (const shape& s : shapes) {
+        const auto p = random_problem(types, s.m, s.n, s.k, s.pad, rng, false);
+        ASSERT_TRUE(matches_reference(p, with(model.model))) << model.name;
+      }
+    }
+  }
+}
+
+TEST_P(HybridKernels, ScaleOptionsBiasAndAmax) {
+  std::mt19937_64 rng(14);
+  const std::size_t m = 11, n = 23, k = 29;
+  std::vector<float> a_rows(m), b_columns(n), bias(n);
+  std::uniform_real_distribution<float> u(-4.0f, 4.0f);
+  for (auto& x : a_rows) x = u(rng);
+  for (auto& x : b_columns) x = u(rng);
+  for (auto& x : bias) x = u(rng) * 1000.0f;
+  for (const auto& model : kernel_test::fast_models()) {
+    const auto p = random_problem({T::hf8, T::hf8, T::bf16}, m, n, k, 1, rng, false);
+    hy::matmul_options o = with(model.model);
+    o.scales.a = 0.375f;
+    o.scales.b = 3.0f;
+    o.scales.output = 0.1f;
+    ASSERT_TRUE(matches_reference(p, o));
+    o.scales.output_rule = hy::output_scale_rule::divide;
+    ASSERT_TRUE(matches_reference(p, o));
+    o.scales.a_rows = a_rows.data();
+    o.scales.b_columns = b_columns.data();
+    o.scales.bias = bias.data();
+    ASSERT_TRUE(matches_reference(p, o));
+    const auto q = random_problem({T::hf8, T::hf8, T::f16}, m, n, k, 0, rng, true);  // NaN amax
+    ASSERT_TRUE(matches_reference(q, o));
+    if (model.model.kind == hy::model_kind::sequential_fp32) {  // scales on the operands
+      o.scales.where = hy::placement::operands;
+      ASSERT_TRUE(matches_reference(p, o));
+      ASSERT_TRUE(matches_reference(q, o));
+      const auto r = random_problem({T::bf16, T::f16, T::f32}, m, n, 600, 2, rng, false);
+      ASSERT_TRUE(matches_reference(r, o));  // across K blocks
+      o.scales.a_rows = nullptr;
+      o.scales.b_columns = nullptr;
+      ASSERT_TRUE(matches_reference(r, o));
+    }
+  }
+}
+
+TEST_P(HybridKernels, ThreadCountsGiveTheSameBits) {
+  std::mt19937_64 rng(15);
+  for (const auto& model : kernel_test::fast_models()) {
+    // p: two column panels (split between threads); q: one panel of three
+    // row blocks (M split between threads). 1, 2 and 3 threads split C
+    // differently.
+    const auto p = random_problem({T::hf8, T::hf8, T::f32}, 13, 1100, 5, 0, rng, false);
+    const auto q = random_problem({T::bf16, T::hf8, T::bf16}, 200, 40, 20, 3, rng, true);
+    for (unsigned threads : {1u, 2u, 3u}) {
+      hy::matmul_options o = with(model.model);
+      o.threads = threads;
+      ASSERT_TRUE(matches_reference(p, o)) << threads << " threads";
+      if (kernel_test::accepts(model.model, q.types)) {
+        ASSERT_TRUE(matches_reference(q, o)) << threads << " threads";
+      }
+    }
+  }
+}
+
+// The typed entry takes the same path.
+TEST_P(HybridKernels, TypedEntry) {
+  std::mt19937_64 rng(16);
+  const std::size_t m = 10, n = 70, k = 40;
+  std::vector<mf::e4m3fn> a(m * k);
+  std::vector<mf::e4m3fn> b(k * n);
+  for (auto& x : a) x = mf::e4m3fn::from_bits(static_cast<std::uint8_t>(hybrid_test::random_finite_code(T::hf8, rng)));
+  for (auto& x : b) x = mf::e4m3fn::from_bits(static_cast<std::uint8_t>(hybrid_test::random_finite_code(T::hf8, rng)));
+  for (const auto& model : kernel_test::fast_models()) {
+    std::vector<mf::bfloat16> fast(m * n), reference(m * n);
+    hy::matmul_options o = with(model.model);
+    ASSERT_TRUE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::bf16, k, o));
+    hy::matmul<hy::any>(a.data(), k, b.data(), n, fast.data(), n, m, n, k, o);
+    o.reference_only = true;
+    hy::matmul<hy::any>(a.data(), k, b.data(), n, reference.data(), n, m, n, k, o);
+    for (std::size_t i = 0; i < m * n; ++i) ASSERT_EQ(fast[i].bits(), reference[i].bits()) << i;
+  }
+}
+
+// Below |acc + S| = 2^35 every chunk combination is exact in float64; past
+// it, t = RN64(acc + S) can land on a float32 tie that acc + S is not on,
+// and only the round-to-odd step keeps the one rounding. Here 168 chunks of
+// 1024 products 448 * 448 make acc = 168 * 49 * 2^22 = 2^35 + 40 * 2^22
+// (each step exact), then S = 2^11 + 2^-18: acc + S is just above the tie
+// halfway between acc and acc + 2^12 (float32's ulp there), so the answer
+// is acc + 2^12; t is that tie (2^-18 is half of float64's ulp, and the tie
+// goes to the even tie point), which rounded to nearest even gives acc.
+TEST_P(HybridKernels, ChunkedExactRoundsOncePastTheExactFloat64Range) {
+  const std::size_t chunk = 1024, full = 168 * chunk, k = full + chunk;
+  const std::uint32_t largest = hybrid_test::encode(T::hf8, 448.0);
+  std::vector<std::uint32_t> a(k, largest), b(k, largest);
+  for (std::size_t i = full; i < k; ++i) a[i] = b[i] = 0;
+  a[full] = hybrid_test::encode(T::hf8, 32.0);  // 32 * 64 = 2^11
+  b[full] = hybrid_test::encode(T::hf8, 64.0);
+  a[full + 1] = b[full + 1] = hybrid_test::encode(T::hf8, 0x1p-9);  // 2^-18
+  hy::matmul_options o = with(hy::models::chunked_exact(static_cast<int>(chunk)));
+  o.check_z_multiple = false;
+  ASSERT_TRUE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, k, o));
+  std::uint32_t c = 0;
+  hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f32, a.data(), k, b.data(), 1, &c, 1, 1, 1, k, o);
+  const float acc = 0x1p35f + 40 * 0x1p22f;
+  EXPECT_EQ(hybrid_test::as_float(c), acc + 0x1p12f);
+  o.reference_only = true;
+  std::uint32_t reference = 0;
+  hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f32, a.data(), k, b.data(), 1, &reference, 1,
+             1, 1, k, o);
+  EXPECT_EQ(c, reference);
+}
+
+// The fast path rejects what the reference rejects, with the same message.
+TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
+  std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);
+  hy::matmul_options o;
+  EXPECT_THROW(hy::matmul(hy::table_id::vendor_hybrid_fp8, T::hf8, T::hf8, T::bf16, a.data(), 8,
+                          b.data(), 4, c.data(), 4, 4, 4, 8, o),
+               hy::unsupported);
+  EXPECT_THROW(hy::matmul(hy::table_id::vendor_hybrid_fp8, T::hf8, T::hf8, T::hf8, a.data(), 8,
+                          b.data(), 4, c.data(), 4, 4, 4, 8, o),
+               hy::unsupported);  // K = 8 is not a multiple of 16
+}
+
+std::string isa_test_name(const ::testing::TestParamInfo<mf::bulk::isa>& info) {
+  return mf::bulk::isa_name(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryIsa, HybridKernels, ::testing::ValuesIn(kernel_test::machine_isas()),
+                         isa_test_name);
+
+}  // namespace
