@@ -585,7 +585,7 @@ MF_TARGET_AVX512 inline void decode(const typename Fmt::storage_type* in,
                                     float* out, std::size_t n) {
   using F = typename Fmt::format;
   if constexpr (F::bits <= 8) {
-    if (n >= 64 && bulk::detail::cpu().avx512vbmi && get_decode_table<F>().exact) {
+    if (n >= 64 && bulk::detail::active_optional_features().avx512vbmi && get_decode_table<F>().exact) {
       return decode_table_path<Fmt>(in, out, n);
     }
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
@@ -224,6 +225,80 @@ inline isa reset_isa_from_environment() noexcept {
   detail::select_from_environment(detail::state());
   return active_isa();
 }
+
+// The dispatch table. Every module's kernels are chosen here and nowhere
+// else: a kernel family (bulk/kernel_sets.hpp, mx/kernel_sets.hpp,
+// hybrid/kernels/fast_path.hpp) describes one row of function pointers per
+// ISA, and active_kernels<Family>() returns the row of the active ISA. The
+// rows are filled once, at first use (after CPUID), so a call costs one
+// atomic load, one index and one indirect call, nothing per element; set_isa
+// and MINIFLOAT_ISA switch every family at once because all of them index
+// by the same active_isa().
+namespace detail {
+
+inline constexpr std::size_t isa_count = 4;  // the enumerators of isa
+
+// The kernels compiled for `i` in this build, or scalar: a row for an ISA
+// the build lacks is never used (isa_supported is false for it), and
+// filling it with the scalar kernels keeps every family free of #if.
+constexpr isa compiled_or_scalar(isa i) noexcept {
+  switch (i) {
+    case isa::avx2:
+    case isa::avx512: return MF_BULK_X86 ? i : isa::scalar;
+    case isa::neon: return MF_BULK_NEON ? i : isa::scalar;
+    default: return isa::scalar;
+  }
+}
+
+template <isa I>
+struct isa_tag {
+  static constexpr isa value = I;
+};
+
+// The row of `i`: Family::row(isa_tag<I>{}) for each ISA, in the
+// enumeration's order, filled at the first call.
+template <class Family>
+inline const auto& kernels_of(isa i) noexcept {
+  using row_type = decltype(Family::row(isa_tag<isa::scalar>{}));
+  static const row_type rows[isa_count] = {
+      Family::row(isa_tag<compiled_or_scalar(isa::scalar)>{}),
+      Family::row(isa_tag<compiled_or_scalar(isa::avx2)>{}),
+      Family::row(isa_tag<compiled_or_scalar(isa::avx512)>{}),
+      Family::row(isa_tag<compiled_or_scalar(isa::neon)>{})};
+  static_assert(static_cast<int>(isa::neon) == 3, "rows follow the enumeration");
+  return rows[static_cast<unsigned char>(i)];
+}
+
+template <class Family>
+inline const auto& active_kernels() noexcept {
+  return kernels_of<Family>(active_isa());
+}
+
+// The optional instructions the active kernel set may use: only AVX-512
+// kernels use VBMI (byte permutes across the register) and AVX512_BF16
+// (VDPBF16PS), and only where CPUID reports them.
+struct optional_features {
+  bool avx512vbmi;
+  bool avx512bf16;
+};
+
+struct optional_features_family {
+  template <isa I>
+  static optional_features row(isa_tag<I>) noexcept {
+    if (I != isa::avx512) return {false, false};
+    return {cpu().avx512vbmi, cpu().avx512bf16};
+  }
+};
+
+inline const optional_features& optional_features_of(isa i) noexcept {
+  return kernels_of<optional_features_family>(i);
+}
+
+inline const optional_features& active_optional_features() noexcept {
+  return active_kernels<optional_features_family>();
+}
+
+}  // namespace detail
 
 }  // namespace bulk
 }  // namespace mf

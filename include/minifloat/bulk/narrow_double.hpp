@@ -1,5 +1,6 @@
 // double -> float rounded to odd, the first step of the bulk double
-// encode (sources.hpp): scalar, and an AVX-512 kernel in 64-bit integer
+// encode (sources.hpp; kernel_sets.hpp chooses the kernel): scalar, and an
+// AVX-512 kernel in 64-bit integer
 // lanes (no floating-point instruction, so MXCSR's rounding direction, DAZ
 // and FTZ cannot change it).
 #pragma once
@@ -117,14 +118,6 @@ MF_TARGET_AVX512_NARROW inline void narrow_to_odd_avx512(const double* in, float
   }
 }
 #endif
-
-// Every in[i] rounded to odd into out[i].
-inline void narrow_to_odd(const double* in, float* out, std::size_t n) {
-#if MF_BULK_X86
-  if (active_isa() == isa::avx512) return narrow_to_odd_avx512(in, out, n);
-#endif
-  narrow_to_odd_scalar(in, out, n);
-}
 
 }  // namespace detail
 }  // namespace bulk

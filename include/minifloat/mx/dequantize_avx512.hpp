@@ -348,11 +348,11 @@ MF_MX_TARGET_AVX512VBMI inline void dequantize_table_vbmi(const std::uint8_t* sc
 template <class Fmt>
 MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
                                            const std::uint8_t* elements, std::size_t blocks,
-                                           float* out, bool allow_vbmi = true) {
+                                           float* out, bool allow_vbmi) {
   using Elem = typename Fmt::element;
   static_assert(supports<Fmt>, "MXFP8 or MXFP4 with blocks of a multiple of 16");
   if constexpr (Fmt::element_bits == 8) {
-    if (allow_vbmi && mf::bulk::detail::cpu().avx512vbmi &&
+    if (allow_vbmi && mf::bulk::detail::active_optional_features().avx512vbmi &&
         mf::bulk::avx512_kernels::get_decode_table<typename Elem::format>().exact) {
       return dequantize_table_vbmi<Fmt>(scales, elements, blocks, out);
     }
@@ -364,6 +364,15 @@ MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
         _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(planes.plane24)))};
     dequantize_loop<Fmt>(scales, elements, blocks, out, decode);
   }
+}
+
+// The same with VBMI where the active kernel set has it (the dispatch
+// table's entry).
+template <class Fmt>
+MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
+                                           const std::uint8_t* elements, std::size_t blocks,
+                                           float* out) {
+  dequantize<Fmt>(scales, elements, blocks, out, true);
 }
 
 }  // namespace avx512_dequantize

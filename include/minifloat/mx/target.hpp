@@ -1,7 +1,7 @@
 // The MX kernels' view of the bulk dispatcher: MF_BULK_X86 (from
-// bulk/dispatch.hpp), the intrinsics, and the target attribute of the
-// AVX-512 kernels (the same feature set the bulk kernels ask for; dispatch
-// checks it with mf::bulk::active_isa() before any of them runs).
+// bulk/dispatch.hpp), the intrinsics, and the target attributes of the
+// kernels (the same feature sets the bulk kernels ask for). The dispatch
+// table (kernel_sets.hpp) chooses them.
 #pragma once
 
 #include "../bulk/dispatch.hpp"
@@ -18,29 +18,3 @@
   __attribute__((target(                                                                      \
       "avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi")))
 #endif
-
-namespace mf {
-namespace mx {
-namespace detail {
-
-// Whether the AVX-512 MX kernels may run now.
-inline bool use_avx512() noexcept {
-#if MF_BULK_X86
-  return mf::bulk::active_isa() == mf::bulk::isa::avx512;
-#else
-  return false;
-#endif
-}
-
-// Whether the AVX2 MX kernels may run now.
-inline bool use_avx2() noexcept {
-#if MF_BULK_X86
-  return mf::bulk::active_isa() == mf::bulk::isa::avx2;
-#else
-  return false;
-#endif
-}
-
-}  // namespace detail
-}  // namespace mx
-}  // namespace mf
