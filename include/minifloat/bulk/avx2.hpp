@@ -3,13 +3,14 @@
 // these after CPUID and XCR0 said the CPU and OS support them.
 #pragma once
 
+#include "../simd/target_region.hpp"
 #include "dispatch.hpp"
 #include "scalar.hpp"
 
 #if MF_BULK_X86
 #include "x86_intrinsics.hpp"
 
-#define MF_TARGET_AVX2 __attribute__((target("avx2,fma,f16c,bmi,bmi2")))
+#define MF_TARGET_AVX2 MF_SIMD_TARGET_ATTRIBUTE_AVX2
 
 namespace mf {
 namespace bulk {

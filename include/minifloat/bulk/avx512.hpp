@@ -5,14 +5,14 @@
 // or written.
 #pragma once
 
+#include "../simd/target_region.hpp"
 #include "dispatch.hpp"
 #include "scalar.hpp"
 
 #if MF_BULK_X86
 #include "x86_intrinsics.hpp"
 
-#define MF_TARGET_AVX512 \
-  __attribute__((target("avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
+#define MF_TARGET_AVX512 MF_SIMD_TARGET_ATTRIBUTE_AVX512
 
 namespace mf {
 namespace bulk {
@@ -509,10 +509,7 @@ inline const decode_table<F>& get_decode_table() {
   return table;
 }
 
-#define MF_TARGET_AVX512VBMI                                                   \
-  __attribute__((target(                                                       \
-      "avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,"    \
-      "avx512vbmi")))
+#define MF_TARGET_AVX512VBMI MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI
 
 template <bool Stream>
 MF_TARGET_AVX512VBMI inline void store_floats(float* p, __m512i v) {

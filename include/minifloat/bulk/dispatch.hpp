@@ -9,12 +9,13 @@
 #include <cstring>
 
 #include "../config.hpp"
+#include "../simd/target_region.hpp"
 
 // The x86 kernels use per-function target attributes (GCC and Clang), so no
 // -march flag is needed; elsewhere (other compilers, other targets) only the
 // scalar kernels are compiled, and the NEON ones on AArch64 (below).
-#if (defined(__x86_64__) || defined(_M_X64)) && \
-    (defined(__GNUC__) || defined(__clang__)) && !defined(MINIFLOAT_BULK_NO_SIMD)
+// (The condition is simd/target_region.hpp's MF_SIMD_X86, stated once.)
+#if MF_SIMD_X86
 #define MF_BULK_X86 1
 #include <cpuid.h>
 #else
@@ -36,7 +37,7 @@ namespace bulk {
 // listed at isa_supported.
 enum class isa : unsigned char {
   scalar,
-  avx2,    // AVX2 + FMA + F16C, with the OS saving YMM state
+  avx2,    // AVX2 + FMA + F16C + BMI1/BMI2, with the OS saving YMM state
   avx512,  // AVX-512 F/BW/VL/DQ (+CD), with the OS saving ZMM/opmask state
   neon,    // AArch64 Advanced SIMD (baseline there; never on x86)
 };
@@ -100,6 +101,7 @@ inline cpu_features detect_cpu() noexcept {
   const bool ymm_state = (xcr0 & 0x6u) == 0x6u;     // SSE + AVX
   const bool zmm_state = (xcr0 & 0xE6u) == 0xE6u;   // + opmask, ZMM hi
   __cpuid_count(7, 0, r[0], r[1], r[2], r[3]);
+  const bool bmi1 = (b >> 3) & 1u;
   const bool avx2 = (b >> 5) & 1u;
   const bool bmi2 = (b >> 8) & 1u;
   const bool avx512f = (b >> 16) & 1u;
@@ -108,7 +110,10 @@ inline cpu_features detect_cpu() noexcept {
   const bool avx512bw = (b >> 30) & 1u;
   const bool avx512vl = (b >> 31) & 1u;
   const bool avx512vbmi = (c >> 1) & 1u;
-  f.avx2 = ymm_state && avx2 && fma && f16c && bmi2;
+  // Exactly simd/target_region.hpp's feature lists (MF_SIMD_AVX2_FEATURES,
+  // MF_SIMD_AVX512_FEATURES, + VBMI, + BF16): the compiler may use any
+  // listed instruction anywhere in a kernel.
+  f.avx2 = ymm_state && avx2 && fma && f16c && bmi1 && bmi2;
   f.avx512 = f.avx2 && zmm_state && avx512f && avx512dq && avx512cd &&
              avx512bw && avx512vl;
   f.avx512vbmi = f.avx512 && avx512vbmi;

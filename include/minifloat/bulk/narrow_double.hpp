@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../simd/target_region.hpp"
 #include "dispatch.hpp"
 
 #if MF_BULK_X86
@@ -61,8 +62,8 @@ inline void narrow_to_odd_scalar(const double* in, float* out, std::size_t n) {
 }
 
 #if MF_BULK_X86
-#define MF_TARGET_AVX512_NARROW \
-  __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512dq")))
+// The AVX-512 set's features (it runs only when isa::avx512 is active).
+#define MF_TARGET_AVX512_NARROW MF_SIMD_TARGET_ATTRIBUTE_AVX512
 
 MF_TARGET_AVX512_NARROW inline __m512i splat64(std::uint64_t v) {
   return _mm512_set1_epi64(static_cast<long long>(v));

@@ -5,16 +5,14 @@
 #pragma once
 
 #include "../bulk/dispatch.hpp"
+#include "../simd/target_region.hpp"
 
 #if MF_BULK_X86
 #include "../bulk/x86_intrinsics.hpp"
 
-#define MF_MX_TARGET_AVX2 __attribute__((target("avx2,fma,f16c,bmi,bmi2")))
-#define MF_MX_TARGET_AVX512 \
-  __attribute__((target("avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
-// The same plus VBMI (byte permutes across the register), checked with
-// mf::bulk::detail::cpu().avx512vbmi before use.
-#define MF_MX_TARGET_AVX512VBMI                                                               \
-  __attribute__((target(                                                                      \
-      "avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi")))
+#define MF_MX_TARGET_AVX2 MF_SIMD_TARGET_ATTRIBUTE_AVX2
+#define MF_MX_TARGET_AVX512 MF_SIMD_TARGET_ATTRIBUTE_AVX512
+// The same plus VBMI, used where the dispatch table's optional features
+// report it.
+#define MF_MX_TARGET_AVX512VBMI MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI
 #endif
