@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../../bulk/api.hpp"
+#include "../../bulk/encode.hpp"
 #include "../element_type.hpp"
 #include "../matmul_options.hpp"
 #include "../output.hpp"
@@ -66,7 +66,7 @@ void encode_elements(const float* values, std::size_t count, void* base, std::si
   typename Fmt::storage_type codes[codes_per_step];
   for (std::size_t first = 0; first < count; first += codes_per_step) {
     const std::size_t n = count - first < codes_per_step ? count - first : codes_per_step;
-    mf::bulk::encode<Fmt>(values + first, codes, n, rounding::nearest_even, o.on_overflow);
+    mf::bulk::encode<Fmt>(values + first, codes, n, conversion::with(rounding::nearest_even, o.on_overflow));
     for (std::size_t i = 0; i < n; ++i) {
       if constexpr (std::is_same_v<Target, std::uint32_t>) {
         out[first + i] = codes[i];
