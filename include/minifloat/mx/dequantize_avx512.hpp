@@ -97,8 +97,11 @@ constexpr std::size_t block_of(std::size_t g, std::size_t t) noexcept {
 // Stores the first `vectors` (1..4) of v, the decoded elements g.., each
 // times its block's scale. A whole group whose scales all pass multiply_is_exact (the
 // common case) takes one multiply per vector and no other branch.
+// Forced inline: v lives in registers only when this is inlined (GCC left
+// it out of line once an unrelated change moved its inlining budget: the
+// VBMI dequantize ran at half speed, storing and reloading v).
 template <class Fmt>
-MF_MX_TARGET_AVX512 inline void store_group(float* out, const std::uint8_t* scales,
+MF_MX_TARGET_AVX512 MF_FORCE_INLINE void store_group(float* out, const std::uint8_t* scales,
                                             const __m512i (&v)[4], std::size_t g,
                                             std::size_t vectors) {
   using Elem = typename Fmt::element;
