@@ -202,32 +202,11 @@ MF_MX_TARGET_AVX512 inline void byte_planes_to_floats(__m512i p16, __m512i p24, 
   v[3] = _mm512_unpackhi_epi16(zero, w_hi);
 }
 
-// 8-bit elements from their fields (the decoder without VBMI): exact.
+// 8-bit elements from their fields (the decoder without VBMI): exact, the
+// bulk decode (bulk/generic/decode_lanes.hpp).
 template <class Elem>
 MF_MX_TARGET_AVX512 inline __m512i decode16_fields(__m512i c) {
-  using F = typename Elem::format;
-  constexpr int m = F::mantissa_bits;
-  const __m512i mag = _mm512_and_si512(c, splat(F::magnitude_mask));
-  __m512i bits = _mm512_add_epi32(_mm512_slli_epi32(mag, 23 - m),
-                                  splat(static_cast<std::uint32_t>(127 - F::bias) << 23));
-  // Subnormals: mag * 2^(1 - bias - m), a float normal, exact.
-  const float quantum = static_cast<float>(1.0 / static_cast<double>(1ull << (F::bias + m - 1)));
-  bits = _mm512_mask_mov_epi32(
-      bits, _mm512_cmplt_epu32_mask(mag, splat(1u << m)),
-      _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtepi32_ps(mag), _mm512_set1_ps(quantum))));
-  if constexpr (F::has_inf) {
-    bits = _mm512_mask_mov_epi32(bits, _mm512_cmpeq_epi32_mask(mag, splat(F::inf_magnitude)),
-                                 splat(0x7F800000u));
-  }
-  if constexpr (F::encoding == specials::ieee) {
-    bits = _mm512_mask_mov_epi32(bits, _mm512_cmpgt_epu32_mask(mag, splat(F::inf_magnitude)),
-                                 splat(0x7FC00000u));
-  } else if constexpr (F::encoding == specials::fn) {
-    bits = _mm512_mask_mov_epi32(bits, _mm512_cmpeq_epi32_mask(mag, splat(F::magnitude_mask)),
-                                 splat(0x7FC00000u));
-  }
-  return _mm512_or_si512(
-      bits, _mm512_slli_epi32(_mm512_and_si512(c, splat(F::sign_mask)), 31 - (F::bits - 1)));
+  return bulk::avx512_kernels::decode_lanes<typename Elem::format, simd::avx512::int32_ops>(c);
 }
 
 template <class Elem>
