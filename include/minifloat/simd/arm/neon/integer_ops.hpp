@@ -32,10 +32,6 @@ struct int32_ops {
   static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {
     return vbslq_u32(m, if_true, if_false);
   }
-  // where(m): a's sign bit with `bits` (bits has no sign bit), else a.
-  static MF_FORCE_INLINE vec select_signed(mask m, vec a, std::uint32_t bits) noexcept {
-    return vbslq_u32(m, vorrq_u32(vandq_u32(a, splat(0x80000000u)), splat(bits)), a);
-  }
   // The float bits of a * 2^Exponent, for integer lanes below 2^24 whose
   // product is a normal float or zero, built with a count of leading zeros
   // instead of a float multiply (so FPCR cannot change it): with t = clz(a),

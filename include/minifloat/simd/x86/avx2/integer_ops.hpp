@@ -38,11 +38,6 @@ struct int32_ops {
   static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {
     return _mm256_blendv_epi8(if_false, if_true, m);
   }
-  // where(m): a's sign bit with `bits` (bits has no sign bit), else a.
-  static MF_FORCE_INLINE vec select_signed(mask m, vec a, std::uint32_t bits) noexcept {
-    return _mm256_blendv_epi8(
-        a, _mm256_or_si256(_mm256_and_si256(a, splat(0x80000000u)), splat(bits)), m);
-  }
   // The float bits of a * 2^Exponent, for integer lanes below 2^24 whose
   // product is a normal float or zero: exact, so MXCSR (rounding
   // direction, DAZ, FTZ) cannot change it.

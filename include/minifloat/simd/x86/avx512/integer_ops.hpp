@@ -36,11 +36,6 @@ struct int32_ops {
   static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {
     return _mm512_mask_mov_epi32(if_false, m, if_true);
   }
-  // where(m): a's sign bit with `bits` (bits has no sign bit), else a: one
-  // vpternlogd, (a & sign) | bits.
-  static MF_FORCE_INLINE vec select_signed(mask m, vec a, std::uint32_t bits) noexcept {
-    return _mm512_mask_ternarylogic_epi32(a, m, splat(0x80000000u), splat(bits), 0xEA);
-  }
   // The float bits of a * 2^Exponent, for integer lanes below 2^24 whose
   // product is a normal float or zero: exact, so MXCSR (rounding
   // direction, DAZ, FTZ) cannot change it.
