@@ -20,20 +20,8 @@ enum class amax_nan : unsigned char {
 // with no finite element). A NaN result is the quiet NaN 0x7FC00000.
 inline float amax(const float* in, std::size_t n, amax_nan nan = amax_nan::propagate) {
   const bool finite_only = nan == amax_nan::finite_only;
-  switch (active_isa()) {
-#if MF_BULK_X86
-    case isa::avx512:
-      return detail::amax_from_bits(avx512_kernels::amax_bits(in, n, finite_only));
-    case isa::avx2:
-      return detail::amax_from_bits(avx2_kernels::amax_bits(in, n, finite_only));
-#endif
-#if MF_BULK_NEON
-    case isa::neon:
-      return detail::amax_from_bits(neon_kernels::amax_bits(in, n, finite_only));
-#endif
-    default:
-      return detail::amax_from_bits(scalar_kernels::amax_bits(in, n, finite_only));
-  }
+  return detail::amax_from_bits(
+      detail::active_kernels<detail::format_free_kernels>().amax_bits(in, n, finite_only));
 }
 
 }  // namespace bulk

@@ -11,11 +11,8 @@
 #include <type_traits>
 
 #include "../formats.hpp"
-#include "avx2.hpp"
-#include "avx512.hpp"
 #include "dispatch.hpp"
-#include "neon.hpp"
-#include "scalar.hpp"
+#include "kernel_sets.hpp"
 
 namespace mf {
 namespace bulk {
@@ -31,7 +28,7 @@ inline bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b,
 }
 
 // The plain kernels (no stochastic rounding, no fused step) for a float
-// source, chosen by the active ISA. The public entries are in encode.hpp.
+// source, chosen by the active ISA (the dispatch table, kernel_sets.hpp). The public entries are in encode.hpp.
 // Same result per element as mf::round_to<Fmt>(in[i], mode,
 // on_overflow).bits(); sub-byte formats are not packed. in and out must not
 // overlap.
@@ -41,20 +38,7 @@ inline void encode_float_plain(const float* in, typename Fmt::storage_type* out,
   static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
   assert(!ranges_overlap(in, n * sizeof(float), out,
                          n * sizeof(typename Fmt::storage_type)));
-  switch (active_isa()) {
-#if MF_BULK_X86
-    case isa::avx512:
-      return avx512_kernels::encode<Fmt>(in, out, n, mode, on_overflow);
-    case isa::avx2:
-      return avx2_kernels::encode<Fmt>(in, out, n, mode, on_overflow);
-#endif
-#if MF_BULK_NEON
-    case isa::neon:
-      return neon_kernels::encode<Fmt>(in, out, n, mode, on_overflow);
-#endif
-    default:
-      return scalar_kernels::encode<Fmt>(in, out, n, mode, on_overflow);
-  }
+  active_kernels<format_kernels<Fmt>>().encode(in, out, n, mode, on_overflow);
 }
 
 // The plain decode kernels: out[i] == static_cast<float>(Fmt::from_bits(in[i]))
@@ -65,20 +49,7 @@ inline void decode_plain(const typename Fmt::storage_type* in, float* out, std::
   static_assert(is_minifloat_v<Fmt>, "decode from a minifloat type");
   assert(!ranges_overlap(in, n * sizeof(typename Fmt::storage_type), out,
                          n * sizeof(float)));
-  switch (active_isa()) {
-#if MF_BULK_X86
-    case isa::avx512:
-      return avx512_kernels::decode<Fmt>(in, out, n);
-    case isa::avx2:
-      return avx2_kernels::decode<Fmt>(in, out, n);
-#endif
-#if MF_BULK_NEON
-    case isa::neon:
-      return neon_kernels::decode<Fmt>(in, out, n);
-#endif
-    default:
-      return scalar_kernels::decode<Fmt>(in, out, n);
-  }
+  active_kernels<format_kernels<Fmt>>().decode(in, out, n);
 }
 
 }  // namespace detail

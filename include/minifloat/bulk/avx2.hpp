@@ -3,13 +3,22 @@
 // these after CPUID and XCR0 said the CPU and OS support them.
 #pragma once
 
+#include "../simd/target_region.hpp"
+#include "../simd/x86/avx2/integer_ops.hpp"
 #include "dispatch.hpp"
 #include "scalar.hpp"
 
 #if MF_BULK_X86
 #include "x86_intrinsics.hpp"
 
-#define MF_TARGET_AVX2 __attribute__((target("avx2,fma,f16c,bmi,bmi2")))
+#define MF_TARGET_AVX2 MF_SIMD_TARGET_ATTRIBUTE_AVX2
+
+// The generic algorithms, compiled for AVX2.
+MF_SIMD_REGION_BEGIN_AVX2
+namespace mf::bulk::avx2_kernels {
+#include "generic/decode_lanes.hpp"
+}  // namespace mf::bulk::avx2_kernels
+MF_SIMD_REGION_END
 
 namespace mf {
 namespace bulk {
@@ -334,65 +343,10 @@ MF_TARGET_AVX2 inline void encode(const float* in,
 }
 
 // Decodes 8 encodings (32-bit lanes, any bits above the format's width
-// already cleared) into 8 float bit patterns.
+// already cleared) into 8 float bit patterns (generic/decode_lanes.hpp).
 template <class F>
 MF_TARGET_AVX2 inline __m256i decode8(__m256i v) {
-  using D = detail::decode_constants<F>;
-  const __m256i mag = _mm256_and_si256(v, _mm256_set1_epi32(F::magnitude_mask));
-  __m256i bits = _mm256_add_epi32(_mm256_slli_epi32(mag, D::shift),
-                                  _mm256_set1_epi32(D::exponent_offset));
-  if constexpr (F::has_subnormals) {
-    __m256i sub;
-    if constexpr (F::min_exponent == -126) {
-      // Subnormals of the format are float subnormals with the same quantum
-      // shifted: the bits are the magnitude moved into place.
-      sub = _mm256_slli_epi32(mag, D::shift);
-    } else {
-      // magnitude * 2^(emin - M): exact, and a normal float.
-      const float scale = static_cast<float>(1.0 / static_cast<double>(
-          1ull << static_cast<unsigned>(-D::subnormal_exponent)));
-      sub = _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(mag),
-                                              _mm256_set1_ps(scale)));
-    }
-    const __m256i is_sub = _mm256_cmpgt_epi32(
-        _mm256_set1_epi32(static_cast<int>(1u << D::M)), mag);
-    bits = _mm256_blendv_epi8(bits, sub, is_sub);
-  } else if constexpr (F::bias == 127) {
-    // e8m0fnu: encoding 0 is 2^-127, a float subnormal.
-    bits = _mm256_blendv_epi8(bits, _mm256_set1_epi32(0x00400000),
-                              _mm256_cmpeq_epi32(mag, _mm256_setzero_si256()));
-  }
-  if constexpr (F::is_signed) {
-    bits = _mm256_or_si256(
-        bits, _mm256_slli_epi32(
-                  _mm256_and_si256(v, _mm256_set1_epi32(F::sign_mask)),
-                  D::sign_shift));
-  }
-  if constexpr (F::has_inf) {
-    const __m256i inf = _mm256_cmpeq_epi32(
-        mag, _mm256_set1_epi32(F::inf_magnitude));
-    bits = _mm256_blendv_epi8(
-        bits, _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(INT32_MIN)),
-                              _mm256_set1_epi32(0x7F800000)),
-        inf);
-  }
-  if constexpr (F::has_nan) {
-    __m256i nan;
-    if constexpr (F::encoding == specials::ieee) {
-      nan = _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(F::inf_magnitude));
-    } else if constexpr (F::encoding == specials::fnuz) {
-      nan = _mm256_cmpeq_epi32(v, _mm256_set1_epi32(F::sign_mask));
-    } else {
-      nan = _mm256_cmpeq_epi32(mag, _mm256_set1_epi32(F::magnitude_mask));
-    }
-    __m256i nan_bits = _mm256_set1_epi32(0x7FC00000);
-    if constexpr (D::signed_nan) {
-      nan_bits = _mm256_or_si256(
-          nan_bits, _mm256_and_si256(bits, _mm256_set1_epi32(INT32_MIN)));
-    }
-    bits = _mm256_blendv_epi8(bits, nan_bits, nan);
-  }
-  return bits;
+  return decode_lanes<F, simd::avx2::int32_ops>(v);
 }
 
 template <class Fmt>

@@ -5,14 +5,22 @@
 // or written.
 #pragma once
 
+#include "../simd/target_region.hpp"
+#include "../simd/x86/avx512/integer_ops.hpp"
 #include "dispatch.hpp"
 #include "scalar.hpp"
 
 #if MF_BULK_X86
 #include "x86_intrinsics.hpp"
 
-#define MF_TARGET_AVX512 \
-  __attribute__((target("avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
+#define MF_TARGET_AVX512 MF_SIMD_TARGET_ATTRIBUTE_AVX512
+
+// The generic algorithms, compiled for AVX-512.
+MF_SIMD_REGION_BEGIN_AVX512
+namespace mf::bulk::avx512_kernels {
+#include "generic/decode_lanes.hpp"
+}  // namespace mf::bulk::avx512_kernels
+MF_SIMD_REGION_END
 
 namespace mf {
 namespace bulk {
@@ -403,56 +411,11 @@ MF_TARGET_AVX512 inline void encode(const float* in,
   }
 }
 
-// Decodes 16 encodings (32-bit lanes, bits above the format's width cleared).
+// Decodes 16 encodings (32-bit lanes, bits above the format's width
+// cleared): generic/decode_lanes.hpp.
 template <class F>
 MF_TARGET_AVX512 inline __m512i decode16(__m512i v) {
-  using D = detail::decode_constants<F>;
-  const __m512i mag = _mm512_and_si512(v, splat(F::magnitude_mask));
-  __m512i bits = _mm512_add_epi32(_mm512_slli_epi32(mag, D::shift),
-                                  splat(D::exponent_offset));
-  if constexpr (F::has_subnormals) {
-    __m512i sub;
-    if constexpr (F::min_exponent == -126) {
-      sub = _mm512_slli_epi32(mag, D::shift);
-    } else {
-      const float scale = static_cast<float>(1.0 / static_cast<double>(
-          1ull << static_cast<unsigned>(-D::subnormal_exponent)));
-      sub = _mm512_castps_si512(
-          _mm512_mul_ps(_mm512_cvtepi32_ps(mag), _mm512_set1_ps(scale)));
-    }
-    bits = _mm512_mask_mov_epi32(
-        bits, _mm512_cmplt_epu32_mask(mag, splat(1u << D::M)), sub);
-  } else if constexpr (F::bias == 127) {
-    bits = _mm512_mask_mov_epi32(bits, _mm512_testn_epi32_mask(mag, mag),
-                                 splat(0x00400000u));
-  }
-  if constexpr (F::is_signed) {
-    bits = _mm512_or_si512(
-        bits, _mm512_slli_epi32(_mm512_and_si512(v, splat(F::sign_mask)),
-                                D::sign_shift));
-  }
-  if constexpr (F::has_inf) {
-    bits = _mm512_mask_ternarylogic_epi32(
-        bits, _mm512_cmpeq_epi32_mask(mag, splat(F::inf_magnitude)),
-        splat(0x80000000u), splat(0x7F800000u), 0xEA);  // (bits & sign) | inf
-  }
-  if constexpr (F::has_nan) {
-    __mmask16 nan;
-    if constexpr (F::encoding == specials::ieee) {
-      nan = _mm512_cmpgt_epu32_mask(mag, splat(F::inf_magnitude));
-    } else if constexpr (F::encoding == specials::fnuz) {
-      nan = _mm512_cmpeq_epi32_mask(v, splat(F::sign_mask));
-    } else {
-      nan = _mm512_cmpeq_epi32_mask(mag, splat(F::magnitude_mask));
-    }
-    if constexpr (D::signed_nan) {
-      bits = _mm512_mask_ternarylogic_epi32(bits, nan, splat(0x80000000u),
-                                            splat(0x7FC00000u), 0xEA);
-    } else {
-      bits = _mm512_mask_mov_epi32(bits, nan, splat(0x7FC00000u));
-    }
-  }
-  return bits;
+  return decode_lanes<F, simd::avx512::int32_ops>(v);
 }
 
 // The float bits of the 16 encodings at in (lanes in m; the others decode
@@ -509,10 +472,7 @@ inline const decode_table<F>& get_decode_table() {
   return table;
 }
 
-#define MF_TARGET_AVX512VBMI                                                   \
-  __attribute__((target(                                                       \
-      "avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,"    \
-      "avx512vbmi")))
+#define MF_TARGET_AVX512VBMI MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI
 
 template <bool Stream>
 MF_TARGET_AVX512VBMI inline void store_floats(float* p, __m512i v) {
@@ -585,7 +545,7 @@ MF_TARGET_AVX512 inline void decode(const typename Fmt::storage_type* in,
                                     float* out, std::size_t n) {
   using F = typename Fmt::format;
   if constexpr (F::bits <= 8) {
-    if (n >= 64 && bulk::detail::cpu().avx512vbmi && get_decode_table<F>().exact) {
+    if (n >= 64 && bulk::detail::active_optional_features().avx512vbmi && get_decode_table<F>().exact) {
       return decode_table_path<Fmt>(in, out, n);
     }
   }

@@ -4,16 +4,18 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
 #include "../config.hpp"
+#include "../simd/target_region.hpp"
 
 // The x86 kernels use per-function target attributes (GCC and Clang), so no
 // -march flag is needed; elsewhere (other compilers, other targets) only the
 // scalar kernels are compiled, and the NEON ones on AArch64 (below).
-#if (defined(__x86_64__) || defined(_M_X64)) && \
-    (defined(__GNUC__) || defined(__clang__)) && !defined(MINIFLOAT_BULK_NO_SIMD)
+// (The condition is simd/target_region.hpp's MF_SIMD_X86, stated once.)
+#if MF_SIMD_X86
 #define MF_BULK_X86 1
 #include <cpuid.h>
 #else
@@ -35,7 +37,7 @@ namespace bulk {
 // listed at isa_supported.
 enum class isa : unsigned char {
   scalar,
-  avx2,    // AVX2 + FMA + F16C, with the OS saving YMM state
+  avx2,    // AVX2 + FMA + F16C + BMI1/BMI2, with the OS saving YMM state
   avx512,  // AVX-512 F/BW/VL/DQ (+CD), with the OS saving ZMM/opmask state
   neon,    // AArch64 Advanced SIMD (baseline there; never on x86)
 };
@@ -99,6 +101,7 @@ inline cpu_features detect_cpu() noexcept {
   const bool ymm_state = (xcr0 & 0x6u) == 0x6u;     // SSE + AVX
   const bool zmm_state = (xcr0 & 0xE6u) == 0xE6u;   // + opmask, ZMM hi
   __cpuid_count(7, 0, r[0], r[1], r[2], r[3]);
+  const bool bmi1 = (b >> 3) & 1u;
   const bool avx2 = (b >> 5) & 1u;
   const bool bmi2 = (b >> 8) & 1u;
   const bool avx512f = (b >> 16) & 1u;
@@ -107,7 +110,10 @@ inline cpu_features detect_cpu() noexcept {
   const bool avx512bw = (b >> 30) & 1u;
   const bool avx512vl = (b >> 31) & 1u;
   const bool avx512vbmi = (c >> 1) & 1u;
-  f.avx2 = ymm_state && avx2 && fma && f16c && bmi2;
+  // Exactly simd/target_region.hpp's feature lists (MF_SIMD_AVX2_FEATURES,
+  // MF_SIMD_AVX512_FEATURES, + VBMI, + BF16): the compiler may use any
+  // listed instruction anywhere in a kernel.
+  f.avx2 = ymm_state && avx2 && fma && f16c && bmi1 && bmi2;
   f.avx512 = f.avx2 && zmm_state && avx512f && avx512dq && avx512cd &&
              avx512bw && avx512vl;
   f.avx512vbmi = f.avx512 && avx512vbmi;
@@ -224,6 +230,80 @@ inline isa reset_isa_from_environment() noexcept {
   detail::select_from_environment(detail::state());
   return active_isa();
 }
+
+// The dispatch table. Every module's kernels are chosen here and nowhere
+// else: a kernel family (bulk/kernel_sets.hpp, mx/kernel_sets.hpp,
+// hybrid/kernels/fast_path.hpp) describes one row of function pointers per
+// ISA, and active_kernels<Family>() returns the row of the active ISA. The
+// rows are filled once, at first use (after CPUID), so a call costs one
+// atomic load, one index and one indirect call, nothing per element; set_isa
+// and MINIFLOAT_ISA switch every family at once because all of them index
+// by the same active_isa().
+namespace detail {
+
+inline constexpr std::size_t isa_count = 4;  // the enumerators of isa
+
+// The kernels compiled for `i` in this build, or scalar: a row for an ISA
+// the build lacks is never used (isa_supported is false for it), and
+// filling it with the scalar kernels keeps every family free of #if.
+constexpr isa compiled_or_scalar(isa i) noexcept {
+  switch (i) {
+    case isa::avx2:
+    case isa::avx512: return MF_BULK_X86 ? i : isa::scalar;
+    case isa::neon: return MF_BULK_NEON ? i : isa::scalar;
+    default: return isa::scalar;
+  }
+}
+
+template <isa I>
+struct isa_tag {
+  static constexpr isa value = I;
+};
+
+// The row of `i`: Family::row(isa_tag<I>{}) for each ISA, in the
+// enumeration's order, filled at the first call.
+template <class Family>
+inline const auto& kernels_of(isa i) noexcept {
+  using row_type = decltype(Family::row(isa_tag<isa::scalar>{}));
+  static const row_type rows[isa_count] = {
+      Family::row(isa_tag<compiled_or_scalar(isa::scalar)>{}),
+      Family::row(isa_tag<compiled_or_scalar(isa::avx2)>{}),
+      Family::row(isa_tag<compiled_or_scalar(isa::avx512)>{}),
+      Family::row(isa_tag<compiled_or_scalar(isa::neon)>{})};
+  static_assert(static_cast<int>(isa::neon) == 3, "rows follow the enumeration");
+  return rows[static_cast<unsigned char>(i)];
+}
+
+template <class Family>
+inline const auto& active_kernels() noexcept {
+  return kernels_of<Family>(active_isa());
+}
+
+// The optional instructions the active kernel set may use: only AVX-512
+// kernels use VBMI (byte permutes across the register) and AVX512_BF16
+// (VDPBF16PS), and only where CPUID reports them.
+struct optional_features {
+  bool avx512vbmi;
+  bool avx512bf16;
+};
+
+struct optional_features_family {
+  template <isa I>
+  static optional_features row(isa_tag<I>) noexcept {
+    if (I != isa::avx512) return {false, false};
+    return {cpu().avx512vbmi, cpu().avx512bf16};
+  }
+};
+
+inline const optional_features& optional_features_of(isa i) noexcept {
+  return kernels_of<optional_features_family>(i);
+}
+
+inline const optional_features& active_optional_features() noexcept {
+  return active_kernels<optional_features_family>();
+}
+
+}  // namespace detail
 
 }  // namespace bulk
 }  // namespace mf

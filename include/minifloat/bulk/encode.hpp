@@ -194,20 +194,7 @@ template <class Fmt>
 inline void decode_scaled_kernels(const storage_of<Fmt>* in, float* out, std::size_t n,
                                   float scale) {
   assert(!ranges_overlap(in, n * sizeof(storage_of<Fmt>), out, n * sizeof(float)));
-  switch (active_isa()) {
-#if MF_BULK_X86
-    case isa::avx512:
-      return avx512_kernels::decode_scaled<Fmt>(in, out, n, scale);
-    case isa::avx2:
-      return avx2_kernels::decode_scaled<Fmt>(in, out, n, scale);
-#endif
-#if MF_BULK_NEON
-    case isa::neon:
-      return neon_kernels::decode_scaled<Fmt>(in, out, n, scale);
-#endif
-    default:
-      return scalar_kernels::decode_scaled<Fmt>(in, out, n, scale);
-  }
+  active_kernels<format_kernels<Fmt>>().decode_scaled(in, out, n, scale);
 }
 
 }  // namespace detail

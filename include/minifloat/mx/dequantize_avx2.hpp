@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "../bulk/avx2.hpp"
 #include "block.hpp"
 #include "element.hpp"
 #include "quantize_scalar.hpp"
@@ -31,33 +32,12 @@ MF_MX_TARGET_AVX2 inline __m256i splat8(std::uint32_t v) {
   return _mm256_set1_epi32(static_cast<int>(v));
 }
 
-// 8 one-byte codes (32-bit lanes) to float bits, exactly, from the fields.
+// 8 one-byte codes (32-bit lanes) to float bits, exactly, from the fields:
+// the bulk decode (bulk/generic/decode_lanes.hpp).
 template <class Elem>
 MF_MX_TARGET_AVX2 inline __m256 decode8_fields(__m256i c) {
-  using F = typename Elem::format;
-  constexpr int m = F::mantissa_bits;
-  const __m256i mag = _mm256_and_si256(c, splat8(F::magnitude_mask));
-  __m256i bits = _mm256_add_epi32(_mm256_slli_epi32(mag, 23 - m),
-                                  splat8(static_cast<std::uint32_t>(127 - F::bias) << 23));
-  // Subnormals: mag * 2^(1 - bias - m), a float normal, exact.
-  const float quantum = static_cast<float>(1.0 / static_cast<double>(1ull << (F::bias + m - 1)));
-  const __m256i subnormal =
-      _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(mag), _mm256_set1_ps(quantum)));
-  bits = _mm256_blendv_epi8(bits, subnormal, _mm256_cmpgt_epi32(splat8(1u << m), mag));
-  if constexpr (F::has_inf) {
-    bits = _mm256_blendv_epi8(bits, splat8(0x7F800000u),
-                              _mm256_cmpeq_epi32(mag, splat8(F::inf_magnitude)));
-  }
-  if constexpr (F::encoding == specials::ieee) {
-    bits = _mm256_blendv_epi8(bits, splat8(0x7FC00000u),
-                              _mm256_cmpgt_epi32(mag, splat8(F::inf_magnitude)));
-  } else if constexpr (F::encoding == specials::fn) {
-    bits = _mm256_blendv_epi8(bits, splat8(0x7FC00000u),
-                              _mm256_cmpeq_epi32(mag, splat8(F::magnitude_mask)));
-  }
-  const __m256i sign =
-      _mm256_slli_epi32(_mm256_and_si256(c, splat8(F::sign_mask)), 31 - (F::bits - 1));
-  return _mm256_castsi256_ps(_mm256_or_si256(bits, sign));
+  return _mm256_castsi256_ps(
+      bulk::avx2_kernels::decode_lanes<typename Elem::format, simd::avx2::int32_ops>(c));
 }
 
 // 8 FP4 codes from 4 bytes: the magnitude (3 bits) through vpermps, which

@@ -97,8 +97,11 @@ constexpr std::size_t block_of(std::size_t g, std::size_t t) noexcept {
 // Stores the first `vectors` (1..4) of v, the decoded elements g.., each
 // times its block's scale. A whole group whose scales all pass multiply_is_exact (the
 // common case) takes one multiply per vector and no other branch.
+// Forced inline: v lives in registers only when this is inlined (GCC left
+// it out of line once an unrelated change moved its inlining budget: the
+// VBMI dequantize ran at half speed, storing and reloading v).
 template <class Fmt>
-MF_MX_TARGET_AVX512 inline void store_group(float* out, const std::uint8_t* scales,
+MF_MX_TARGET_AVX512 MF_FORCE_INLINE void store_group(float* out, const std::uint8_t* scales,
                                             const __m512i (&v)[4], std::size_t g,
                                             std::size_t vectors) {
   using Elem = typename Fmt::element;
@@ -199,32 +202,11 @@ MF_MX_TARGET_AVX512 inline void byte_planes_to_floats(__m512i p16, __m512i p24, 
   v[3] = _mm512_unpackhi_epi16(zero, w_hi);
 }
 
-// 8-bit elements from their fields (the decoder without VBMI): exact.
+// 8-bit elements from their fields (the decoder without VBMI): exact, the
+// bulk decode (bulk/generic/decode_lanes.hpp).
 template <class Elem>
 MF_MX_TARGET_AVX512 inline __m512i decode16_fields(__m512i c) {
-  using F = typename Elem::format;
-  constexpr int m = F::mantissa_bits;
-  const __m512i mag = _mm512_and_si512(c, splat(F::magnitude_mask));
-  __m512i bits = _mm512_add_epi32(_mm512_slli_epi32(mag, 23 - m),
-                                  splat(static_cast<std::uint32_t>(127 - F::bias) << 23));
-  // Subnormals: mag * 2^(1 - bias - m), a float normal, exact.
-  const float quantum = static_cast<float>(1.0 / static_cast<double>(1ull << (F::bias + m - 1)));
-  bits = _mm512_mask_mov_epi32(
-      bits, _mm512_cmplt_epu32_mask(mag, splat(1u << m)),
-      _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtepi32_ps(mag), _mm512_set1_ps(quantum))));
-  if constexpr (F::has_inf) {
-    bits = _mm512_mask_mov_epi32(bits, _mm512_cmpeq_epi32_mask(mag, splat(F::inf_magnitude)),
-                                 splat(0x7F800000u));
-  }
-  if constexpr (F::encoding == specials::ieee) {
-    bits = _mm512_mask_mov_epi32(bits, _mm512_cmpgt_epu32_mask(mag, splat(F::inf_magnitude)),
-                                 splat(0x7FC00000u));
-  } else if constexpr (F::encoding == specials::fn) {
-    bits = _mm512_mask_mov_epi32(bits, _mm512_cmpeq_epi32_mask(mag, splat(F::magnitude_mask)),
-                                 splat(0x7FC00000u));
-  }
-  return _mm512_or_si512(
-      bits, _mm512_slli_epi32(_mm512_and_si512(c, splat(F::sign_mask)), 31 - (F::bits - 1)));
+  return bulk::avx512_kernels::decode_lanes<typename Elem::format, simd::avx512::int32_ops>(c);
 }
 
 template <class Elem>
@@ -348,11 +330,11 @@ MF_MX_TARGET_AVX512VBMI inline void dequantize_table_vbmi(const std::uint8_t* sc
 template <class Fmt>
 MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
                                            const std::uint8_t* elements, std::size_t blocks,
-                                           float* out, bool allow_vbmi = true) {
+                                           float* out, bool allow_vbmi) {
   using Elem = typename Fmt::element;
   static_assert(supports<Fmt>, "MXFP8 or MXFP4 with blocks of a multiple of 16");
   if constexpr (Fmt::element_bits == 8) {
-    if (allow_vbmi && mf::bulk::detail::cpu().avx512vbmi &&
+    if (allow_vbmi && mf::bulk::detail::active_optional_features().avx512vbmi &&
         mf::bulk::avx512_kernels::get_decode_table<typename Elem::format>().exact) {
       return dequantize_table_vbmi<Fmt>(scales, elements, blocks, out);
     }
@@ -364,6 +346,15 @@ MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
         _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(planes.plane24)))};
     dequantize_loop<Fmt>(scales, elements, blocks, out, decode);
   }
+}
+
+// The same with VBMI where the active kernel set has it (the dispatch
+// table's entry).
+template <class Fmt>
+MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
+                                           const std::uint8_t* elements, std::size_t blocks,
+                                           float* out) {
+  dequantize<Fmt>(scales, elements, blocks, out, true);
 }
 
 }  // namespace avx512_dequantize

@@ -14,7 +14,7 @@
 #endif
 
 #include "../bulk.hpp"
-#include "packing_avx512.hpp"
+#include "kernel_sets.hpp"
 #include "packing_scalar.hpp"
 #include "target.hpp"
 
@@ -24,34 +24,34 @@ namespace mx {
 // codes[0..n) (one per byte, bits above 4 ignored) -> packed_bytes<4>(n) bytes.
 inline void pack_fp4(const std::uint8_t* codes, std::uint8_t* packed, std::size_t n) {
   std::size_t done = 0;
-#if MF_BULK_X86
-  if (detail::use_avx512()) done = avx512_packing::pack_fp4(codes, packed, n);
-#endif
+  if (const auto kernel = detail::active_kernels<detail::packing_kernels>().pack_fp4) {
+    done = kernel(codes, packed, n);
+  }
   scalar_packing::pack_fp4(codes + done, packed + done / 2, n - done);
 }
 
 inline void unpack_fp4(const std::uint8_t* packed, std::uint8_t* codes, std::size_t n) {
   std::size_t done = 0;
-#if MF_BULK_X86
-  if (detail::use_avx512()) done = avx512_packing::unpack_fp4(packed, codes, n);
-#endif
+  if (const auto kernel = detail::active_kernels<detail::packing_kernels>().unpack_fp4) {
+    done = kernel(packed, codes, n);
+  }
   scalar_packing::unpack_fp4(packed + done / 2, codes + done, n - done);
 }
 
 // codes[0..n) (bits above 6 ignored) -> packed_bytes<6>(n) bytes.
 inline void pack_fp6(const std::uint8_t* codes, std::uint8_t* packed, std::size_t n) {
   std::size_t done = 0;
-#if MF_BULK_X86
-  if (detail::use_avx512()) done = avx512_packing::pack_fp6(codes, packed, n);
-#endif
+  if (const auto kernel = detail::active_kernels<detail::packing_kernels>().pack_fp6) {
+    done = kernel(codes, packed, n);
+  }
   scalar_packing::pack_fp6(codes + done, packed + done / 4 * 3, n - done);
 }
 
 inline void unpack_fp6(const std::uint8_t* packed, std::uint8_t* codes, std::size_t n) {
   std::size_t done = 0;
-#if MF_BULK_X86
-  if (detail::use_avx512()) done = avx512_packing::unpack_fp6(packed, codes, n);
-#endif
+  if (const auto kernel = detail::active_kernels<detail::packing_kernels>().unpack_fp6) {
+    done = kernel(packed, codes, n);
+  }
   scalar_packing::unpack_fp6(packed + done / 4 * 3, codes + done, n - done);
 }
 

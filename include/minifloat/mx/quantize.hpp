@@ -19,9 +19,7 @@
 #endif
 
 #include "block.hpp"
-#include "dequantize_avx2.hpp"
-#include "dequantize_avx512.hpp"
-#include "quantize_avx512.hpp"
+#include "kernel_sets.hpp"
 #include "quantize_scalar.hpp"
 #include "scale.hpp"
 #include "target.hpp"
@@ -40,14 +38,10 @@ inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elemen
                      std::size_t n, scale_rounding mode = scale_rounding::floor) {
   constexpr std::size_t k = Fmt::block_size;
   std::size_t blocks_done = 0;
-#if MF_BULK_X86
-  if constexpr (avx512_kernels::supports<Fmt>) {
-    if (detail::use_avx512()) {
-      blocks_done = n / k;
-      avx512_kernels::quantize<Fmt>(in, blocks_done, scales, elements, mode);
-    }
+  if (const auto kernel = detail::active_kernels<detail::block_kernels<Fmt>>().quantize) {
+    blocks_done = n / k;
+    kernel(in, blocks_done, scales, elements, mode);
   }
-#endif
   scalar_kernels::quantize<Fmt>(in + blocks_done * k, n - blocks_done * k, scales + blocks_done,
                                 elements + blocks_done * Fmt::element_bytes, mode);
 }
@@ -62,20 +56,10 @@ inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
                        std::size_t n) {
   constexpr std::size_t k = Fmt::block_size;
   std::size_t blocks_done = 0;
-#if MF_BULK_X86
-  if constexpr (avx512_dequantize::supports<Fmt>) {
-    if (detail::use_avx512()) {
-      blocks_done = n / k;
-      avx512_dequantize::dequantize<Fmt>(scales, elements, blocks_done, out);
-    }
+  if (const auto kernel = detail::active_kernels<detail::block_kernels<Fmt>>().dequantize) {
+    blocks_done = n / k;
+    kernel(scales, elements, blocks_done, out);
   }
-  if constexpr (avx2_dequantize::supports<Fmt>) {
-    if (detail::use_avx2()) {
-      blocks_done = n / k;
-      avx2_dequantize::dequantize<Fmt>(scales, elements, blocks_done, out);
-    }
-  }
-#endif
   scalar_kernels::dequantize<Fmt>(scales + blocks_done, elements + blocks_done * Fmt::element_bytes,
                                   n - blocks_done * k, out + blocks_done * k);
 }

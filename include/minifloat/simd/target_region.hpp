@@ -12,11 +12,15 @@
 #include "../config.hpp"
 
 // The one list of features of each x86 target, matching what
-// bulk/dispatch.hpp checks before it reports isa::avx2 / isa::avx512.
+// bulk/dispatch.hpp checks before it reports isa::avx2 / isa::avx512 (and,
+// for the two optional extensions, its optional_features). Every target
+// region and every per-function target attribute below is made from these.
 #define MF_SIMD_AVX2_FEATURES "avx2,fma,f16c,bmi,bmi2"
-#define MF_SIMD_AVX512_FEATURES "avx2,fma,f16c,bmi,bmi2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd"
+#define MF_SIMD_AVX512_FEATURES MF_SIMD_AVX2_FEATURES ",avx512f,avx512bw,avx512vl,avx512dq,avx512cd"
 // AVX-512 plus AVX512_BF16 (VDPBF16PS), for the kernels that need it only.
 #define MF_SIMD_AVX512_BF16_FEATURES MF_SIMD_AVX512_FEATURES ",avx512bf16"
+// AVX-512 plus VBMI (byte permutes across the register: the table decoders).
+#define MF_SIMD_AVX512_VBMI_FEATURES MF_SIMD_AVX512_FEATURES ",avx512vbmi"
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(MINIFLOAT_BULK_NO_SIMD)
@@ -26,6 +30,14 @@
 #endif
 
 #define MF_SIMD_PRAGMA(text) _Pragma(#text)
+
+// The same feature lists as per-function attributes, for the kernels that
+// are written per ISA rather than included into a region.
+#if MF_SIMD_X86
+#define MF_SIMD_TARGET_ATTRIBUTE_AVX2 __attribute__((target(MF_SIMD_AVX2_FEATURES)))
+#define MF_SIMD_TARGET_ATTRIBUTE_AVX512 __attribute__((target(MF_SIMD_AVX512_FEATURES)))
+#define MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI __attribute__((target(MF_SIMD_AVX512_VBMI_FEATURES)))
+#endif
 
 // Every region also turns floating-point contraction off: GCC's default for
 // C++ (-ffp-contract=fast, even with -std=c++17) may fuse a multiply and a

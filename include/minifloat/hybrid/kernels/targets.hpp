@@ -181,22 +181,30 @@ struct target_kernels {
   epilogue_function epilogue;
 };
 
-inline target_kernels target_for(bulk::isa isa) noexcept {
-#if MF_SIMD_X86
-  if (isa == bulk::isa::avx512) {
-    return {avx512::rows, avx512::vectors * simd::avx512::float_ops::lanes,
-            avx512::vectors * simd::avx512::double_ops::lanes, &avx512::fma_kernel,
-            &avx512::exact_kernel, &avx512::chunked_kernel, &avx512::epilogue_kernel};
+// The dispatch table's family of these kernels (bulk/dispatch.hpp).
+struct target_family {
+  // NEON and every ISA without its own kernels: scalar.
+  template <bulk::isa I>
+  static constexpr target_kernels row(bulk::detail::isa_tag<I>) noexcept {
+    return {scalar::rows, scalar::columns, scalar::columns, &scalar::fma_kernel,
+            &scalar::exact_kernel, &scalar::chunked_kernel, &scalar::epilogue_kernel};
   }
-  if (isa == bulk::isa::avx2) {
+#if MF_SIMD_X86
+  static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx2>) noexcept {
     return {avx2::rows, avx2::vectors * simd::avx2::float_ops::lanes,
             avx2::vectors * simd::avx2::double_ops::lanes, &avx2::fma_kernel, &avx2::exact_kernel,
             &avx2::chunked_kernel, &avx2::epilogue_kernel};
   }
+  static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx512>) noexcept {
+    return {avx512::rows, avx512::vectors * simd::avx512::float_ops::lanes,
+            avx512::vectors * simd::avx512::double_ops::lanes, &avx512::fma_kernel,
+            &avx512::exact_kernel, &avx512::chunked_kernel, &avx512::epilogue_kernel};
+  }
 #endif
-  (void)isa;  // NEON and every ISA without its own kernels: scalar
-  return {scalar::rows, scalar::columns, scalar::columns, &scalar::fma_kernel,
-          &scalar::exact_kernel, &scalar::chunked_kernel, &scalar::epilogue_kernel};
+};
+
+inline target_kernels target_for(bulk::isa isa) noexcept {
+  return bulk::detail::kernels_of<target_family>(isa);
 }
 
 }  // namespace detail
@@ -245,7 +253,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
     case model_kind::avx512_bf16_pairs:
 #if MF_SIMD_X86
       // The instruction itself: only where the CPU has it.
-      if (isa == bulk::isa::avx512 && bulk::detail::cpu().avx512bf16) {
+      if (isa == bulk::isa::avx512 && bulk::detail::optional_features_of(isa).avx512bf16) {
         return {avx512_bf16::rows, avx512_bf16::vectors * avx512_bf16::pair_ops::lanes,
                 &avx512_bf16::pair_kernel, packing::bf16_pairs, false, 0, target.epilogue, {}};
       }

@@ -1,0 +1,114 @@
+// The bulk kernel families of the dispatch table (dispatch.hpp's
+// active_kernels): for each operation, the row of function pointers of each
+// ISA. This is the one header that names the per-ISA kernel namespaces;
+// the entries (api.hpp, fused.hpp, encode.hpp, amax.hpp, sources.hpp) only
+// call active_kernels<family>().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "avx2.hpp"
+#include "avx512.hpp"
+#include "dispatch.hpp"
+#include "fused_avx2.hpp"
+#include "fused_avx512.hpp"
+#include "fused_neon.hpp"
+#include "fused_scalar.hpp"
+#include "narrow_double.hpp"
+#include "neon.hpp"
+#include "scalar.hpp"
+
+namespace mf {
+namespace bulk {
+namespace detail {
+
+// The plain conversions of one format and its scaled decode.
+template <class Fmt>
+struct format_kernels {
+  using storage = typename Fmt::storage_type;
+  struct kernel_set {
+    void (*encode)(const float*, storage*, std::size_t, rounding, overflow);
+    void (*decode)(const storage*, float*, std::size_t);
+    void (*decode_scaled)(const storage*, float*, std::size_t, float);
+  };
+  static constexpr kernel_set row(isa_tag<isa::scalar>) noexcept {
+    return {&scalar_kernels::encode<Fmt>, &scalar_kernels::decode<Fmt>,
+            &scalar_kernels::decode_scaled<Fmt>};
+  }
+#if MF_BULK_X86
+  static constexpr kernel_set row(isa_tag<isa::avx2>) noexcept {
+    return {&avx2_kernels::encode<Fmt>, &avx2_kernels::decode<Fmt>,
+            &avx2_kernels::decode_scaled<Fmt>};
+  }
+  static constexpr kernel_set row(isa_tag<isa::avx512>) noexcept {
+    return {&avx512_kernels::encode<Fmt>, &avx512_kernels::decode<Fmt>,
+            &avx512_kernels::decode_scaled<Fmt>};
+  }
+#endif
+#if MF_BULK_NEON
+  static constexpr kernel_set row(isa_tag<isa::neon>) noexcept {
+    return {&neon_kernels::encode<Fmt>, &neon_kernels::decode<Fmt>,
+            &neon_kernels::decode_scaled<Fmt>};
+  }
+#endif
+};
+
+// The encode with fused steps (stochastic rounding, scale, amax) from a
+// float, bfloat16 or binary16 source. The scalar set takes the steps from
+// the request at run time (only the scale is a template flag there).
+template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
+struct fused_kernels {
+  using storage = typename Fmt::storage_type;
+  using kernel = std::uint32_t (*)(const Src*, storage*, std::size_t, const fused_request&);
+  static constexpr kernel row(isa_tag<isa::scalar>) noexcept {
+    return &scalar_kernels::encode_fused<Fmt, Scale, Src>;
+  }
+#if MF_BULK_X86
+  static constexpr kernel row(isa_tag<isa::avx2>) noexcept {
+    return &avx2_kernels::encode_fused<Fmt, Stochastic, Scale, Amax, Src>;
+  }
+  static constexpr kernel row(isa_tag<isa::avx512>) noexcept {
+    return &avx512_kernels::encode_fused<Fmt, Stochastic, Scale, Amax, Src>;
+  }
+#endif
+#if MF_BULK_NEON
+  static constexpr kernel row(isa_tag<isa::neon>) noexcept {
+    return &neon_kernels::encode_fused<Fmt, Stochastic, Scale, Amax, Src>;
+  }
+#endif
+};
+
+// The kernels that do not depend on a format: amax and the double -> float
+// narrowing (AVX-512 only; every other set narrows with the scalar code).
+struct format_free_kernels {
+  struct kernel_set {
+    std::uint32_t (*amax_bits)(const float*, std::size_t, bool);
+    void (*narrow_to_odd)(const double*, float*, std::size_t);
+  };
+  static constexpr kernel_set row(isa_tag<isa::scalar>) noexcept {
+    return {&scalar_kernels::amax_bits, &narrow_to_odd_scalar};
+  }
+#if MF_BULK_X86
+  static constexpr kernel_set row(isa_tag<isa::avx2>) noexcept {
+    return {&avx2_kernels::amax_bits, &narrow_to_odd_scalar};
+  }
+  static constexpr kernel_set row(isa_tag<isa::avx512>) noexcept {
+    return {&avx512_kernels::amax_bits, &narrow_to_odd_avx512};
+  }
+#endif
+#if MF_BULK_NEON
+  static constexpr kernel_set row(isa_tag<isa::neon>) noexcept {
+    return {&neon_kernels::amax_bits, &narrow_to_odd_scalar};
+  }
+#endif
+};
+
+// Every in[i] rounded to odd into out[i] (narrow_double.hpp).
+inline void narrow_to_odd(const double* in, float* out, std::size_t n) {
+  active_kernels<format_free_kernels>().narrow_to_odd(in, out, n);
+}
+
+}  // namespace detail
+}  // namespace bulk
+}  // namespace mf

@@ -1,0 +1,120 @@
+// The dispatch table (bulk/dispatch.hpp's active_kernels) holds each ISA's
+// own kernels in that ISA's row, and set_isa moves every module's row at
+// once. Every kernel set gives the same bits, so the conversion tests
+// cannot see a row that points at another ISA's kernels; this test does.
+#include <gtest/gtest.h>
+
+#include "minifloat/bulk.hpp"
+#include "minifloat/hybrid/kernels/targets.hpp"
+#include "minifloat/mx/packing.hpp"
+#include "minifloat/mx/quantize.hpp"
+
+namespace {
+
+using mf::bulk::isa;
+using mf::bulk::detail::kernels_of;
+using plain = mf::bulk::detail::format_kernels<mf::e4m3fn>;
+using wide = mf::bulk::detail::format_kernels<mf::bfloat16>;
+using fused = mf::bulk::detail::fused_kernels<mf::e5m2, true, true, false, float>;
+using format_free = mf::bulk::detail::format_free_kernels;
+using mx_blocks = mf::mx::detail::block_kernels<mf::mx::mxfp8_e4m3>;
+
+const isa every_isa[] = {isa::scalar, isa::avx2, isa::avx512, isa::neon};
+
+// Restores the selection a test changed.
+struct isa_guard {
+  isa saved = mf::bulk::active_isa();
+  ~isa_guard() { mf::bulk::set_isa(saved); }
+};
+
+TEST(DispatchTable, ScalarRowHoldsTheScalarKernels) {
+  namespace s = mf::bulk::scalar_kernels;
+  EXPECT_EQ(kernels_of<plain>(isa::scalar).encode, &s::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain>(isa::scalar).decode, &s::decode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<wide>(isa::scalar).decode_scaled, &s::decode_scaled<mf::bfloat16>);
+  EXPECT_EQ(kernels_of<fused>(isa::scalar), (&s::encode_fused<mf::e5m2, true, float>));
+  EXPECT_EQ(kernels_of<format_free>(isa::scalar).amax_bits, &s::amax_bits);
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::scalar).quantize, nullptr);
+  EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::scalar).pack_fp4, nullptr);
+}
+
+#if MF_BULK_X86
+TEST(DispatchTable, EachX86RowHoldsItsOwnKernels) {
+  namespace a2 = mf::bulk::avx2_kernels;
+  namespace a5 = mf::bulk::avx512_kernels;
+  EXPECT_EQ(kernels_of<plain>(isa::avx2).encode, &a2::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain>(isa::avx512).encode, &a5::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<wide>(isa::avx2).decode, &a2::decode<mf::bfloat16>);
+  EXPECT_EQ(kernels_of<wide>(isa::avx512).decode, &a5::decode<mf::bfloat16>);
+  EXPECT_EQ(kernels_of<plain>(isa::avx2).decode_scaled, &a2::decode_scaled<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain>(isa::avx512).decode_scaled, &a5::decode_scaled<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<fused>(isa::avx2), (&a2::encode_fused<mf::e5m2, true, true, false, float>));
+  EXPECT_EQ(kernels_of<fused>(isa::avx512),
+            (&a5::encode_fused<mf::e5m2, true, true, false, float>));
+  EXPECT_EQ(kernels_of<format_free>(isa::avx2).amax_bits, &a2::amax_bits);
+  EXPECT_EQ(kernels_of<format_free>(isa::avx512).amax_bits, &a5::amax_bits);
+  EXPECT_EQ(kernels_of<format_free>(isa::avx2).narrow_to_odd,
+            &mf::bulk::detail::narrow_to_odd_scalar);
+  EXPECT_EQ(kernels_of<format_free>(isa::avx512).narrow_to_odd,
+            &mf::bulk::detail::narrow_to_odd_avx512);
+  // MX: quantize on AVX-512 only, dequantize on both, packing on AVX-512.
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::avx2).quantize, nullptr);
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::avx512).quantize,
+            &mf::mx::avx512_kernels::quantize<mf::mx::mxfp8_e4m3>);
+  EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).dequantize, nullptr);
+  EXPECT_NE(kernels_of<mx_blocks>(isa::avx512).dequantize, nullptr);
+  EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).dequantize,
+            kernels_of<mx_blocks>(isa::avx512).dequantize);
+  EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::avx2).pack_fp6, nullptr);
+  EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::avx512).pack_fp6,
+            &mf::mx::avx512_packing::pack_fp6);
+  // The MatMul tiles.
+  namespace hk = mf::hybrid::kernels;
+  EXPECT_EQ(hk::detail::target_for(isa::scalar).fma, &hk::scalar::fma_kernel);
+  EXPECT_EQ(hk::detail::target_for(isa::avx2).fma, &hk::avx2::fma_kernel);
+  EXPECT_EQ(hk::detail::target_for(isa::avx512).fma, &hk::avx512::fma_kernel);
+  // NEON is not compiled here: its row is the scalar one.
+  EXPECT_EQ(kernels_of<plain>(isa::neon).encode, kernels_of<plain>(isa::scalar).encode);
+}
+#endif
+
+#if MF_BULK_NEON
+TEST(DispatchTable, NeonRowHoldsTheNeonKernels) {
+  namespace n = mf::bulk::neon_kernels;
+  EXPECT_EQ(kernels_of<plain>(isa::neon).encode, &n::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<wide>(isa::neon).decode, &n::decode<mf::bfloat16>);
+  EXPECT_EQ(kernels_of<fused>(isa::neon), (&n::encode_fused<mf::e5m2, true, true, false, float>));
+  EXPECT_EQ(kernels_of<format_free>(isa::neon).amax_bits, &n::amax_bits);
+  // x86 is not compiled here: those rows are the scalar one.
+  EXPECT_EQ(kernels_of<plain>(isa::avx512).encode, kernels_of<plain>(isa::scalar).encode);
+}
+#endif
+
+TEST(DispatchTable, OptionalFeaturesOnlyInTheAvx512Row) {
+  for (isa i : every_isa) {
+    const auto& f = mf::bulk::detail::optional_features_of(i);
+    if (i == isa::avx512) {
+      EXPECT_EQ(f.avx512vbmi, mf::bulk::detail::cpu().avx512vbmi);
+      EXPECT_EQ(f.avx512bf16, mf::bulk::detail::cpu().avx512bf16);
+    } else {
+      EXPECT_FALSE(f.avx512vbmi) << mf::bulk::isa_name(i);
+      EXPECT_FALSE(f.avx512bf16) << mf::bulk::isa_name(i);
+    }
+  }
+}
+
+TEST(DispatchTable, SetIsaMovesEveryFamily) {
+  isa_guard guard;
+  for (isa i : every_isa) {
+    if (!mf::bulk::isa_supported(i)) continue;
+    ASSERT_EQ(mf::bulk::set_isa(i), i);
+    EXPECT_EQ(&mf::bulk::detail::active_kernels<plain>(), &kernels_of<plain>(i));
+    EXPECT_EQ(&mf::bulk::detail::active_kernels<fused>(), &kernels_of<fused>(i));
+    EXPECT_EQ(&mf::bulk::detail::active_kernels<format_free>(), &kernels_of<format_free>(i));
+    EXPECT_EQ(&mf::mx::detail::active_kernels<mx_blocks>(), &kernels_of<mx_blocks>(i));
+    EXPECT_EQ(&mf::bulk::detail::active_optional_features(),
+              &mf::bulk::detail::optional_features_of(i));
+  }
+}
+
+}  // namespace
