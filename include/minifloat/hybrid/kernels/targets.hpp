@@ -179,6 +179,7 @@ struct target_kernels {
   tile_function exact;
   tile_function chunked;
   epilogue_function epilogue;
+  packers (*pack)(packing) noexcept;
 };
 
 // The dispatch table's family of these kernels (bulk/dispatch.hpp).
@@ -187,18 +188,20 @@ struct target_family {
   template <bulk::isa I>
   static constexpr target_kernels row(bulk::detail::isa_tag<I>) noexcept {
     return {scalar::rows, scalar::columns, scalar::columns, &scalar::fma_kernel,
-            &scalar::exact_kernel, &scalar::chunked_kernel, &scalar::epilogue_kernel};
+            &scalar::exact_kernel, &scalar::chunked_kernel, &scalar::epilogue_kernel,
+            &scalar::packers_for};
   }
 #if MF_SIMD_X86
   static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx2>) noexcept {
     return {avx2::rows, avx2::vectors * simd::avx2::float_ops::lanes,
             avx2::vectors * simd::avx2::double_ops::lanes, &avx2::fma_kernel, &avx2::exact_kernel,
-            &avx2::chunked_kernel, &avx2::epilogue_kernel};
+            &avx2::chunked_kernel, &avx2::epilogue_kernel, &avx2::packers_for};
   }
   static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx512>) noexcept {
     return {avx512::rows, avx512::vectors * simd::avx512::float_ops::lanes,
             avx512::vectors * simd::avx512::double_ops::lanes, &avx512::fma_kernel,
-            &avx512::exact_kernel, &avx512::chunked_kernel, &avx512::epilogue_kernel};
+            &avx512::exact_kernel, &avx512::chunked_kernel, &avx512::epilogue_kernel,
+            &avx512::packers_for};
   }
 #endif
 };
@@ -218,12 +221,7 @@ namespace detail {
 
 // The packing functions of an ISA for a layout (scalar where the ISA has none).
 inline packers packers_for(bulk::isa isa, packing how) noexcept {
-  packers found{};
-#if MF_SIMD_X86
-  if (isa == bulk::isa::avx512) found = avx512::packers_for(how);
-  if (isa == bulk::isa::avx2) found = avx2::packers_for(how);
-#endif
-  (void)isa;
+  const packers found = target_for(isa).pack(how);
   return found.b != nullptr ? found : scalar::packers_for(how);
 }
 
@@ -253,7 +251,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
     case model_kind::avx512_bf16_pairs:
 #if MF_SIMD_X86
       // The instruction itself: only where the CPU has it.
-      if (isa == bulk::isa::avx512 && bulk::detail::optional_features_of(isa).avx512bf16) {
+      if (bulk::detail::optional_features_of(isa).avx512bf16) {  // the AVX-512 row only
         return {avx512_bf16::rows, avx512_bf16::vectors * avx512_bf16::pair_ops::lanes,
                 &avx512_bf16::pair_kernel, packing::bf16_pairs, false, 0, target.epilogue, {}};
       }
