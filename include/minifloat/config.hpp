@@ -41,6 +41,16 @@
 #define MF_FORCE_INLINE inline
 #endif
 
+// For a kernel helper that many instantiations call rarely (once per step):
+// one out-of-line copy instead of one per caller.
+#if defined(__GNUC__) || defined(__clang__)
+#define MF_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MF_NOINLINE __declspec(noinline)
+#else
+#define MF_NOINLINE
+#endif
+
 #if defined(__has_builtin)
 #define MF_HAS_BUILTIN(x) __has_builtin(x)
 #else

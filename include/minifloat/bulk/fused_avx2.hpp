@@ -67,16 +67,17 @@ struct random_source8<false> {
 template <>
 struct random_source8<true> {
   static constexpr std::size_t step = 512;
-  philox8 philox;
-  __m256i align_shift;
+  detail::philox_round_keys philox_keys;
+  int align_shift;
   detail::random_step_layout layout;
   alignas(32) std::uint32_t values[step];
   MF_TARGET_AVX2 explicit random_source8(const detail::fused_request& r)
-      : philox(r.seed),
-        align_shift(_mm256_set1_epi32(32 - r.random_bits)),
+      : philox_keys(detail::make_philox_round_keys(r.seed)),
+        align_shift(32 - r.random_bits),
         layout(detail::stochastic_step_layout(r.random_bits, step)) {}
   MF_TARGET_AVX2 void fill(std::uint64_t block, std::size_t count) {
-    stochastic_values(philox, block, layout.lane_bytes, align_shift, values, count);
+    stochastic_values<simd::avx2::philox_ops>(philox_keys, block, layout.lane_bytes,
+                                              align_shift, values, count);
   }
   // Elements 8g..8g+7 of the step.
   MF_TARGET_AVX2 __m256i values8(std::size_t g) const {

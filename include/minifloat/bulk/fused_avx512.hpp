@@ -72,17 +72,18 @@ struct random_source16<false> {
 template <>
 struct random_source16<true> {
   static constexpr std::size_t step = 512;
-  philox16 philox;
-  __m512i align_shift;
+  detail::philox_round_keys philox_keys;
+  int align_shift;
   detail::random_step_layout layout;
   alignas(64) std::uint32_t values[step];
   MF_TARGET_AVX512 explicit random_source16(const detail::fused_request& r)
-      : philox(r.seed),
-        align_shift(_mm512_set1_epi32(32 - r.random_bits)),
+      : philox_keys(detail::make_philox_round_keys(r.seed)),
+        align_shift(32 - r.random_bits),
         layout(detail::stochastic_step_layout(r.random_bits, step)) {}
   // The values of `count` (<= step) elements from block `block` on.
   MF_TARGET_AVX512 void fill(std::uint64_t block, std::size_t count) {
-    stochastic_values(philox, block, layout.lane_bytes, align_shift, values, count);
+    stochastic_values<simd::avx512::philox_ops>(philox_keys, block, layout.lane_bytes,
+                                                align_shift, values, count);
   }
   // Elements 16g..16g+15 of the step.
   MF_TARGET_AVX512 __m512i values16(std::size_t g) const {

@@ -73,17 +73,18 @@ struct random_source4<false> {
 template <>
 struct random_source4<true> {
   static constexpr std::size_t step = 512;
-  philox4 philox;
-  int32x4_t align_shift;
+  detail::philox_round_keys philox_keys;
+  int align_shift;
   detail::random_step_layout layout;
   alignas(16) std::uint32_t values[step];
   explicit random_source4(const detail::fused_request& r)
-      : philox(r.seed),
-        align_shift(vdupq_n_s32(32 - r.random_bits)),
+      : philox_keys(detail::make_philox_round_keys(r.seed)),
+        align_shift(32 - r.random_bits),
         layout(detail::stochastic_step_layout(r.random_bits, step)) {}
   // The values of `count` (<= step) elements from block `block` on.
   void fill(std::uint64_t block, std::size_t count) {
-    stochastic_values(philox, block, layout.lane_bytes, align_shift, values, count);
+    stochastic_values<simd::neon::philox_ops>(philox_keys, block, layout.lane_bytes,
+                                              align_shift, values, count);
   }
   // Elements 4g..4g+3 of the step.
   uint32x4_t values4(std::size_t g) const { return vld1q_u32(values + 4 * g); }
