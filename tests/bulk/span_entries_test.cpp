@@ -70,6 +70,27 @@ TEST(SpanEntries, Nvfp4) {
                  std::span<float>(y1), t1);
   nv::dequantize(s2.data(), e2.data(), y2.data(), n, t2);
   EXPECT_TRUE(same_floats(y1, y2));
+  EXPECT_EQ(nv::tensor_scale(std::span<const float>(x)), nv::tensor_scale(x.data(), n));
+  EXPECT_EQ(nv::tensor_scale(std::span<const float>(x)), t1);
+}
+
+TEST(SpanEntries, MxDot) {
+  using A = mf::mx::mxfp4;
+  using B = mf::mx::mxfp8_e4m3;
+  const std::size_t n = 2 * 32 + 5;  // a partial last block
+  const std::vector<float> x = inputs(n);
+  std::vector<float> y = inputs(n + 3);
+  y.erase(y.begin(), y.begin() + 3);
+  std::vector<std::uint8_t> sa(mf::mx::scale_count<A>(n)), ea(mf::mx::element_bytes<A>(n));
+  std::vector<std::uint8_t> sb(mf::mx::scale_count<B>(n)), eb(mf::mx::element_bytes<B>(n));
+  mf::mx::quantize<A>(x.data(), sa.data(), ea.data(), n);
+  mf::mx::quantize<B>(y.data(), sb.data(), eb.data(), n);
+  const float by_pointers = mf::mx::dot<A, B>(sa.data(), ea.data(), sb.data(), eb.data(), n);
+  const float by_spans = mf::mx::dot<A, B>(
+      std::span<const std::uint8_t>(sa), std::span<const std::uint8_t>(ea),
+      std::span<const std::uint8_t>(sb), std::span<const std::uint8_t>(eb), n);
+  EXPECT_NE(by_pointers, 0.0f);
+  EXPECT_EQ(std::memcmp(&by_pointers, &by_spans, sizeof(float)), 0);
 }
 
 TEST(SpanEntries, Packing) {
@@ -93,6 +114,27 @@ TEST(SpanEntries, Packing) {
   mf::mx::pack<mf::e3m2fn>(codes2.data(), q2.data(), n);
   EXPECT_EQ(q1, q2);
   EXPECT_EQ(q1, p1);
+  // The width-named forms.
+  std::vector<std::uint8_t> r1(p1.size()), r2(p1.size());
+  mf::mx::pack_fp6(std::span<const std::uint8_t>(codes1), std::span<std::uint8_t>(r1));
+  mf::mx::pack_fp6(codes2.data(), r2.data(), n);
+  EXPECT_EQ(r1, r2);
+  std::vector<std::uint8_t> u1(n), u2(n);
+  mf::mx::unpack_fp6(std::span<const std::uint8_t>(r1), std::span<std::uint8_t>(u1));
+  mf::mx::unpack_fp6(r2.data(), u2.data(), n);
+  EXPECT_EQ(u1, codes1);
+  EXPECT_EQ(u1, u2);
+  std::vector<std::uint8_t> nibbles(n);
+  for (std::size_t i = 0; i < n; ++i) nibbles[i] = static_cast<std::uint8_t>(codes1[i] & 0x0F);
+  std::vector<std::uint8_t> f1(mf::mx::packed_bytes<4>(n)), f2(f1.size());
+  mf::mx::pack_fp4(std::span<const std::uint8_t>(nibbles), std::span<std::uint8_t>(f1));
+  mf::mx::pack_fp4(nibbles.data(), f2.data(), n);
+  EXPECT_EQ(f1, f2);
+  std::vector<std::uint8_t> g1(n), g2(n);
+  mf::mx::unpack_fp4(std::span<const std::uint8_t>(f1), std::span<std::uint8_t>(g1));
+  mf::mx::unpack_fp4(f2.data(), g2.data(), n);
+  EXPECT_EQ(g1, nibbles);
+  EXPECT_EQ(g1, g2);
 }
 
 TEST(SpanEntries, Scaling) {

@@ -13,9 +13,14 @@
 // e5m2 Inf/NaN) propagate by IEEE arithmetic.
 #pragma once
 
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <span>
+#endif
 
 #include "block.hpp"
 #include "element.hpp"
@@ -64,6 +69,27 @@ inline float dot(const std::uint8_t* scales_a, const std::uint8_t* elements_a,
   }
   return sum;
 }
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+// std::span overload (C++20): n elements (a span of packed elements does not
+// say the count), cut to what every span holds in the layout of block.hpp
+// (debug builds assert that n fits).
+template <class FmtA, class FmtB>
+inline float dot(std::span<const std::uint8_t> scales_a, std::span<const std::uint8_t> elements_a,
+                 std::span<const std::uint8_t> scales_b, std::span<const std::uint8_t> elements_b,
+                 std::size_t n) {
+  std::size_t fits = n;
+  for (const std::size_t held :
+       {scales_a.size() * FmtA::block_size, scales_b.size() * FmtB::block_size,
+        elements_a.size() * 8 / static_cast<std::size_t>(FmtA::element_bits),
+        elements_b.size() * 8 / static_cast<std::size_t>(FmtB::element_bits)}) {
+    if (held < fits) fits = held;
+  }
+  assert(fits == n);
+  return dot<FmtA, FmtB>(scales_a.data(), elements_a.data(), scales_b.data(), elements_b.data(),
+                         fits);
+}
+#endif
 
 }  // namespace mx
 }  // namespace mf

@@ -129,6 +129,10 @@ inline std::size_t fitting_count(std::size_t wanted, std::size_t scale_slots,
   return n < by_elements ? n : by_elements;
 }
 
+inline float tensor_scale(std::span<const float> in) noexcept {
+  return tensor_scale(in.data(), in.size());
+}
+
 inline void quantize(std::span<const float> in, std::span<std::uint8_t> scales,
                      std::span<std::uint8_t> elements, float tensor_scale) noexcept {
   quantize(in.data(), scales.data(), elements.data(),

@@ -134,6 +134,24 @@ inline std::size_t fitting_elements(std::size_t wanted, std::size_t packed_slots
 
 }  // namespace detail
 
+inline void pack_fp4(std::span<const std::uint8_t> codes, std::span<std::uint8_t> packed) {
+  pack_fp4(codes.data(), packed.data(), detail::fitting_elements<4>(codes.size(), packed.size()));
+}
+
+inline void unpack_fp4(std::span<const std::uint8_t> packed, std::span<std::uint8_t> codes) {
+  unpack_fp4(packed.data(), codes.data(),
+             detail::fitting_elements<4>(codes.size(), packed.size()));
+}
+
+inline void pack_fp6(std::span<const std::uint8_t> codes, std::span<std::uint8_t> packed) {
+  pack_fp6(codes.data(), packed.data(), detail::fitting_elements<6>(codes.size(), packed.size()));
+}
+
+inline void unpack_fp6(std::span<const std::uint8_t> packed, std::span<std::uint8_t> codes) {
+  unpack_fp6(packed.data(), codes.data(),
+             detail::fitting_elements<6>(codes.size(), packed.size()));
+}
+
 template <class Fmt>
 inline void pack(std::span<const std::uint8_t> codes, std::span<std::uint8_t> packed) {
   pack<Fmt>(codes.data(), packed.data(),
