@@ -4,6 +4,10 @@
 // the warning is silenced for that header only.
 #pragma once
 
+// Tests only (tests/bulk/simde_avx512/): the includer has already included
+// a portable emulation of the intrinsics under their own names.
+#if !defined(MINIFLOAT_SIMD_EMULATED)
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -13,3 +17,4 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+#endif  // MINIFLOAT_SIMD_EMULATED

@@ -33,7 +33,11 @@
 
 // The same feature lists as per-function attributes, for the kernels that
 // are written per ISA rather than included into a region.
-#if MF_SIMD_X86
+#if MF_SIMD_X86 && defined(MINIFLOAT_SIMD_EMULATED)
+#define MF_SIMD_TARGET_ATTRIBUTE_AVX2
+#define MF_SIMD_TARGET_ATTRIBUTE_AVX512
+#define MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI
+#elif MF_SIMD_X86
 #define MF_SIMD_TARGET_ATTRIBUTE_AVX2 __attribute__((target(MF_SIMD_AVX2_FEATURES)))
 #define MF_SIMD_TARGET_ATTRIBUTE_AVX512 __attribute__((target(MF_SIMD_AVX512_FEATURES)))
 #define MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI __attribute__((target(MF_SIMD_AVX512_VBMI_FEATURES)))
@@ -46,7 +50,15 @@
 // Clang contracts only within one expression (-ffp-contract=on), and the
 // kernels write no a * b + c expression. MF_SIMD_REGION_BEGIN_SCALAR /
 // MF_SIMD_REGION_END_SCALAR enclose the scalar kernels (no target).
-#if defined(__clang__)
+#if defined(MINIFLOAT_SIMD_EMULATED)
+// Tests only (tests/bulk/simde_avx512/): the x86 intrinsics come from a
+// portable emulation, so the kernels are compiled for the build's own
+// target, without regions.
+#define MF_SIMD_REGION_BEGIN_FEATURES(features)
+#define MF_SIMD_REGION_END
+#define MF_SIMD_REGION_BEGIN_SCALAR
+#define MF_SIMD_REGION_END_SCALAR
+#elif defined(__clang__)
 #define MF_SIMD_REGION_BEGIN_FEATURES(features) \
   MF_SIMD_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
 #define MF_SIMD_REGION_END MF_SIMD_PRAGMA(clang attribute pop)
