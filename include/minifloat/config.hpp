@@ -31,7 +31,11 @@
 
 // For the few small functions on the hot path whose inlining decides the
 // speed (clang will not inline the float conversion into a loop otherwise).
-#if defined(__CUDACC__)
+#if defined(MINIFLOAT_SIMD_EMULATED)
+// Tests only (tests/bulk/simde_avx512): inlining every emulated intrinsic
+// into every kernel multiplies the compile time; the bits do not depend on it.
+#define MF_FORCE_INLINE inline
+#elif defined(__CUDACC__)
 #define MF_FORCE_INLINE __forceinline__
 #elif defined(__GNUC__) || defined(__clang__)
 #define MF_FORCE_INLINE inline __attribute__((always_inline))
