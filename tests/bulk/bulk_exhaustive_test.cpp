@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <xmmintrin.h>
 #endif
 
-#include "bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace {
 

@@ -19,7 +19,7 @@
 
 #include <minifloat/bulk.hpp>
 
-#include "bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include <minifloat/convert.hpp>
 #include <minifloat/formats.hpp>
 
-#include "reference.hpp"
+#include "reference/reference.hpp"
 
 namespace mftest {
 

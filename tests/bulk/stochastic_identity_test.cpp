@@ -5,7 +5,7 @@
 // and chunking.
 #include <algorithm>
 
-#include "stochastic/stochastic_test_support.hpp"
+#include "support/stochastic_helpers.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "bulk/bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace stochastic_test {
 

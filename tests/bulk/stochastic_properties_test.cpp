@@ -3,7 +3,7 @@
 // values never moving, and the overflow and NaN rules of nearest-even.
 #include <cmath>
 
-#include "stochastic/stochastic_test_support.hpp"
+#include "support/stochastic_helpers.hpp"
 
 namespace {
 

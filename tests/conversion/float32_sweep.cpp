@@ -27,7 +27,7 @@
 #endif
 
 #include "reference/boundary_set.hpp"
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
 
 namespace {
 

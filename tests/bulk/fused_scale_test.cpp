@@ -9,7 +9,7 @@
 #include <xmmintrin.h>
 #endif
 
-#include "stochastic/stochastic_test_support.hpp"
+#include "support/stochastic_helpers.hpp"
 
 namespace {
 
