@@ -196,10 +196,7 @@ const char* source_name() {
   return "?";
 }
 
-template <class Fmt>
-std::string format_name() {
-  return bulk_test::FormatNames::GetName<Fmt>(0);
-}
+using mft::format_name;
 
 template <class T>
 ::testing::AssertionResult same_codes(const std::vector<T>& got, const std::vector<T>& want,

@@ -14,15 +14,10 @@
 namespace {
 
 using namespace stochastic_test;
-using bulk_test::available_isas;
 using bulk_test::first_difference;
-using bulk_test::isa_scope;
 
-template <class Fmt>
-class FusedScale : public ::testing::Test {};
-using ScaleFormats = ::testing::Types<mf::e4m3fn, mf::e5m2, mf::e4m3fnuz, mf::e2m1fn,
-                                      mf::e8m0fnu, mf::bfloat16>;
-TYPED_TEST_SUITE(FusedScale, ScaleFormats, bulk_test::FormatNames);
+using ScaleFormats = mft::type_list<mf::e4m3fn, mf::e5m2, mf::e4m3fnuz, mf::e2m1fn,
+                                    mf::e8m0fnu, mf::bfloat16>;
 
 const float kScales[] = {0.75f, 1.0f / 1024, 3.1e5f, 1e-30f, -2.5f};
 
@@ -40,7 +35,8 @@ bool same_float(float a, float b) {
   return (std::isnan(a) && std::isnan(b)) || float_bits(a) == float_bits(b);
 }
 
-TYPED_TEST(FusedScale, EncodeScaledRoundsTheFloatProductOnce) {
+MFT_TYPED_PER_ISA_TEST(FusedScale, EncodeScaledRoundsTheFloatProductOnce, ScaleFormats,
+                       mft::format_names) {
   using S = typename TypeParam::storage_type;
   const std::vector<float> in = rounding_inputs<TypeParam>();
   for (float scale : kScales) {
@@ -51,21 +47,18 @@ TYPED_TEST(FusedScale, EncodeScaledRoundsTheFloatProductOnce) {
           const float product = in[i] * scale;
           expected[i] = mf::round_to<TypeParam>(product, mode, ovf).bits();
         }
-        for (mf::bulk::isa isa : available_isas()) {
-          isa_scope scope(isa);
-          std::vector<S> got(in.size());
-          mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
-                                      mf::conversion::with(mode, ovf), {scale, nullptr});
-          ASSERT_EQ(first_difference(got.data(), expected.data(), in.size()), -1)
-              << mf::bulk::isa_name(isa) << " scale " << scale << " "
-              << bulk_test::mode_name(mode);
-          std::vector<S> got_amax(in.size());
-          float amax = 0.0f;
-          mf::bulk::encode<TypeParam>(in.data(), got_amax.data(), in.size(),
-                                      mf::conversion::with(mode, ovf), {scale, &amax});
-          ASSERT_EQ(got_amax, expected) << mf::bulk::isa_name(isa);
-          ASSERT_TRUE(same_float(amax, reference_amax(in))) << amax;
-        }
+        std::vector<S> got(in.size());
+        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+                                    mf::conversion::with(mode, ovf), {scale, nullptr});
+        ASSERT_EQ(first_difference(got.data(), expected.data(), in.size()), -1)
+            << mf::bulk::isa_name(isa) << " scale " << scale << " "
+            << bulk_test::mode_name(mode);
+        std::vector<S> got_amax(in.size());
+        float amax = 0.0f;
+        mf::bulk::encode<TypeParam>(in.data(), got_amax.data(), in.size(),
+                                    mf::conversion::with(mode, ovf), {scale, &amax});
+        ASSERT_EQ(got_amax, expected) << mf::bulk::isa_name(isa);
+        ASSERT_TRUE(same_float(amax, reference_amax(in))) << amax;
       }
     }
   }
@@ -76,7 +69,8 @@ TYPED_TEST(FusedScale, EncodeScaledRoundsTheFloatProductOnce) {
 // current floating-point environment (rounding direction, FTZ, DAZ), and
 // the encode itself does not depend on it: every ISA agrees with the scalar
 // path under every MXCSR setting.
-TYPED_TEST(FusedScale, EveryIsaFollowsTheFloatingPointEnvironmentAsScalarCode) {
+MFT_TYPED_PER_ISA_TEST(FusedScale, FollowsTheFloatingPointEnvironmentAsScalarCode,
+                       ScaleFormats, mft::format_names) {
   using S = typename TypeParam::storage_type;
   const std::vector<float> in = rounding_inputs<TypeParam>();
   const unsigned saved = _mm_getcsr();
@@ -90,24 +84,22 @@ TYPED_TEST(FusedScale, EveryIsaFollowsTheFloatingPointEnvironmentAsScalarCode) {
         expected_sr[i] =
             mf::round_to_stochastic<TypeParam>(product, mf::stochastic_random_word(2, i)).bits();
       }
-      for (mf::bulk::isa isa : available_isas()) {
-        isa_scope scope(isa);
-        std::vector<S> got(in.size()), got_sr(in.size());
-        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(), {}, {scale, nullptr});
-        mf::bulk::encode<TypeParam>(in.data(), got_sr.data(), in.size(),
-                                    mf::conversion::stochastic({2}), {scale, nullptr});
-        const bool same = got == expected && got_sr == expected_sr;
-        _mm_setcsr(saved);
-        ASSERT_TRUE(same) << mf::bulk::isa_name(isa) << " mxcsr 0x" << std::hex << csr;
-        _mm_setcsr(csr);
-      }
+      std::vector<S> got(in.size()), got_sr(in.size());
+      mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(), {}, {scale, nullptr});
+      mf::bulk::encode<TypeParam>(in.data(), got_sr.data(), in.size(),
+                                  mf::conversion::stochastic({2}), {scale, nullptr});
+      const bool same = got == expected && got_sr == expected_sr;
+      _mm_setcsr(saved);
+      ASSERT_TRUE(same) << mf::bulk::isa_name(isa) << " mxcsr 0x" << std::hex << csr;
+      _mm_setcsr(csr);
     }
   }
   _mm_setcsr(saved);
 }
 #endif
 
-TYPED_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition) {
+MFT_TYPED_PER_ISA_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition, ScaleFormats,
+                       mft::format_names) {
   using S = typename TypeParam::storage_type;
   const std::vector<float> in = rounding_inputs<TypeParam>();
   std::vector<mf::bfloat16> bf(in.size());
@@ -121,33 +113,31 @@ TYPED_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition) {
       const auto expected = reference_stochastic<TypeParam>(in, 8, 1, ovf, 32, &scale);
       const auto expected_bf = reference_stochastic<TypeParam>(bf, 8, 1, ovf, 32, &scale);
       const auto expected_hf = reference_stochastic<TypeParam>(hf, 8, 1, ovf, 32, &scale);
-      for (mf::bulk::isa isa : available_isas()) {
-        isa_scope scope(isa);
-        std::vector<S> got(in.size());
-        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
-                                    mf::conversion::stochastic({8, 1}).with_overflow(ovf),
-                                    {scale, nullptr});
-        ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa) << " scale " << scale;
-        float amax = 0.0f;
-        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
-                                    mf::conversion::stochastic({8, 1}).with_overflow(ovf),
-                                    {scale, &amax});
-        ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa);
-        ASSERT_TRUE(same_float(amax, reference_amax(in)));
-        mf::bulk::encode<TypeParam>(bf.data(), got.data(), bf.size(),
-                                    mf::conversion::stochastic({8, 1}).with_overflow(ovf),
-                                    {scale, nullptr});
-        ASSERT_EQ(got, expected_bf) << "bfloat16 " << mf::bulk::isa_name(isa);
-        mf::bulk::encode<TypeParam>(hf.data(), got.data(), hf.size(),
-                                    mf::conversion::stochastic({8, 1}).with_overflow(ovf),
-                                    {scale, nullptr});
-        ASSERT_EQ(got, expected_hf) << "binary16 " << mf::bulk::isa_name(isa);
-      }
+      std::vector<S> got(in.size());
+      mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+                                  mf::conversion::stochastic({8, 1}).with_overflow(ovf),
+                                  {scale, nullptr});
+      ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa) << " scale " << scale;
+      float amax = 0.0f;
+      mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+                                  mf::conversion::stochastic({8, 1}).with_overflow(ovf),
+                                  {scale, &amax});
+      ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa);
+      ASSERT_TRUE(same_float(amax, reference_amax(in)));
+      mf::bulk::encode<TypeParam>(bf.data(), got.data(), bf.size(),
+                                  mf::conversion::stochastic({8, 1}).with_overflow(ovf),
+                                  {scale, nullptr});
+      ASSERT_EQ(got, expected_bf) << "bfloat16 " << mf::bulk::isa_name(isa);
+      mf::bulk::encode<TypeParam>(hf.data(), got.data(), hf.size(),
+                                  mf::conversion::stochastic({8, 1}).with_overflow(ovf),
+                                  {scale, nullptr});
+      ASSERT_EQ(got, expected_hf) << "binary16 " << mf::bulk::isa_name(isa);
     }
   }
 }
 
-TYPED_TEST(FusedScale, DecodeScaledIsTheExactValueTimesTheScale) {
+MFT_TYPED_PER_ISA_TEST(FusedScale, DecodeScaledIsTheExactValueTimesTheScale, ScaleFormats,
+                       mft::format_names) {
   using F = typename TypeParam::format;
   using S = typename TypeParam::storage_type;
   std::vector<S> codes;
@@ -158,57 +148,56 @@ TYPED_TEST(FusedScale, DecodeScaledIsTheExactValueTimesTheScale) {
     for (std::size_t i = 0; i < codes.size(); ++i) {
       expected[i] = static_cast<float>(TypeParam::from_bits(codes[i])) * scale;
     }
-    for (mf::bulk::isa isa : available_isas()) {
-      isa_scope scope(isa);
-      std::vector<float> got(codes.size());
-      mf::bulk::decode<TypeParam>(codes.data(), got.data(), codes.size(), scale);
-      for (std::size_t i = 0; i < codes.size(); ++i) {
-        ASSERT_TRUE(same_float(got[i], expected[i]))
-            << mf::bulk::isa_name(isa) << " code " << +codes[i] << " scale " << scale;
-      }
+    std::vector<float> got(codes.size());
+    mf::bulk::decode<TypeParam>(codes.data(), got.data(), codes.size(), scale);
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+      ASSERT_TRUE(same_float(got[i], expected[i]))
+          << mf::bulk::isa_name(isa) << " code " << +codes[i] << " scale " << scale;
     }
   }
 }
 
-TEST(Amax, NanPropagatesInfCountsEmptyIsZero) {
+class Amax : public mft::per_isa {};
+
+TEST_P(Amax, NanPropagatesInfCountsEmptyIsZero) {
+  const mf::bulk::isa isa = GetParam();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  for (mf::bulk::isa isa : available_isas()) {
-    isa_scope scope(isa);
-    for (std::size_t n : {0u, 1u, 7u, 16u, 63u, 64u, 65u, 200u, 1000u}) {
-      std::vector<float> in(n);
-      for (std::size_t i = 0; i < n; ++i) in[i] = std::sin(static_cast<float>(i)) * 3.0f;
-      for (std::size_t i = 0; i < n; i += 5) in[i] = -in[i];
-      const float expected = reference_amax(in);
-      EXPECT_TRUE(same_float(mf::bulk::amax(in.data(), n), expected)) << n;
-      EXPECT_TRUE(same_float(mf::bulk::amax(in.data(), n, mf::bulk::amax_nan::finite_only),
-                             expected));
-      if (n == 0) {
-        EXPECT_EQ(float_bits(mf::bulk::amax(in.data(), 0)), 0u);
-        continue;
-      }
-      // A NaN or Inf anywhere: the head, the middle, the last element.
-      for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
-        std::vector<float> with = in;
-        with[at] = -nan;
-        EXPECT_TRUE(std::isnan(mf::bulk::amax(with.data(), n))) << mf::bulk::isa_name(isa);
-        EXPECT_EQ(float_bits(mf::bulk::amax(with.data(), n)), 0x7FC00000u);
-        with[at] = -inf;
-        EXPECT_EQ(mf::bulk::amax(with.data(), n), inf);
-        // finite_only skips the Inf as it skips a NaN.
-        std::vector<float> without = in;
-        without[at] = 0.0f;
-        const float finite_inf =
-            mf::bulk::amax(with.data(), n, mf::bulk::amax_nan::finite_only);
-        EXPECT_TRUE(same_float(finite_inf, reference_amax(without))) << mf::bulk::isa_name(isa);
-        with[at] = nan;
-        const float finite = mf::bulk::amax(with.data(), n, mf::bulk::amax_nan::finite_only);
-        EXPECT_TRUE(same_float(finite, reference_amax(without))) << mf::bulk::isa_name(isa);
-      }
+  for (std::size_t n : {0u, 1u, 7u, 16u, 63u, 64u, 65u, 200u, 1000u}) {
+    std::vector<float> in(n);
+    for (std::size_t i = 0; i < n; ++i) in[i] = std::sin(static_cast<float>(i)) * 3.0f;
+    for (std::size_t i = 0; i < n; i += 5) in[i] = -in[i];
+    const float expected = reference_amax(in);
+    EXPECT_TRUE(same_float(mf::bulk::amax(in.data(), n), expected)) << n;
+    EXPECT_TRUE(same_float(mf::bulk::amax(in.data(), n, mf::bulk::amax_nan::finite_only),
+                           expected));
+    if (n == 0) {
+      EXPECT_EQ(float_bits(mf::bulk::amax(in.data(), 0)), 0u);
+      continue;
     }
-    const float negative_zero = -0.0f;
-    EXPECT_EQ(float_bits(mf::bulk::amax(&negative_zero, 1)), 0u);
+    // A NaN or Inf anywhere: the head, the middle, the last element.
+    for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+      std::vector<float> with = in;
+      with[at] = -nan;
+      EXPECT_TRUE(std::isnan(mf::bulk::amax(with.data(), n))) << mf::bulk::isa_name(isa);
+      EXPECT_EQ(float_bits(mf::bulk::amax(with.data(), n)), 0x7FC00000u);
+      with[at] = -inf;
+      EXPECT_EQ(mf::bulk::amax(with.data(), n), inf);
+      // finite_only skips the Inf as it skips a NaN.
+      std::vector<float> without = in;
+      without[at] = 0.0f;
+      const float finite_inf =
+          mf::bulk::amax(with.data(), n, mf::bulk::amax_nan::finite_only);
+      EXPECT_TRUE(same_float(finite_inf, reference_amax(without))) << mf::bulk::isa_name(isa);
+      with[at] = nan;
+      const float finite = mf::bulk::amax(with.data(), n, mf::bulk::amax_nan::finite_only);
+      EXPECT_TRUE(same_float(finite, reference_amax(without))) << mf::bulk::isa_name(isa);
+    }
   }
+  const float negative_zero = -0.0f;
+  EXPECT_EQ(float_bits(mf::bulk::amax(&negative_zero, 1)), 0u);
 }
+
+MFT_INSTANTIATE_PER_ISA(Amax);
 
 }  // namespace

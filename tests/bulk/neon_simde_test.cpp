@@ -1,21 +1,19 @@
-// Full tier for the NEON kernels without AArch64 hardware: neon.hpp compiled
-// against SIMDe's portable NEON intrinsics (simde_shim/arm_neon.h) and run
-// natively on all 2^32 float32 inputs, for every format, every rounding mode
-// and both overflow modes, compared bit for bit with the scalar path. (Under
-// qemu-user the same sweep would take hours; CI runs the CI tier there.)
-// Built only with -DMINIFLOAT_NEON_SIMDE_TEST=ON and SIMDe installed (Debian:
-// libsimde-dev); MINIFLOAT_TEST_THREADS and MINIFLOAT_EXHAUSTIVE_CHUNKS as in
-// bulk_exhaustive_test.cpp.
+// The NEON kernels without AArch64 hardware: neon.hpp compiled against
+// SIMDe's portable NEON intrinsics (simde_shim/arm_neon.h) and run natively
+// for every format, every rounding mode and both overflow modes, compared
+// bit for bit with the scalar path: at MINIFLOAT_TEST_LEVEL=full (label
+// `exhaustive`) on all 2^32 float32 inputs, at ci level on two chunks of
+// 2^20 ([1, 2) and around -448). (Under qemu-user the full sweep would take hours; CI runs the bulk
+// tests there.) Built only with -DMINIFLOAT_NEON_SIMDE_TEST=ON and SIMDe
+// installed (Debian: libsimde-dev); MINIFLOAT_TEST_THREADS and
+// MINIFLOAT_EXHAUSTIVE_CHUNKS as in support/float32_chunks.hpp.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <sstream>
 #include <string>
-#include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <minifloat/bulk/dispatch.hpp>
@@ -27,27 +25,17 @@
 #include <minifloat/bulk/neon.hpp>
 #include <minifloat/formats.hpp>
 
-namespace {
+#include "support/float32_chunks.hpp"
+#include "support/formats.hpp"
 
-constexpr std::uint64_t kChunk = std::uint64_t{1} << 20;
-constexpr std::uint64_t kChunks = (std::uint64_t{1} << 32) / kChunk;
+namespace {
 
 const mf::rounding kModes[] = {mf::rounding::nearest_even, mf::rounding::toward_zero,
                                mf::rounding::toward_positive,
                                mf::rounding::toward_negative};
 
-struct failure_log {
-  std::mutex mutex;
-  std::string first;
-  std::atomic<bool> failed{false};
-  void report(const std::string& what) {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!failed.exchange(true)) first = what;
-  }
-};
-
 template <class Fmt>
-void check_chunk(const std::vector<float>& in, failure_log& log) {
+void check_chunk(const std::vector<float>& in, mft::sweep_failure& failure) {
   using S = typename Fmt::storage_type;
   std::vector<S> expected(in.size()), got(in.size());
   for (mf::rounding mode : kModes) {
@@ -59,12 +47,10 @@ void check_chunk(const std::vector<float>& in, failure_log& log) {
           std::uint32_t bits;
           std::memcpy(&bits, &in[k], sizeof bits);
           std::ostringstream os;
-          os << "E" << Fmt::format::exponent_bits << "M" << Fmt::format::mantissa_bits
-             << " bias " << Fmt::format::bias << " mode " << static_cast<int>(mode)
-             << " saturating " << (ovf == mf::overflow::saturating) << ": input 0x"
-             << std::hex << bits << " got 0x" << +got[k] << " expected 0x"
-             << +expected[k];
-          log.report(os.str());
+          os << mft::format_name<Fmt>() << " mode " << static_cast<int>(mode) << " saturating "
+             << (ovf == mf::overflow::saturating) << ": input 0x" << std::hex << bits
+             << " got 0x" << +got[k] << " expected 0x" << +expected[k];
+          failure.report(os.str());
           return;
         }
       }
@@ -72,50 +58,14 @@ void check_chunk(const std::vector<float>& in, failure_log& log) {
   }
 }
 
-TEST(NeonSimdeExhaustive, AllFloat32InputsEveryFormatEveryMode) {
-  unsigned threads = std::thread::hardware_concurrency();
-  if (const char* t = std::getenv("MINIFLOAT_TEST_THREADS")) {
-    threads = static_cast<unsigned>(std::strtoul(t, nullptr, 10));
-  }
-  if (threads == 0) threads = 1;
-  std::uint64_t chunks = kChunks;
-  if (const char* c = std::getenv("MINIFLOAT_EXHAUSTIVE_CHUNKS")) {
-    const std::uint64_t limit = std::strtoull(c, nullptr, 10);
-    if (limit > 0 && limit < chunks) chunks = limit;
-  }
-  std::atomic<std::uint64_t> next{0};
-  failure_log log;
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) {
-    pool.emplace_back([&] {
-      std::vector<float> in(kChunk);
-      for (;;) {
-        const std::uint64_t chunk = next.fetch_add(1);
-        if (chunk >= chunks || log.failed.load()) return;
-        // Chunks in a scrambled order, so a partial run spans the range.
-        const std::uint64_t c = (chunk * 2654435761u) % kChunks;
-        for (std::uint64_t k = 0; k < kChunk; ++k) {
-          const std::uint32_t u = static_cast<std::uint32_t>(c * kChunk + k);
-          std::memcpy(&in[k], &u, sizeof u);
-        }
-        check_chunk<mf::e4m3fn>(in, log);
-        check_chunk<mf::e5m2>(in, log);
-        check_chunk<mf::e4m3fnuz>(in, log);
-        check_chunk<mf::e5m2fnuz>(in, log);
-        check_chunk<mf::e2m1fn>(in, log);
-        check_chunk<mf::e2m3fn>(in, log);
-        check_chunk<mf::e3m2fn>(in, log);
-        check_chunk<mf::e8m0fnu>(in, log);
-        check_chunk<mf::e4m3>(in, log);
-        check_chunk<mf::e3m4>(in, log);
-        check_chunk<mf::e4m3b11fnuz>(in, log);
-        check_chunk<mf::binary16>(in, log);
-        check_chunk<mf::bfloat16>(in, log);
-      }
+TEST(NeonSimde, AllFloat32InputsEveryFormatEveryMode) {
+  mft::sweep_failure failure;
+  mft::for_each_float32_chunk({0x3F8, 0xC3E}, failure, [&](const std::vector<float>& in) {
+    mft::for_each_type(mft::all_format_list{}, [&](auto* format) {
+      check_chunk<std::remove_pointer_t<decltype(format)>>(in, failure);
     });
-  }
-  for (std::thread& t : pool) t.join();
-  EXPECT_FALSE(log.failed.load()) << log.first;
+  });
+  EXPECT_FALSE(failure.failed.load()) << failure.first << " (level " << mft::level_name() << ")";
 }
 
 }  // namespace

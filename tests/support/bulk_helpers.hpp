@@ -1,5 +1,7 @@
-// Shared by the bulk tests: the formats, the modes, the ISAs to run, and a
-// comparison that reports the first differing element.
+// Shared by the bulk, stochastic and scaling tests: the modes, the scalar
+// reference encode, bit helpers, and a comparison that reports the first
+// differing element. The formats come from support/formats.hpp and the
+// kernel sets from support/isa_tests.hpp.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,54 +13,19 @@
 
 #include <minifloat/bulk.hpp>
 
+#include "support/formats.hpp"
+#include "support/isa_tests.hpp"
+
 namespace bulk_test {
 
-using AllFormats =
-    ::testing::Types<mf::e4m3fn, mf::e5m2, mf::e4m3fnuz, mf::e5m2fnuz,
-                     mf::e2m1fn, mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu, mf::e4m3,
-                     mf::e3m4, mf::e4m3b11fnuz, mf::binary16, mf::bfloat16>;
-
-// Test names: E4M3 layout, bias and the kind of specials (e.g. "e4m3b7_fn").
-struct FormatNames {
-  template <class Fmt>
-  static std::string GetName(int) {
-    using F = typename Fmt::format;
-    const char* kinds[] = {"ieee", "fn", "fnuz", "finite", "fnu"};
-    return "e" + std::to_string(F::exponent_bits) + "m" + std::to_string(F::mantissa_bits) +
-           "b" + std::to_string(F::bias) + "_" + kinds[static_cast<int>(F::encoding)];
-  }
-};
+using ::mft::available_isas;
+using ::mft::isa_scope;
 
 inline const mf::rounding kModes[] = {
     mf::rounding::nearest_even, mf::rounding::toward_zero,
     mf::rounding::toward_positive, mf::rounding::toward_negative};
 inline const mf::overflow kOverflows[] = {mf::overflow::non_saturating,
                                           mf::overflow::saturating};
-
-// Every ISA this machine runs, scalar first.
-inline std::vector<mf::bulk::isa> available_isas() {
-  std::vector<mf::bulk::isa> result;
-  for (mf::bulk::isa i : {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                          mf::bulk::isa::avx512, mf::bulk::isa::neon}) {
-    if (mf::bulk::isa_supported(i)) result.push_back(i);
-  }
-  return result;
-}
-
-// Selects an ISA for the lifetime of the object, then restores the previous.
-class isa_scope {
- public:
-  explicit isa_scope(mf::bulk::isa i) : previous_(mf::bulk::active_isa()) {
-    const mf::bulk::isa got = mf::bulk::set_isa(i);
-    EXPECT_EQ(got, i) << mf::bulk::isa_name(i);
-  }
-  ~isa_scope() { mf::bulk::set_isa(previous_); }
-  isa_scope(const isa_scope&) = delete;
-  isa_scope& operator=(const isa_scope&) = delete;
-
- private:
-  mf::bulk::isa previous_;
-};
 
 inline std::uint32_t float_bits(float f) {
   std::uint32_t u;
