@@ -55,7 +55,8 @@ void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
   aligned_buffer<S> out(n);
   fill_floats(in.data, n);
   for (auto _ : state) {
-    mf::bulk::encode<Fmt>(in.data, out.data, n, mf::rounding::nearest_even, ovf);
+    mf::bulk::encode<Fmt>(in.data, out.data, n,
+                          mf::conversion::with(mf::rounding::nearest_even, ovf));
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
   }

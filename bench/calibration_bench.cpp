@@ -44,8 +44,9 @@ void encode(benchmark::State& state, std::size_t n) {
   aligned_buffer<std::uint8_t> out(n);
   fill_floats(in.data, n);
   for (auto _ : state) {
-    mf::bulk::encode<mf::e4m3fn>(in.data, out.data, n, mf::rounding::nearest_even,
-                                 mf::overflow::saturating);
+    mf::bulk::encode<mf::e4m3fn>(
+        in.data, out.data, n,
+        mf::conversion::with(mf::rounding::nearest_even, mf::overflow::saturating));
     benchmark::DoNotOptimize(out.data);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));

@@ -52,8 +52,9 @@ void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
   aligned_buffer<std::uint8_t> out(n);
   fill_floats(in.data, n);
   for (auto _ : state) {
-    mf::bulk::encode<mf::e4m3fn>(in.data, out.data, n, mf::rounding::nearest_even,
-                                 mf::overflow::saturating);
+    mf::bulk::encode<mf::e4m3fn>(
+        in.data, out.data, n,
+        mf::conversion::with(mf::rounding::nearest_even, mf::overflow::saturating));
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
   }
@@ -65,8 +66,9 @@ void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
   aligned_buffer<float> floats(n);
   aligned_buffer<std::uint8_t> codes(n);
   fill_floats(floats.data, n);
-  mf::bulk::encode<mf::e4m3fn>(floats.data, codes.data, n, mf::rounding::nearest_even,
-                               mf::overflow::saturating);
+  mf::bulk::encode<mf::e4m3fn>(
+      floats.data, codes.data, n,
+      mf::conversion::with(mf::rounding::nearest_even, mf::overflow::saturating));
   for (auto _ : state) {
     mf::bulk::decode<mf::e4m3fn>(codes.data, floats.data, n);
     benchmark::DoNotOptimize(floats.data);

@@ -63,27 +63,33 @@ void bench(benchmark::State& state, kernel k, mf::bulk::isa isa, std::size_t n,
   for (auto _ : state) {
     switch (k) {
       case kernel::nearest:
-        mf::bulk::encode<Fmt>(in.data, out.data, n, mf::rounding::nearest_even, ovf);
+        mf::bulk::encode<Fmt>(in.data, out.data, n,
+                              mf::conversion::with(mf::rounding::nearest_even, ovf));
         break;
       case kernel::stochastic:
-        mf::bulk::encode_stochastic<Fmt>(in.data, out.data, n, {seed++}, ovf);
+        mf::bulk::encode<Fmt>(in.data, out.data, n,
+                              mf::conversion::stochastic({seed++}).with_overflow(ovf));
         break;
       case kernel::stochastic_16_bits:
-        mf::bulk::encode_stochastic<Fmt>(in.data, out.data, n, {seed++, 0, 16}, ovf);
+        mf::bulk::encode<Fmt>(in.data, out.data, n,
+                              mf::conversion::stochastic({seed++, 0, 16}).with_overflow(ovf));
         break;
       case kernel::stochastic_8_bits:
-        mf::bulk::encode_stochastic<Fmt>(in.data, out.data, n, {seed++, 0, 8}, ovf);
+        mf::bulk::encode<Fmt>(in.data, out.data, n,
+                              mf::conversion::stochastic({seed++, 0, 8}).with_overflow(ovf));
         break;
       case kernel::nearest_scaled:
-        mf::bulk::encode_scaled<Fmt>(in.data, out.data, n, 0.75f, mf::rounding::nearest_even,
-                                     ovf);
+        mf::bulk::encode<Fmt>(in.data, out.data, n,
+                              mf::conversion::with(mf::rounding::nearest_even, ovf), {0.75f});
         break;
       case kernel::stochastic_scaled:
-        mf::bulk::encode_scaled_stochastic<Fmt>(in.data, out.data, n, 0.75f, {seed++}, ovf);
+        mf::bulk::encode<Fmt>(in.data, out.data, n,
+                              mf::conversion::stochastic({seed++}).with_overflow(ovf), {0.75f});
         break;
       case kernel::nearest_amax:
-        amax = mf::bulk::encode_scaled_amax<Fmt>(in.data, out.data, n, 0.75f,
-                                                 mf::rounding::nearest_even, ovf);
+        mf::bulk::encode<Fmt>(in.data, out.data, n,
+                              mf::conversion::with(mf::rounding::nearest_even, ovf),
+                              {0.75f, &amax});
         break;
     }
     benchmark::DoNotOptimize(out.data);

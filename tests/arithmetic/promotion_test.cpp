@@ -205,8 +205,8 @@ TEST(Promotion, OfTwoFormatsIsTheOneHoldingEveryValueOfTheOtherElseFloat) {
       } else if (b_holds_a) {
         expected = mft::format_name<B>();
       }
-      const std::string actual =
-          std::is_same<P, float>::value ? std::string("float") : mft::format_name<P>();
+      std::string actual = "float";
+      if constexpr (!std::is_same<P, float>::value) actual = mft::format_name<P>();
       EXPECT_EQ(actual, expected) << "promote_t<" << mft::format_name<A>() << ", "
                                   << mft::format_name<B>() << ">";
       if constexpr (mf::is_minifloat_v<P>) {

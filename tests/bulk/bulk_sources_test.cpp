@@ -1,6 +1,6 @@
 // The bulk conversions from the other sources (sources.hpp) give the bits
-// of the scalar path, mf::round_to, for every ISA this machine has, every
-// format and mode: doubles on a structured set (including the inputs where
+// of the scalar path, mf::round_to, for every ISA this machine has (in each
+// test's name), every format and mode: doubles on a structured set (including the inputs where
 // rounding through float to nearest would be wrong) and random doubles;
 // every binary16 and bfloat16 bit pattern; every pattern of every format
 // into every other; decode to binary16/bfloat16, exact where documented.
@@ -9,27 +9,13 @@
 #include <random>
 #include <set>
 #include <sstream>
-#include <tuple>
 
-#include "bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace {
 
 using namespace bulk_test;
 
-template <class Fmt>
-class BulkSources : public ::testing::Test {};
-TYPED_TEST_SUITE(BulkSources, AllFormats, FormatNames);
-
-// Calls f(To{}) for every format of the suite's list.
-template <class F>
-void for_each_format(F&& f) {
-  std::apply([&](auto... formats) { (f(formats), ...); },
-             std::tuple<mf::e4m3fn, mf::e5m2, mf::e4m3fnuz, mf::e5m2fnuz,
-                        mf::e2m1fn, mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu,
-                        mf::e4m3, mf::e3m4, mf::e4m3b11fnuz, mf::binary16,
-                        mf::bfloat16>{});
-}
 
 template <class Fmt>
 std::vector<typename Fmt::storage_type> every_pattern() {
@@ -144,7 +130,7 @@ TEST(BulkDoubleToFloat, RoundToOddKnownAnswers) {
             0x7FC00000u);
 }
 
-TYPED_TEST(BulkSources, EncodeDouble) {
+MFT_TYPED_PER_ISA_TEST(BulkSources, EncodeDouble, mft::all_format_list, mft::format_names) {
   using Fmt = TypeParam;
   using S = typename Fmt::storage_type;
   const std::vector<double> in = double_inputs<Fmt>();
@@ -154,18 +140,14 @@ TYPED_TEST(BulkSources, EncodeDouble) {
       for (std::size_t k = 0; k < in.size(); ++k) {
         expected[k] = mf::round_to<Fmt>(in[k], mode, ovf).bits();
       }
-      for (mf::bulk::isa i : available_isas()) {
-        isa_scope scope(i);
-        std::vector<S> got(in.size(), S{0x5A});
-        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
-        expect_same(got, expected, [&](std::size_t k) {
-          std::ostringstream s;
-          s << mf::bulk::isa_name(i) << " " << mode_name(mode) << " saturating "
-            << (ovf == mf::overflow::saturating) << " input " << std::hexfloat
-            << in[k];
-          return s.str();
-        });
-      }
+      std::vector<S> got(in.size(), S{0x5A});
+      mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
+      expect_same(got, expected, [&](std::size_t k) {
+        std::ostringstream s;
+        s << mf::bulk::isa_name(isa) << " " << mode_name(mode) << " saturating "
+          << (ovf == mf::overflow::saturating) << " input " << std::hexfloat << in[k];
+        return s.str();
+      });
     }
   }
 }
@@ -173,7 +155,8 @@ TYPED_TEST(BulkSources, EncodeDouble) {
 // ---- every pattern of one format into another -----------------------------
 
 // Every encoding of From through convert<To, From> (raw) and encode<To>
-// (an array of From objects), every mode and ISA, against mf::round_to.
+// (an array of From objects), every mode, on the selected ISA, against
+// mf::round_to.
 template <class To, class From>
 void check_every_pattern(const char* what) {
   using SF = typename From::storage_type;
@@ -187,31 +170,29 @@ void check_every_pattern(const char* what) {
       for (std::size_t k = 0; k < in.size(); ++k) {
         expected[k] = mf::round_to<To>(objects[k], mode, ovf).bits();
       }
-      for (mf::bulk::isa i : available_isas()) {
-        isa_scope scope(i);
-        const auto describe = [&](std::size_t k) {
-          std::ostringstream s;
-          s << what << " " << mf::bulk::isa_name(i) << " " << mode_name(mode)
-            << " saturating " << (ovf == mf::overflow::saturating)
-            << " source 0x" << std::hex << +in[k];
-          return s.str();
-        };
-        std::vector<ST> got(in.size(), ST{0x5A});
-        mf::bulk::convert<To, From>(in.data(), got.data(), in.size(),
-                                    mf::conversion::with(mode, ovf));
-        expect_same(got, expected, describe);
-        std::vector<ST> got_objects(in.size(), ST{0x5A});
-        mf::bulk::encode<To>(objects.data(), got_objects.data(), in.size(),
-                             mf::conversion::with(mode, ovf));
-        expect_same(got_objects, expected, describe);
-      }
+      const auto describe = [&](std::size_t k) {
+        std::ostringstream s;
+        s << what << " " << mf::bulk::isa_name(mf::bulk::active_isa()) << " "
+          << mode_name(mode) << " saturating " << (ovf == mf::overflow::saturating)
+          << " source 0x" << std::hex << +in[k];
+        return s.str();
+      };
+      std::vector<ST> got(in.size(), ST{0x5A});
+      mf::bulk::convert<To, From>(in.data(), got.data(), in.size(),
+                                  mf::conversion::with(mode, ovf));
+      expect_same(got, expected, describe);
+      std::vector<ST> got_objects(in.size(), ST{0x5A});
+      mf::bulk::encode<To>(objects.data(), got_objects.data(), in.size(),
+                           mf::conversion::with(mode, ovf));
+      expect_same(got_objects, expected, describe);
     }
   }
 }
 
 // All 2^16 binary16 and bfloat16 patterns into the format, also through the
 // raw uint16_t entry points.
-TYPED_TEST(BulkSources, EncodeEveryBinary16AndBfloat16Pattern) {
+MFT_TYPED_PER_ISA_TEST(BulkSources, EncodeEveryBinary16AndBfloat16Pattern, mft::all_format_list,
+                       mft::format_names) {
   using Fmt = TypeParam;
   check_every_pattern<Fmt, mf::binary16>("binary16 ->");
   check_every_pattern<Fmt, mf::bfloat16>("bfloat16 ->");
@@ -227,10 +208,11 @@ TYPED_TEST(BulkSources, EncodeEveryBinary16AndBfloat16Pattern) {
 }
 
 // Every pattern of every format of 8 bits or fewer into this format.
-TYPED_TEST(BulkSources, ConvertFromEverySmallFormat) {
+MFT_TYPED_PER_ISA_TEST(BulkSources, ConvertFromEverySmallFormat, mft::all_format_list,
+                       mft::format_names) {
   using To = TypeParam;
-  for_each_format([](auto from) {
-    using From = decltype(from);
+  mft::for_each_type(mft::all_format_list{}, [](auto* from) {
+    using From = std::remove_pointer_t<decltype(from)>;
     if constexpr (From::format::bits <= 8) {
       check_every_pattern<To, From>("format -> format");
     }
@@ -239,45 +221,45 @@ TYPED_TEST(BulkSources, ConvertFromEverySmallFormat) {
 
 // Decoding to binary16 / bfloat16 is round_to with the defaults, and exact
 // (the same float back) for the formats the header lists.
-TYPED_TEST(BulkSources, DecodeToBinary16AndBfloat16) {
+MFT_TYPED_PER_ISA_TEST(BulkSources, DecodeToBinary16AndBfloat16, mft::all_format_list,
+                       mft::format_names) {
   using Fmt = TypeParam;
   using F = typename Fmt::format;
   const std::vector<typename Fmt::storage_type> in = every_pattern<Fmt>();
   std::vector<std::uint16_t> half(in.size()), brain(in.size());
-  for (mf::bulk::isa i : available_isas()) {
-    isa_scope scope(i);
-    mf::bulk::decode_to_binary16<Fmt>(in.data(), half.data(), in.size());
-    mf::bulk::decode_to_bfloat16<Fmt>(in.data(), brain.data(), in.size());
-    for (std::size_t k = 0; k < in.size(); ++k) {
-      const Fmt v = Fmt::from_bits(in[k]);
-      // round_to, not the constructor: binary16(binary16) is a copy, which
-      // keeps a NaN payload that a conversion makes canonical.
-      ASSERT_EQ(half[k], mf::round_to<mf::binary16>(v).bits())
-          << mf::bulk::isa_name(i) << " " << k;
-      ASSERT_EQ(brain[k], mf::round_to<mf::bfloat16>(v).bits())
-          << mf::bulk::isa_name(i) << " " << k;
-      const float x = static_cast<float>(v);
-      if (std::isnan(x)) {
-        EXPECT_TRUE(std::isnan(static_cast<float>(mf::binary16::from_bits(half[k]))));
-        EXPECT_TRUE(std::isnan(static_cast<float>(mf::bfloat16::from_bits(brain[k]))));
-        continue;
-      }
-      if (F::bits <= 8) {
-        EXPECT_EQ(float_bits(static_cast<float>(mf::bfloat16::from_bits(brain[k]))),
-                  float_bits(x))
-            << "bfloat16 holds every value of the 8-bit formats, 0x" << std::hex << k;
-      }
-      if (F::bits <= 8 && F::encoding != mf::specials::fnu) {
-        EXPECT_EQ(float_bits(static_cast<float>(mf::binary16::from_bits(half[k]))),
-                  float_bits(x))
-            << "binary16 holds every value of this format, 0x" << std::hex << k;
-      }
+  mf::bulk::decode_to_binary16<Fmt>(in.data(), half.data(), in.size());
+  mf::bulk::decode_to_bfloat16<Fmt>(in.data(), brain.data(), in.size());
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    const Fmt v = Fmt::from_bits(in[k]);
+    // round_to, not the constructor: binary16(binary16) is a copy, which
+    // keeps a NaN payload that a conversion makes canonical.
+    ASSERT_EQ(half[k], mf::round_to<mf::binary16>(v).bits())
+        << mf::bulk::isa_name(isa) << " " << k;
+    ASSERT_EQ(brain[k], mf::round_to<mf::bfloat16>(v).bits())
+        << mf::bulk::isa_name(isa) << " " << k;
+    const float x = static_cast<float>(v);
+    if (std::isnan(x)) {
+      EXPECT_TRUE(std::isnan(static_cast<float>(mf::binary16::from_bits(half[k]))));
+      EXPECT_TRUE(std::isnan(static_cast<float>(mf::bfloat16::from_bits(brain[k]))));
+      continue;
+    }
+    if (F::bits <= 8) {
+      EXPECT_EQ(float_bits(static_cast<float>(mf::bfloat16::from_bits(brain[k]))),
+                float_bits(x))
+          << "bfloat16 holds every value of the 8-bit formats, 0x" << std::hex << k;
+    }
+    if (F::bits <= 8 && F::encoding != mf::specials::fnu) {
+      EXPECT_EQ(float_bits(static_cast<float>(mf::binary16::from_bits(half[k]))),
+                float_bits(x))
+          << "binary16 holds every value of this format, 0x" << std::hex << k;
     }
   }
 }
 
 // Lengths around the chunk size, at an unaligned start, write exactly [0, n).
-TEST(BulkSourcesChunks, LengthsAroundTheChunkSize) {
+class BulkSourcesChunks : public mft::per_isa {};
+
+TEST_P(BulkSourcesChunks, LengthsAroundTheChunkSize) {
   const std::size_t chunk = mf::bulk::detail::chunk_elements;
   std::vector<double> doubles(3 * chunk + 8);
   std::vector<std::uint8_t> bytes(doubles.size());
@@ -287,23 +269,22 @@ TEST(BulkSourcesChunks, LengthsAroundTheChunkSize) {
   }
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, chunk - 1, chunk, chunk + 1,
                         2 * chunk + 3, 3 * chunk}) {
-    for (mf::bulk::isa i : available_isas()) {
-      isa_scope scope(i);
-      std::vector<std::uint8_t> out(n + 16, 0xA5), converted(n + 16, 0xA5);
-      mf::bulk::encode<mf::e4m3fn>(doubles.data() + 1, out.data() + 1, n);
-      mf::bulk::convert<mf::e5m2, mf::e4m3fn>(bytes.data() + 1, converted.data() + 1, n);
-      for (std::size_t k = 0; k < out.size(); ++k) {
-        if (k >= 1 && k < n + 1) {
-          ASSERT_EQ(out[k], mf::e4m3fn(doubles[k]).bits()) << n << " " << k;
-          ASSERT_EQ(converted[k], mf::e5m2(mf::e4m3fn::from_bits(bytes[k])).bits())
-              << n << " " << k;
-        } else {
-          ASSERT_EQ(out[k], 0xA5) << "wrote outside, n=" << n;
-          ASSERT_EQ(converted[k], 0xA5) << "wrote outside, n=" << n;
-        }
+    std::vector<std::uint8_t> out(n + 16, 0xA5), converted(n + 16, 0xA5);
+    mf::bulk::encode<mf::e4m3fn>(doubles.data() + 1, out.data() + 1, n);
+    mf::bulk::convert<mf::e5m2, mf::e4m3fn>(bytes.data() + 1, converted.data() + 1, n);
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      if (k >= 1 && k < n + 1) {
+        ASSERT_EQ(out[k], mf::e4m3fn(doubles[k]).bits()) << n << " " << k;
+        ASSERT_EQ(converted[k], mf::e5m2(mf::e4m3fn::from_bits(bytes[k])).bits())
+            << n << " " << k;
+      } else {
+        ASSERT_EQ(out[k], 0xA5) << "wrote outside, n=" << n;
+        ASSERT_EQ(converted[k], 0xA5) << "wrote outside, n=" << n;
       }
     }
   }
 }
+
+MFT_INSTANTIATE_PER_ISA(BulkSourcesChunks);
 
 }  // namespace

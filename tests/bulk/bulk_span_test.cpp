@@ -2,7 +2,7 @@
 // the same bits as the pointer + length forms they forward to.
 #include <span>
 
-#include "bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace {
 

@@ -1,27 +1,28 @@
 // The bulk conversions give the bits of the scalar path (mf::round_to,
-// static_cast<float>) for every ISA this machine has, every format, every
-// mode: all lengths 0..300 at unaligned starts, the structured boundary set,
-// specials, and a strided sweep over the float32 bit patterns. Plus the
-// dispatcher's rules.
+// static_cast<float>) for every ISA this machine has (the ISA is in each
+// test's name: BulkFormat/e4m3fn.EncodeBoundarySet/avx2), every format,
+// every mode: all lengths 0..300 at unaligned starts, the structured
+// boundary set, specials, and a strided sweep over the float32 bit patterns;
+// at MINIFLOAT_TEST_LEVEL=full (label `exhaustive`) all 2^32 float32 inputs
+// through each SIMD kernel set. Plus the dispatcher's rules.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <sstream>
+#include <type_traits>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <xmmintrin.h>
 #endif
 
-#include "bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
+#include "support/float32_chunks.hpp"
 
 namespace {
 
 using namespace bulk_test;
-
-template <class Fmt>
-class BulkFormat : public ::testing::Test {};
-TYPED_TEST_SUITE(BulkFormat, AllFormats, FormatNames);
 
 // Values around which a format's rounding changes: every finite value, every
 // midpoint between neighbours, the overflow threshold, each with float
@@ -97,43 +98,40 @@ inline const std::vector<float>& strided_sweep() {
   return sweep;
 }
 
-// Encodes `in` with every ISA, mode and overflow mode; compares with the
-// scalar reference.
+// Encodes `in` with the selected ISA in every mode and overflow mode;
+// compares with the scalar reference.
 template <class Fmt>
 void check_encode_all(const std::vector<float>& in, const char* what) {
   using S = typename Fmt::storage_type;
   for (mf::rounding mode : kModes) {
     for (mf::overflow ovf : kOverflows) {
       const std::vector<S> expected = reference_encode<Fmt>(in, mode, ovf);
-      for (mf::bulk::isa i : available_isas()) {
-        isa_scope scope(i);
-        std::vector<S> got(in.size(), S{0x5A});
-        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
-        const long long at = first_difference(got.data(), expected.data(), in.size());
-        const std::size_t k = at < 0 ? 0 : static_cast<std::size_t>(at);
-        ASSERT_LT(at, 0) << what << ": isa " << mf::bulk::isa_name(i) << ", "
-                         << mode_name(mode) << ", saturating "
-                         << (ovf == mf::overflow::saturating) << ", input 0x"
-                         << std::hex << float_bits(in[k]) << " (" << in[k]
-                         << "): got 0x" << +got[k] << ", expected 0x"
-                         << +expected[k];
-      }
+      std::vector<S> got(in.size(), S{0x5A});
+      mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
+      const long long at = first_difference(got.data(), expected.data(), in.size());
+      const std::size_t k = at < 0 ? 0 : static_cast<std::size_t>(at);
+      ASSERT_LT(at, 0) << what << ": isa " << mf::bulk::isa_name(mf::bulk::active_isa())
+                       << ", " << mode_name(mode) << ", saturating "
+                       << (ovf == mf::overflow::saturating) << ", input 0x" << std::hex
+                       << float_bits(in[k]) << " (" << in[k] << "): got 0x" << +got[k]
+                       << ", expected 0x" << +expected[k];
     }
   }
 }
 
-TYPED_TEST(BulkFormat, EncodeBoundarySet) {
+MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeBoundarySet, mft::all_format_list, mft::format_names) {
   check_encode_all<TypeParam>(boundary_set<TypeParam>(), "boundary set");
 }
 
-TYPED_TEST(BulkFormat, EncodeStridedSweep) {
+MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeStridedSweep, mft::all_format_list, mft::format_names) {
   check_encode_all<TypeParam>(strided_sweep(), "strided sweep");
 }
 
 #if defined(__x86_64__) || defined(_M_X64)
 // The kernels give the scalar bits whatever MXCSR holds: every rounding
 // direction, DAZ and FTZ.
-TYPED_TEST(BulkFormat, EncodeIndependentOfMxcsr) {
+MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeIndependentOfMxcsr, mft::all_format_list,
+                       mft::format_names) {
   using Fmt = TypeParam;
   using S = typename Fmt::storage_type;
   const std::vector<float> in = boundary_set<Fmt>();
@@ -143,21 +141,18 @@ TYPED_TEST(BulkFormat, EncodeIndependentOfMxcsr) {
   }
   const unsigned saved = _mm_getcsr();
   for (unsigned bits : {0x2000u, 0x4000u, 0x6000u, 0x0040u, 0x8000u, 0x8040u | 0x6000u}) {
-    for (mf::bulk::isa i : available_isas()) {
-      isa_scope scope(i);
-      std::size_t k = 0;
-      for (mf::rounding mode : kModes) {
-        for (mf::overflow ovf : kOverflows) {
-          std::vector<S> got(in.size());
-          _mm_setcsr((saved & ~0xE040u) | bits);
-          mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
-          _mm_setcsr(saved);
-          const long long at = first_difference(got.data(), expected[k].data(), in.size());
-          ASSERT_LT(at, 0) << "MXCSR bits 0x" << std::hex << bits << " isa "
-                           << mf::bulk::isa_name(i) << " " << mode_name(mode)
-                           << " input 0x" << float_bits(in[static_cast<std::size_t>(at < 0 ? 0 : at)]);
-          ++k;
-        }
+    std::size_t k = 0;
+    for (mf::rounding mode : kModes) {
+      for (mf::overflow ovf : kOverflows) {
+        std::vector<S> got(in.size());
+        _mm_setcsr((saved & ~0xE040u) | bits);
+        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
+        _mm_setcsr(saved);
+        const long long at = first_difference(got.data(), expected[k].data(), in.size());
+        ASSERT_LT(at, 0) << "MXCSR bits 0x" << std::hex << bits << " isa "
+                         << mf::bulk::isa_name(isa) << " " << mode_name(mode) << " input 0x"
+                         << float_bits(in[static_cast<std::size_t>(at < 0 ? 0 : at)]);
+        ++k;
       }
     }
   }
@@ -166,7 +161,8 @@ TYPED_TEST(BulkFormat, EncodeIndependentOfMxcsr) {
 
 // Every length 0..300 at start offsets 0..3 of both buffers; nothing outside
 // [0, n) of the output is written.
-TYPED_TEST(BulkFormat, EncodeLengthsAndOffsets) {
+MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLengthsAndOffsets, mft::all_format_list,
+                       mft::format_names) {
   using Fmt = TypeParam;
   using S = typename Fmt::storage_type;
   const std::vector<float> pool = boundary_set<Fmt>();
@@ -176,27 +172,22 @@ TYPED_TEST(BulkFormat, EncodeLengthsAndOffsets) {
   const S canary = static_cast<S>(0xA5A5u);
   for (mf::rounding mode : kModes) {
     for (mf::overflow ovf : kOverflows) {
-      for (mf::bulk::isa i : available_isas()) {
-        isa_scope scope(i);
-        for (std::size_t offset = 0; offset < 4; ++offset) {
-          for (std::size_t n = 0; n <= kMax; ++n) {
-            std::vector<S> out(kMax + 2 * kGuard, canary);
-            S* dst = out.data() + kGuard + offset;
-            const float* src = in.data() + offset;
-            mf::bulk::encode<Fmt>(src, dst, n, mf::conversion::with(mode, ovf));
-            for (std::size_t k = 0; k < n; ++k) {
-              const S expected = mf::round_to<Fmt>(src[k], mode, ovf).bits();
-              ASSERT_EQ(+dst[k], +expected)
-                  << mf::bulk::isa_name(i) << " " << mode_name(mode)
-                  << " n=" << n << " offset=" << offset << " k=" << k;
-            }
-            for (std::size_t k = 0; k < out.size(); ++k) {
-              const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
-              if (!inside) {
-                ASSERT_EQ(+out[k], +canary) << mf::bulk::isa_name(i)
-                                            << " wrote outside: n=" << n
-                                            << " offset=" << offset;
-              }
+      for (std::size_t offset = 0; offset < 4; ++offset) {
+        for (std::size_t n = 0; n <= kMax; ++n) {
+          std::vector<S> out(kMax + 2 * kGuard, canary);
+          S* dst = out.data() + kGuard + offset;
+          const float* src = in.data() + offset;
+          mf::bulk::encode<Fmt>(src, dst, n, mf::conversion::with(mode, ovf));
+          for (std::size_t k = 0; k < n; ++k) {
+            const S expected = mf::round_to<Fmt>(src[k], mode, ovf).bits();
+            ASSERT_EQ(+dst[k], +expected) << mf::bulk::isa_name(isa) << " " << mode_name(mode)
+                                          << " n=" << n << " offset=" << offset << " k=" << k;
+          }
+          for (std::size_t k = 0; k < out.size(); ++k) {
+            const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
+            if (!inside) {
+              ASSERT_EQ(+out[k], +canary) << mf::bulk::isa_name(isa) << " wrote outside: n=" << n
+                                          << " offset=" << offset;
             }
           }
         }
@@ -208,7 +199,7 @@ TYPED_TEST(BulkFormat, EncodeLengthsAndOffsets) {
 // Decoding every bit pattern of the storage type (the bits above a sub-byte
 // format's width are ignored, as by from_bits), at every length 0..300 and
 // offset 0..3 as well.
-TYPED_TEST(BulkFormat, DecodeEveryPattern) {
+MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft::format_names) {
   using Fmt = TypeParam;
   using S = typename Fmt::storage_type;
   const std::size_t count = std::size_t{1} << (8 * sizeof(S));
@@ -218,31 +209,28 @@ TYPED_TEST(BulkFormat, DecodeEveryPattern) {
     in[b] = static_cast<S>(b);
     expected[b] = float_bits(static_cast<float>(Fmt::from_bits(in[b])));
   }
-  for (mf::bulk::isa i : available_isas()) {
-    isa_scope scope(i);
-    std::vector<float> out(count);
-    mf::bulk::decode<Fmt>(in.data(), out.data(), count);
-    for (std::size_t b = 0; b < count; ++b) {
-      ASSERT_EQ(float_bits(out[b]), expected[b])
-          << mf::bulk::isa_name(i) << " pattern 0x" << std::hex << b;
-    }
-    constexpr std::size_t kMax = 300, kGuard = 40;
-    std::vector<S> cycle(kMax + 4);
-    for (std::size_t k = 0; k < cycle.size(); ++k) {
-      cycle[k] = in[(k * 37 + 11) % count];
-    }
-    for (std::size_t offset = 0; offset < 4; ++offset) {
-      for (std::size_t n = 0; n <= kMax; ++n) {
-        std::vector<float> buffer(kMax + 2 * kGuard, bits_float(0xDEADBEEFu));
-        float* dst = buffer.data() + kGuard + offset;
-        mf::bulk::decode<Fmt>(cycle.data() + offset, dst, n);
-        for (std::size_t k = 0; k < buffer.size(); ++k) {
-          const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
-          const std::uint32_t want =
-              inside ? expected[cycle[offset + (k - kGuard - offset)]] : 0xDEADBEEFu;
-          ASSERT_EQ(float_bits(buffer[k]), want) << mf::bulk::isa_name(i) << " n=" << n
-                                     << " offset=" << offset << " k=" << k;
-        }
+  std::vector<float> out(count);
+  mf::bulk::decode<Fmt>(in.data(), out.data(), count);
+  for (std::size_t b = 0; b < count; ++b) {
+    ASSERT_EQ(float_bits(out[b]), expected[b])
+        << mf::bulk::isa_name(isa) << " pattern 0x" << std::hex << b;
+  }
+  constexpr std::size_t kMax = 300, kGuard = 40;
+  std::vector<S> cycle(kMax + 4);
+  for (std::size_t k = 0; k < cycle.size(); ++k) {
+    cycle[k] = in[(k * 37 + 11) % count];
+  }
+  for (std::size_t offset = 0; offset < 4; ++offset) {
+    for (std::size_t n = 0; n <= kMax; ++n) {
+      std::vector<float> buffer(kMax + 2 * kGuard, bits_float(0xDEADBEEFu));
+      float* dst = buffer.data() + kGuard + offset;
+      mf::bulk::decode<Fmt>(cycle.data() + offset, dst, n);
+      for (std::size_t k = 0; k < buffer.size(); ++k) {
+        const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
+        const std::uint32_t want =
+            inside ? expected[cycle[offset + (k - kGuard - offset)]] : 0xDEADBEEFu;
+        ASSERT_EQ(float_bits(buffer[k]), want)
+            << mf::bulk::isa_name(isa) << " n=" << n << " offset=" << offset << " k=" << k;
       }
     }
   }
@@ -250,7 +238,7 @@ TYPED_TEST(BulkFormat, DecodeEveryPattern) {
 
 // Outputs past the non-temporal threshold (streaming stores after an
 // aligning head), at misaligned starts.
-TYPED_TEST(BulkFormat, EncodeLargeOutputs) {
+MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLargeOutputs, mft::all_format_list, mft::format_names) {
   using Fmt = TypeParam;
   using S = typename Fmt::storage_type;
   const std::vector<float> pool = boundary_set<Fmt>();
@@ -259,40 +247,33 @@ TYPED_TEST(BulkFormat, EncodeLargeOutputs) {
   for (std::size_t k = 0; k < in.size(); ++k) in[k] = pool[(k * 7919u) % pool.size()];
   const std::vector<S> expected =
       reference_encode<Fmt>(in, mf::rounding::nearest_even, mf::overflow::non_saturating);
-  for (mf::bulk::isa i : available_isas()) {
-    isa_scope scope(i);
-    for (std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
-      std::vector<S> out(n + 8, static_cast<S>(0xA5A5u));
-      mf::bulk::encode<Fmt>(in.data() + offset, out.data() + offset, n);
-      for (std::size_t k = 0; k < out.size(); ++k) {
-        const bool inside = k >= offset && k < offset + n;
-        ASSERT_EQ(+out[k], inside ? +expected[k] : +static_cast<S>(0xA5A5u))
-            << mf::bulk::isa_name(i) << " k=" << k;
-      }
+  for (std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
+    std::vector<S> out(n + 8, static_cast<S>(0xA5A5u));
+    mf::bulk::encode<Fmt>(in.data() + offset, out.data() + offset, n);
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      const bool inside = k >= offset && k < offset + n;
+      ASSERT_EQ(+out[k], inside ? +expected[k] : +static_cast<S>(0xA5A5u))
+          << mf::bulk::isa_name(isa) << " k=" << k;
     }
   }
 }
 
 // Outputs past the non-temporal threshold (streaming stores after an
 // aligning head), at misaligned starts.
-TYPED_TEST(BulkFormat, DecodeLargeOutputs) {
+MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft::format_names) {
   using Fmt = TypeParam;
   using S = typename Fmt::storage_type;
   const std::size_t n = (std::size_t{8} << 20) / sizeof(float) + 77;
   std::vector<S> in(n + 4);
   for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<S>(k * 2654435761u >> 7);
-  for (mf::bulk::isa i : available_isas()) {
-    isa_scope scope(i);
-    for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
-      std::vector<float> out(n + 8, bits_float(0xDEADBEEFu));
-      mf::bulk::decode<Fmt>(in.data() + offset, out.data() + offset, n);
-      for (std::size_t k = 0; k < out.size(); ++k) {
-        const bool inside = k >= offset && k < offset + n;
-        const std::uint32_t want =
-            inside ? float_bits(static_cast<float>(Fmt::from_bits(in[k])))
-                   : 0xDEADBEEFu;
-        ASSERT_EQ(float_bits(out[k]), want) << mf::bulk::isa_name(i) << " k=" << k;
-      }
+  for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+    std::vector<float> out(n + 8, bits_float(0xDEADBEEFu));
+    mf::bulk::decode<Fmt>(in.data() + offset, out.data() + offset, n);
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      const bool inside = k >= offset && k < offset + n;
+      const std::uint32_t want =
+          inside ? float_bits(static_cast<float>(Fmt::from_bits(in[k]))) : 0xDEADBEEFu;
+      ASSERT_EQ(float_bits(out[k]), want) << mf::bulk::isa_name(isa) << " k=" << k;
     }
   }
 }
@@ -382,5 +363,72 @@ TEST(BulkDispatchFirstUse, HonoursEnvironment) {
     EXPECT_EQ(out[k], mf::e4m3fn(in[k]).bits());
   }
 }
+
+// ---- every float32 input (the full level) ---------------------------------
+
+// Each SIMD kernel set's encode against the scalar set's, called through
+// the dispatch table's rows (not the active selection: the sweep's threads
+// all use one ISA, but the scalar row is the reference), for every format,
+// nearest-even with both overflow modes and toward-zero. At full level all
+// 2^32 float32 inputs on MINIFLOAT_TEST_THREADS threads (minutes); at ci
+// level two chunks of 2^20, [1, 2) and around -448 (the e4m3fn maximum):
+// the strided sweep above already spans the range.
+class BulkEveryFloat32 : public mft::per_isa {};
+
+struct sweep_mode {
+  mf::rounding mode;
+  mf::overflow ovf;
+};
+const sweep_mode kSweepModes[] = {
+    {mf::rounding::nearest_even, mf::overflow::non_saturating},
+    {mf::rounding::nearest_even, mf::overflow::saturating},
+    {mf::rounding::toward_zero, mf::overflow::non_saturating},
+};
+
+template <class Fmt>
+void check_float32_chunk(mf::bulk::isa isa, const std::vector<float>& in,
+                         mft::sweep_failure& failure) {
+  using S = typename Fmt::storage_type;
+  using kernels = mf::bulk::detail::format_kernels<Fmt>;
+  const auto& scalar_row = mf::bulk::detail::kernels_of<kernels>(mf::bulk::isa::scalar);
+  const auto& simd_row = mf::bulk::detail::kernels_of<kernels>(isa);
+  std::vector<S> expected(in.size()), got(in.size());
+  for (const sweep_mode& m : kSweepModes) {
+    scalar_row.encode(in.data(), expected.data(), in.size(), m.mode, m.ovf);
+    simd_row.encode(in.data(), got.data(), in.size(), m.mode, m.ovf);
+    const long long at = first_difference(got.data(), expected.data(), in.size());
+    if (at >= 0) {
+      const std::size_t k = static_cast<std::size_t>(at);
+      std::ostringstream os;
+      os << mf::bulk::isa_name(isa) << " " << mft::format_name<Fmt>() << " " << mode_name(m.mode)
+         << " saturating " << (m.ovf == mf::overflow::saturating) << ": input 0x" << std::hex
+         << float_bits(in[k]) << " got 0x" << +got[k] << " expected 0x" << +expected[k];
+      failure.report(os.str());
+    }
+  }
+}
+
+TEST_P(BulkEveryFloat32, EncodeMatchesTheScalarSetInEveryFormat) {
+  const mf::bulk::isa isa = GetParam();
+  mft::sweep_failure failure;
+  mft::for_each_float32_chunk({0x3F8, 0xC3E}, failure, [&](const std::vector<float>& in) {
+    mft::for_each_type(mft::all_format_list{}, [&](auto* format) {
+      check_float32_chunk<std::remove_pointer_t<decltype(format)>>(isa, in, failure);
+    });
+  });
+  EXPECT_FALSE(failure.failed.load()) << failure.first << " (level " << mft::level_name() << ")";
+}
+
+// The SIMD sets only: the scalar set is the reference.
+std::vector<mf::bulk::isa> simd_isas() {
+  std::vector<mf::bulk::isa> simd;
+  for (mf::bulk::isa isa : mft::available_isas()) {
+    if (isa != mf::bulk::isa::scalar) simd.push_back(isa);
+  }
+  return simd;
+}
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BulkEveryFloat32);
+INSTANTIATE_TEST_SUITE_P(Isa, BulkEveryFloat32, ::testing::ValuesIn(simd_isas()),
+                         mft::isa_param_name);
 
 }  // namespace

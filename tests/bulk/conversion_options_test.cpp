@@ -19,7 +19,7 @@
 
 #include <minifloat/bulk.hpp>
 
-#include "bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace {
 
@@ -196,10 +196,7 @@ const char* source_name() {
   return "?";
 }
 
-template <class Fmt>
-std::string format_name() {
-  return bulk_test::FormatNames::GetName<Fmt>(0);
-}
+using mft::format_name;
 
 template <class T>
 ::testing::AssertionResult same_codes(const std::vector<T>& got, const std::vector<T>& want,

@@ -14,7 +14,7 @@
 
 #include <minifloat/bulk.hpp>
 
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
 
 namespace {
 

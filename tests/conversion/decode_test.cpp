@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
 
 namespace {
 

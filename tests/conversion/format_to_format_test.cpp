@@ -5,7 +5,7 @@
 #include <string>
 #include <type_traits>
 
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
 
 namespace {
 

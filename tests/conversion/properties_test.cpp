@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "reference/boundary_set.hpp"
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
 
 namespace {
 

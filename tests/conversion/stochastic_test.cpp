@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
 
 namespace {
 

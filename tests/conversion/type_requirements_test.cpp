@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
 
 namespace {
 

@@ -3,8 +3,9 @@
 // random codes (uniform over each type's codes, so sums depend on their
 // order), the edge sets (subnormals, max, Inf, NaN, saturating outputs),
 // awkward shapes and leading dimensions, the scale options, and the thread
-// counts. Sizes are kept small for CI (sanitizers, qemu); the long
-// comparison is matmul_kernels_exhaustive_test.
+// counts. Sizes are kept small for CI (sanitizers, qemu); the random-shape
+// comparison runs 10^4 shapes per model at MINIFLOAT_TEST_LEVEL=full (label
+// `exhaustive`) and a sample at ci level.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <minifloat/hybrid.hpp>
 
 #include "kernel_test_support.hpp"
+#include "support/test_level.hpp"
 
 namespace {
 
@@ -201,6 +203,51 @@ TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   EXPECT_THROW(hy::matmul(hy::table_id::vendor_hybrid_fp8, T::hf8, T::hf8, T::hf8, a.data(), 8,
                           b.data(), 4, c.data(), 4, 4, 4, 8, o),
                hy::unsupported);  // K = 8 is not a multiple of 16
+}
+
+// For every fast model, random shapes (M, N, K up to 64, leading dimensions
+// padded at random, 1-3 threads), cycling through every float type
+// combination, bit for bit against the reference: 10^4 shapes per model at
+// full level, 16 at ci level. Half the shapes draw a quarter of their
+// elements from the edge sets; a quarter have per-row/column scales, a bias
+// and a divided output scale (sequential_fp32: half of those on the
+// operands). The shapes are drawn for the models of the best ISA, the same
+// sequence on every ISA, and compared where the ISA has the model's kernel.
+TEST_P(HybridKernels, RandomShapesPerModel) {
+  const int shapes_per_model = mft::full_level() ? 10000 : 16;
+  std::mt19937_64 rng(2026);
+  for (const auto& model : kernel_test::fast_models(mf::bulk::best_isa())) {
+    const auto triples = kernel_test::float_triples(model.model);
+    const bool compared = kernel_test::has_kernel(model.model, GetParam());
+    for (int s = 0; s < shapes_per_model; ++s) {
+      const auto& types = triples[static_cast<std::size_t>(s) % triples.size()];
+      const std::size_t m = rng() % 65, n = rng() % 65, k = rng() % 65;
+      const auto p = random_problem(types, m, n, k, rng() % 3, rng, s % 2 == 1);
+      hy::matmul_options o;
+      o.model = model.model;
+      o.threads = 1 + static_cast<unsigned>(rng() % 3);
+      if (rng() % 4 == 0) o.output.on_overflow = mf::overflow::saturating;
+      std::vector<float> a_rows(m), b_columns(n), bias(n);
+      if (rng() % 4 == 0) {
+        std::uniform_real_distribution<float> u(-8.0f, 8.0f);
+        for (auto& x : a_rows) x = u(rng);
+        for (auto& x : b_columns) x = u(rng);
+        for (auto& x : bias) x = u(rng) * 64.0f;
+        o.scales.a_rows = a_rows.data();
+        o.scales.b_columns = b_columns.data();
+        o.scales.bias = bias.data();
+        o.scales.output = 0.3f;
+        o.scales.output_rule = hy::output_scale_rule::divide;
+        if (model.model.kind == hy::model_kind::sequential_fp32 && rng() % 2 == 0) {
+          o.scales.where = hy::placement::operands;
+        }
+      }
+      if (compared) {
+        ASSERT_TRUE(matches_reference(p, o))
+            << model.name << " shape " << s << " (level " << mft::level_name() << ")";
+      }
+    }
+  }
 }
 
 std::string isa_test_name(const ::testing::TestParamInfo<mf::bulk::isa>& info) {

@@ -33,8 +33,9 @@ tensor make_tensor(const std::vector<std::uint8_t>& codes, std::vector<std::uint
   return t;
 }
 
-// Every dequantize path this machine has, each compared bit for bit with
-// the model; guard floats after the output catch writes past the end.
+// The dequantize path of the selected ISA (and, on AVX-512, the decoder
+// without VBMI), each compared bit for bit with the model; guard floats
+// after the output catch writes past the end.
 template <class Fmt>
 std::vector<std::uint32_t> model(const tensor& t) {
   return mx_ref::dequantize<Fmt>(t.scales.data(), t.elements.data(), t.n);
@@ -54,14 +55,13 @@ void check_dequantize(const tensor& t, const std::vector<std::uint32_t>& ref,
     }
     for (std::size_t g = 0; g < 4; ++g) ASSERT_EQ(to_bits(out[t.n + g]), 0xDEADBEEFu) << path;
   };
-  for_each_isa([&](mf::bulk::isa isa) {
-    check(
-        [&](float* out) { mf::mx::dequantize<Fmt>(t.scales.data(), t.elements.data(), out, t.n); },
-        mf::bulk::isa_name(isa));
-  });
+  const mf::bulk::isa isa = mf::bulk::active_isa();
+  check(
+      [&](float* out) { mf::mx::dequantize<Fmt>(t.scales.data(), t.elements.data(), out, t.n); },
+      mf::bulk::isa_name(isa));
 #if MF_BULK_X86
   if constexpr (mf::mx::avx512_dequantize::supports<Fmt>) {
-    if (mf::bulk::isa_supported(mf::bulk::isa::avx512)) {
+    if (isa == mf::bulk::isa::avx512) {
       // The whole blocks through the decoder without VBMI, the rest scalar.
       check(
           [&](float* out) {
@@ -118,21 +118,17 @@ tensor random_tensor(std::size_t n, std::uint64_t seed) {
   return make_tensor<Fmt>(codes, scales);
 }
 
-template <class Fmt>
-class MxDequantize : public ::testing::Test {};
-
-using AllMx = ::testing::Types<mf::mx::mxfp8_e4m3, mf::mx::mxfp8_e5m2, mf::mx::mxfp6_e2m3,
-                               mf::mx::mxfp6_e3m2, mf::mx::mxfp4, mf::mx::mxint8,
-                               mf::mx::block_format<mf::e4m3fn, 16>,
-                               mf::mx::block_format<mf::e5m2, 48>,
-                               mf::mx::block_format<mf::e2m1fn, 64>>;
+using AllMx = mft::type_list<mf::mx::mxfp8_e4m3, mf::mx::mxfp8_e5m2, mf::mx::mxfp6_e2m3,
+                             mf::mx::mxfp6_e3m2, mf::mx::mxfp4, mf::mx::mxint8,
+                             mf::mx::block_format<mf::e4m3fn, 16>,
+                             mf::mx::block_format<mf::e5m2, 48>,
+                             mf::mx::block_format<mf::e2m1fn, 64>>;
 struct MxNames {
   template <class T>
   static std::string GetName(int i) { return "format" + std::to_string(i); }
 };
-TYPED_TEST_SUITE(MxDequantize, AllMx, MxNames);
 
-TYPED_TEST(MxDequantize, EveryElementUnderEveryScale) {
+MFT_TYPED_PER_ISA_TEST(MxDequantize, EveryElementUnderEveryScale, AllMx, MxNames) {
   const tensor t = every_pattern_every_scale<TypeParam>();
   check_dequantize<TypeParam>(t, model<TypeParam>(t), "every pattern");
 }
@@ -140,7 +136,7 @@ TYPED_TEST(MxDequantize, EveryElementUnderEveryScale) {
 // The kernels work on 64 elements and (FP4) runs of 64 blocks at a time:
 // every length up to three blocks and a bit, and around the end of the
 // first run.
-TYPED_TEST(MxDequantize, LengthsAcrossChunksMatchModel) {
+MFT_TYPED_PER_ISA_TEST(MxDequantize, LengthsAcrossChunksMatchModel, AllMx, MxNames) {
   using Fmt = TypeParam;
   constexpr std::size_t k = Fmt::block_size;
   for (std::size_t n = 0; n <= 3 * k + 20; ++n) {
@@ -159,7 +155,7 @@ TYPED_TEST(MxDequantize, LengthsAcrossChunksMatchModel) {
 // The products are formed on the bits or by exact multiplies, so FTZ, DAZ
 // (which would read the scale 2^-127 as 0) and the rounding direction
 // (which would turn an overflow into FLT_MAX) change nothing.
-TYPED_TEST(MxDequantize, IndependentOfMxcsr) {
+MFT_TYPED_PER_ISA_TEST(MxDequantize, IndependentOfMxcsr, AllMx, MxNames) {
   using Fmt = TypeParam;
   const tensor t = every_pattern_every_scale<Fmt>();
   const std::vector<std::uint32_t> ref = model<Fmt>(t);

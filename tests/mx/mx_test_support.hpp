@@ -1,4 +1,6 @@
-// Shared helpers of the MX tests: every ISA this machine runs, and inputs.
+// Shared helpers of the MX tests: inputs. The kernel sets come from
+// support/isa_tests.hpp: each MX test that reaches a kernel runs once per
+// ISA, with the ISA in its name.
 #pragma once
 
 #include <cmath>
@@ -9,21 +11,9 @@
 
 #include <minifloat/mx.hpp>
 
-namespace mx_test {
+#include "support/isa_tests.hpp"
 
-// The kernel sets this machine can run, each selected in turn by
-// for_each_isa (the previous selection is restored afterwards).
-template <class Body>
-void for_each_isa(Body body) {
-  const mf::bulk::isa previous = mf::bulk::active_isa();
-  for (mf::bulk::isa i : {mf::bulk::isa::scalar, mf::bulk::isa::avx2, mf::bulk::isa::avx512}) {
-    if (!mf::bulk::isa_supported(i)) continue;
-    ASSERT_EQ(mf::bulk::set_isa(i), i);
-    SCOPED_TRACE(mf::bulk::isa_name(i));
-    body(i);
-  }
-  mf::bulk::set_isa(previous);
-}
+namespace mx_test {
 
 inline float from_bits(std::uint32_t u) { return mf::detail::bit_cast<float>(u); }
 inline std::uint32_t to_bits(float f) { return mf::detail::bit_cast<std::uint32_t>(f); }

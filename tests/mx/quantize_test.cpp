@@ -1,6 +1,6 @@
 // MX quantize / dequantize: known-answer blocks worked by hand (OCP MX v1.0
 // §6.3 and the scale rules of docs/mx.md), the storage sizes, and the bulk
-// (every ISA) against the independent double model of mx_reference.hpp on
+// (every ISA, in the test's name) against the independent double model of mx_reference.hpp on
 // structured and random inputs, every format and scale rule.
 #include <algorithm>
 #include <limits>
@@ -21,24 +21,22 @@ using namespace mx_test;
 constexpr scale_rounding kModes[] = {scale_rounding::floor, scale_rounding::ceil,
                                      scale_rounding::even};
 
-// Quantizes one 32-element block (the given values, then zeros) on every
-// ISA and checks the scale and the first codes (unpacked) against `scale`
+// Quantizes one 32-element block (the given values, then zeros) on the
+// selected ISA and checks the scale and the first codes (unpacked) against `scale`
 // and `codes` for each mode.
 template <class Fmt>
 void expect_block(std::vector<float> values, scale_rounding mode, int scale,
                   std::vector<unsigned> codes) {
   values.resize(32, 0.0f);
-  for_each_isa([&](mf::bulk::isa) {
-    mf::mx::block<Fmt> b{};
-    mf::mx::quantize_blocks<Fmt>(values.data(), &b, 1, mode);
-    EXPECT_EQ(b.scale, scale) << "mode " << static_cast<int>(mode);
-    const std::vector<std::uint8_t> got =
-        mx_ref::unpack(b.elements, 32, Fmt::element_bits);
-    for (std::size_t i = 0; i < codes.size(); ++i) {
-      EXPECT_EQ(got[i], codes[i]) << "element " << i << " mode " << static_cast<int>(mode);
-    }
-    for (std::size_t i = codes.size(); i < 32; ++i) EXPECT_EQ(got[i], 0u) << "element " << i;
-  });
+  mf::mx::block<Fmt> b{};
+  mf::mx::quantize_blocks<Fmt>(values.data(), &b, 1, mode);
+  EXPECT_EQ(b.scale, scale) << "mode " << static_cast<int>(mode);
+  const std::vector<std::uint8_t> got =
+      mx_ref::unpack(b.elements, 32, Fmt::element_bits);
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    EXPECT_EQ(got[i], codes[i]) << "element " << i << " mode " << static_cast<int>(mode);
+  }
+  for (std::size_t i = codes.size(); i < 32; ++i) EXPECT_EQ(got[i], 0u) << "element " << i;
 }
 
 template <class Fmt>
@@ -79,36 +77,38 @@ TEST(MxScale, EmaxElemIsTheSpecs) {
 // amax = 4 = 2^2: floor, ceil and even agree. e4m3fn: X = 2^(2-8), so
 // V * 64: 256 -> 0x78, 64 -> 0x68, -32 -> 0xE0, 24 = 1.5 * 16 -> 0x5C,
 // 211.2 -> 208 = 1.625 * 128 -> 0x75.
-TEST(MxKnownAnswer, PowerOfTwoAmaxMxfp8E4m3) {
+class MxKnownAnswer : public mft::per_isa {};
+
+TEST_P(MxKnownAnswer, PowerOfTwoAmaxMxfp8E4m3) {
   expect_block_all_modes<mf::mx::mxfp8_e4m3>({4.0f, 1.0f, -0.5f, 0.375f, 3.3f}, 121,
                                              {0x78, 0x68, 0xE0, 0x5C, 0x75});
 }
 // e2m1fn, X = 2^(2-2) = 1: 4 -> 6 (0b110), 1 -> 2, -0.5 -> 9, 0.375 -> 0.5
 // (1), 3.3 -> 3 (5).
-TEST(MxKnownAnswer, PowerOfTwoAmaxMxfp4) {
+TEST_P(MxKnownAnswer, PowerOfTwoAmaxMxfp4) {
   expect_block_all_modes<mf::mx::mxfp4>({4.0f, 1.0f, -0.5f, 0.375f, 3.3f}, 127,
                                         {6, 2, 9, 1, 5});
 }
 // e5m2, X = 2^(2-15): V * 2^13: 2^15 -> field 30 (0x78), 2^13 -> 0x70,
 // -2^12 -> 0xEC, 0.375 * 2^13 = 1.5 * 2^11 -> 0x6A.
-TEST(MxKnownAnswer, PowerOfTwoAmaxMxfp8E5m2) {
+TEST_P(MxKnownAnswer, PowerOfTwoAmaxMxfp8E5m2) {
   expect_block_all_modes<mf::mx::mxfp8_e5m2>({4.0f, 1.0f, -0.5f, 0.375f}, 114,
                                              {0x78, 0x70, 0xEC, 0x6A});
 }
 // e2m3fn X = 1: 4 -> 0b11000 (24), 1 -> 8, -0.5 -> 0x24 (sign 0x20 | 4),
 // 0.375 -> 3, 3.3 -> 3.25 (0b10101 = 21).
-TEST(MxKnownAnswer, PowerOfTwoAmaxMxfp6E2m3) {
+TEST_P(MxKnownAnswer, PowerOfTwoAmaxMxfp6E2m3) {
   expect_block_all_modes<mf::mx::mxfp6_e2m3>({4.0f, 1.0f, -0.5f, 0.375f, 3.3f}, 127,
                                              {24, 8, 0x24, 3, 21});
 }
 // e3m2fn (emax 4) X = 2^-2: V * 4: 16 -> 0b11100 (28), 4 -> 20, -2 -> 0x30,
 // 1.5 -> 0b01110 (14), 13.2 = 1.65 * 8 -> 14 (0b11011 = 27).
-TEST(MxKnownAnswer, PowerOfTwoAmaxMxfp6E3m2) {
+TEST_P(MxKnownAnswer, PowerOfTwoAmaxMxfp6E3m2) {
   expect_block_all_modes<mf::mx::mxfp6_e3m2>({4.0f, 1.0f, -0.5f, 0.375f, 3.3f}, 125,
                                              {28, 20, 0x30, 14, 27});
 }
 // INT8 (emax 0) X = 2^2: V / 4 * 64: 64, 16, -8 (0xF8), 6, 52.8 -> 53.
-TEST(MxKnownAnswer, PowerOfTwoAmaxMxint8) {
+TEST_P(MxKnownAnswer, PowerOfTwoAmaxMxint8) {
   expect_block_all_modes<mf::mx::mxint8>({4.0f, 1.0f, -0.5f, 0.375f, 3.3f}, 129,
                                          {64, 16, 0xF8, 6, 53});
 }
@@ -116,7 +116,7 @@ TEST(MxKnownAnswer, PowerOfTwoAmaxMxint8) {
 // amax = 7 = 1.75 * 4 in FP4: floor keeps X = 1 and clips 7 and -6.5 to
 // +-6; ceil and even take X = 2 (7 > 6; 1.75 rounds up to 2 at one
 // mantissa bit): 3.5 ties to 4 (even), -3.25 -> -3, 0.5.
-TEST(MxKnownAnswer, FloorClipsCeilAndEvenDoNotMxfp4) {
+TEST_P(MxKnownAnswer, FloorClipsCeilAndEvenDoNotMxfp4) {
   expect_block<mf::mx::mxfp4>({7.0f, -6.5f, 1.0f}, scale_rounding::floor, 127, {7, 15, 2});
   expect_block<mf::mx::mxfp4>({7.0f, -6.5f, 1.0f}, scale_rounding::ceil, 128, {6, 13, 1});
   expect_block<mf::mx::mxfp4>({7.0f, -6.5f, 1.0f}, scale_rounding::even, 128, {6, 13, 1});
@@ -128,7 +128,7 @@ TEST(MxKnownAnswer, FloorClipsCeilAndEvenDoNotMxfp4) {
 // e2m3fn (M = 3): amax 7.75 = (2 - 2^-4) * 4 is the even rule's tie, which
 // goes up to X = 2 (7.75 / 2 = 3.875 ties to 4, 0b11000 = 24); floor keeps X = 1
 // and clips to 7.5 (31); ceil also takes X = 2.
-TEST(MxKnownAnswer, EvenRuleTieGoesUpMxfp6E2m3) {
+TEST_P(MxKnownAnswer, EvenRuleTieGoesUpMxfp6E2m3) {
   expect_block<mf::mx::mxfp6_e2m3>({7.75f}, scale_rounding::even, 128, {24});
   expect_block<mf::mx::mxfp6_e2m3>({7.75f}, scale_rounding::ceil, 128, {24});
   expect_block<mf::mx::mxfp6_e2m3>({7.75f}, scale_rounding::floor, 127, {31});
@@ -136,7 +136,7 @@ TEST(MxKnownAnswer, EvenRuleTieGoesUpMxfp6E2m3) {
   expect_block<mf::mx::mxfp6_e2m3>({7.7f}, scale_rounding::even, 127, {31});
 }
 
-TEST(MxKnownAnswer, CeilDiffersFromEvenMxfp8E4m3) {
+TEST_P(MxKnownAnswer, CeilDiffersFromEvenMxfp8E4m3) {
   expect_block<mf::mx::mxfp8_e4m3>({470.0f, 0.5f}, scale_rounding::floor, 127, {0x7E, 0x30});
   expect_block<mf::mx::mxfp8_e4m3>({470.0f, 0.5f}, scale_rounding::even, 127, {0x7E, 0x30});
   expect_block<mf::mx::mxfp8_e4m3>({470.0f, 0.5f}, scale_rounding::ceil, 128, {0x77, 0x28});
@@ -146,7 +146,7 @@ TEST(MxKnownAnswer, CeilDiffersFromEvenMxfp8E4m3) {
 
 // Float subnormals: 2^-130 and 2^-131 clamp the scale to 2^-127 (code 0);
 // divided by it they are 2^-3 and 2^-4.
-TEST(MxKnownAnswer, FloatSubnormalBlock) {
+TEST_P(MxKnownAnswer, FloatSubnormalBlock) {
   const std::vector<float> v = {std::ldexp(1.0f, -130), std::ldexp(1.0f, -131),
                                 -std::ldexp(3.0f, -149)};
   expect_block_all_modes<mf::mx::mxfp8_e4m3>(v, 0, {0x20, 0x18, 0x80});
@@ -159,14 +159,14 @@ TEST(MxKnownAnswer, FloatSubnormalBlock) {
 // Values in the element's subnormal range: amax 1 gives X = 2^-8 for
 // e4m3fn; 2^-16 -> 2^-8 = 2 quanta (0x02); 3 * 2^-18 -> 1.5 quanta ties to
 // 2 (0x02); 2^-18 -> half a quantum ties to 0; 5 * 2^-19 -> 1.25 -> 1.
-TEST(MxKnownAnswer, ElementSubnormalsMxfp8E4m3) {
+TEST_P(MxKnownAnswer, ElementSubnormalsMxfp8E4m3) {
   expect_block_all_modes<mf::mx::mxfp8_e4m3>(
       {1.0f, std::ldexp(1.0f, -16), std::ldexp(3.0f, -18), std::ldexp(1.0f, -18),
        -std::ldexp(5.0f, -19)},
       119, {0x78, 0x02, 0x02, 0x00, 0x81});
 }
 
-TEST(MxKnownAnswer, NanOrInfGivesNanScale) {
+TEST_P(MxKnownAnswer, NanOrInfGivesNanScale) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   expect_block_all_modes<mf::mx::mxfp8_e4m3>({1.0f, nan, 2.0f}, 0xFF, {0, 0, 0});
@@ -175,7 +175,7 @@ TEST(MxKnownAnswer, NanOrInfGivesNanScale) {
   expect_block_all_modes<mf::mx::mxfp6_e2m3>({-nan}, 0xFF, {0});
 }
 
-TEST(MxKnownAnswer, AllZerosGiveSmallestScale) {
+TEST_P(MxKnownAnswer, AllZerosGiveSmallestScale) {
   expect_block_all_modes<mf::mx::mxfp8_e4m3>({0.0f, -0.0f}, 0, {0x00, 0x80});
   expect_block_all_modes<mf::mx::mxfp4>({0.0f, -0.0f}, 0, {0x0, 0x8});
   expect_block_all_modes<mf::mx::mxint8>({0.0f, -0.0f}, 0, {0, 0});
@@ -184,7 +184,7 @@ TEST(MxKnownAnswer, AllZerosGiveSmallestScale) {
 // 1.8125 * 2^127 next to tiny values. e4m3fn floor: X = 2^119, 464 ties
 // to 448 (0x7E); ceil: X = 2^120, 232 ties to 224 (0x76); even keeps 2^119.
 // -2^100 and 2^-149 vanish (-0 keeps its sign).
-TEST(MxKnownAnswer, HugeAndTinyMixed) {
+TEST_P(MxKnownAnswer, HugeAndTinyMixed) {
   const std::vector<float> v = {from_bits(0x7F680000u), 1e-30f, -std::ldexp(1.0f, 100),
                                 std::ldexp(1.0f, -149)};
   expect_block<mf::mx::mxfp8_e4m3>(v, scale_rounding::floor, 246, {0x7E, 0, 0x80, 0});
@@ -198,7 +198,7 @@ TEST(MxKnownAnswer, HugeAndTinyMixed) {
 
 // INT8 (emax 0): FLT_MAX = 1.99999988 * 2^127. floor: X = 2^127, P = 127.99
 // -> 127 (saturated). ceil and even need 2^128: the scale is NaN.
-TEST(MxKnownAnswer, ScaleAbove127IsNan) {
+TEST_P(MxKnownAnswer, ScaleAbove127IsNan) {
   const float big = std::numeric_limits<float>::max();
   expect_block<mf::mx::mxint8>({big, -1.0f}, scale_rounding::floor, 254, {127, 0});
   expect_block<mf::mx::mxint8>({big}, scale_rounding::ceil, 0xFF, {0});
@@ -206,50 +206,48 @@ TEST(MxKnownAnswer, ScaleAbove127IsNan) {
   expect_block<mf::mx::mxint8>({-big}, scale_rounding::floor, 254, {0x81});
 }
 
-TEST(MxKnownAnswer, Dequantize) {
-  for_each_isa([](mf::bulk::isa) {
-    // X = 2^-6: 0x7E = 448 -> 7; 0xE0 = -32 -> -0.5.
-    mf::mx::block<mf::mx::mxfp8_e4m3> b{};
-    b.scale = 121;
-    b.elements[0] = 0x7E;
-    b.elements[1] = 0xE0;
-    b.elements[2] = 0x7F;  // NaN element
-    float out[32];
-    mf::mx::dequantize_blocks(&b, out, 1);
-    EXPECT_EQ(out[0], 7.0f);
-    EXPECT_EQ(out[1], -0.5f);
-    EXPECT_TRUE(std::isnan(out[2]));
-    EXPECT_EQ(to_bits(out[3]), 0u);
-    // Smallest scale, smallest element: 2^-9 * 2^-127 = 2^-136, exact.
-    b.scale = 0;
-    b.elements[0] = 0x01;
-    mf::mx::dequantize_blocks(&b, out, 1);
-    EXPECT_EQ(out[0], std::ldexp(1.0f, -136));
-    // Largest scale: 448 * 2^127 overflows float.
-    b.scale = 254;
-    b.elements[0] = 0x7E;
-    mf::mx::dequantize_blocks(&b, out, 1);
-    EXPECT_EQ(out[0], std::numeric_limits<float>::infinity());
-    // NaN scale: every element NaN.
-    b.scale = 0xFF;
-    mf::mx::dequantize_blocks(&b, out, 1);
-    for (float f : out) EXPECT_EQ(to_bits(f), 0x7FC00000u);
-    // FP4 packed: 0x7 (6) and 0xA (-1) in one byte, X = 2.
-    mf::mx::block<mf::mx::mxfp4> q{};
-    q.scale = 128;
-    q.elements[0] = 0xA7;
-    mf::mx::dequantize_blocks(&q, out, 1);
-    EXPECT_EQ(out[0], 12.0f);
-    EXPECT_EQ(out[1], -2.0f);
-    // INT8: 0x81 = -127 -> -127/64 * 2^0; 0x80 = -128 decodes to -2.
-    mf::mx::block<mf::mx::mxint8> i8{};
-    i8.scale = 127;
-    i8.elements[0] = 0x81;
-    i8.elements[1] = 0x80;
-    mf::mx::dequantize_blocks(&i8, out, 1);
-    EXPECT_EQ(out[0], -127.0f / 64.0f);
-    EXPECT_EQ(out[1], -2.0f);
-  });
+TEST_P(MxKnownAnswer, Dequantize) {
+  // X = 2^-6: 0x7E = 448 -> 7; 0xE0 = -32 -> -0.5.
+  mf::mx::block<mf::mx::mxfp8_e4m3> b{};
+  b.scale = 121;
+  b.elements[0] = 0x7E;
+  b.elements[1] = 0xE0;
+  b.elements[2] = 0x7F;  // NaN element
+  float out[32];
+  mf::mx::dequantize_blocks(&b, out, 1);
+  EXPECT_EQ(out[0], 7.0f);
+  EXPECT_EQ(out[1], -0.5f);
+  EXPECT_TRUE(std::isnan(out[2]));
+  EXPECT_EQ(to_bits(out[3]), 0u);
+  // Smallest scale, smallest element: 2^-9 * 2^-127 = 2^-136, exact.
+  b.scale = 0;
+  b.elements[0] = 0x01;
+  mf::mx::dequantize_blocks(&b, out, 1);
+  EXPECT_EQ(out[0], std::ldexp(1.0f, -136));
+  // Largest scale: 448 * 2^127 overflows float.
+  b.scale = 254;
+  b.elements[0] = 0x7E;
+  mf::mx::dequantize_blocks(&b, out, 1);
+  EXPECT_EQ(out[0], std::numeric_limits<float>::infinity());
+  // NaN scale: every element NaN.
+  b.scale = 0xFF;
+  mf::mx::dequantize_blocks(&b, out, 1);
+  for (float f : out) EXPECT_EQ(to_bits(f), 0x7FC00000u);
+  // FP4 packed: 0x7 (6) and 0xA (-1) in one byte, X = 2.
+  mf::mx::block<mf::mx::mxfp4> q{};
+  q.scale = 128;
+  q.elements[0] = 0xA7;
+  mf::mx::dequantize_blocks(&q, out, 1);
+  EXPECT_EQ(out[0], 12.0f);
+  EXPECT_EQ(out[1], -2.0f);
+  // INT8: 0x81 = -127 -> -127/64 * 2^0; 0x80 = -128 decodes to -2.
+  mf::mx::block<mf::mx::mxint8> i8{};
+  i8.scale = 127;
+  i8.elements[0] = 0x81;
+  i8.elements[1] = 0x80;
+  mf::mx::dequantize_blocks(&i8, out, 1);
+  EXPECT_EQ(out[0], -127.0f / 64.0f);
+  EXPECT_EQ(out[1], -2.0f);
 }
 
 // ---- bulk == independent model ---------------------------------------------
@@ -321,50 +319,44 @@ void check_against_model(const std::vector<float>& data, std::size_t offset, std
   mx_ref::quantize<Fmt>(in, n, ref_scales, ref_elements, mode);
   const std::vector<std::uint32_t> ref_out =
       mx_ref::dequantize<Fmt>(ref_scales.data(), ref_elements.data(), n);
-  for_each_isa([&](mf::bulk::isa) {
-    // Guard bytes after each output catch writes past the end.
-    std::vector<std::uint8_t> scales(mf::mx::scale_count<Fmt>(n) + 4, 0xA5);
-    std::vector<std::uint8_t> elements(mf::mx::element_bytes<Fmt>(n) + 4, 0xA5);
-    mf::mx::quantize<Fmt>(in, scales.data(), elements.data(), n, mode);
-    for (std::size_t j = 0; j < ref_scales.size(); ++j) {
-      ASSERT_EQ(scales[j], ref_scales[j]) << "block " << j << " n " << n;
-    }
-    for (std::size_t b = 0; b < ref_elements.size(); ++b) {
-      ASSERT_EQ(elements[b], ref_elements[b]) << "byte " << b << " n " << n;
-    }
-    for (std::size_t g = 0; g < 4; ++g) {
-      ASSERT_EQ(scales[ref_scales.size() + g], 0xA5);
-      ASSERT_EQ(elements[ref_elements.size() + g], 0xA5);
-    }
-    std::vector<float> out(n + 4, from_bits(0xDEADBEEFu));
-    mf::mx::dequantize<Fmt>(ref_scales.data(), ref_elements.data(), out.data(), n);
-    for (std::size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(to_bits(out[i]), ref_out[i]) << "element " << i << " n " << n;
-    }
-    for (std::size_t g = 0; g < 4; ++g) ASSERT_EQ(to_bits(out[n + g]), 0xDEADBEEFu);
-  });
+  // Guard bytes after each output catch writes past the end.
+  std::vector<std::uint8_t> scales(mf::mx::scale_count<Fmt>(n) + 4, 0xA5);
+  std::vector<std::uint8_t> elements(mf::mx::element_bytes<Fmt>(n) + 4, 0xA5);
+  mf::mx::quantize<Fmt>(in, scales.data(), elements.data(), n, mode);
+  for (std::size_t j = 0; j < ref_scales.size(); ++j) {
+    ASSERT_EQ(scales[j], ref_scales[j]) << "block " << j << " n " << n;
+  }
+  for (std::size_t b = 0; b < ref_elements.size(); ++b) {
+    ASSERT_EQ(elements[b], ref_elements[b]) << "byte " << b << " n " << n;
+  }
+  for (std::size_t g = 0; g < 4; ++g) {
+    ASSERT_EQ(scales[ref_scales.size() + g], 0xA5);
+    ASSERT_EQ(elements[ref_elements.size() + g], 0xA5);
+  }
+  std::vector<float> out(n + 4, from_bits(0xDEADBEEFu));
+  mf::mx::dequantize<Fmt>(ref_scales.data(), ref_elements.data(), out.data(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(to_bits(out[i]), ref_out[i]) << "element " << i << " n " << n;
+  }
+  for (std::size_t g = 0; g < 4; ++g) ASSERT_EQ(to_bits(out[n + g]), 0xDEADBEEFu);
 }
 
-template <class Fmt>
-class MxFormat : public ::testing::Test {};
-
-using AllMx = ::testing::Types<mf::mx::mxfp8_e4m3, mf::mx::mxfp8_e5m2, mf::mx::mxfp6_e2m3,
-                               mf::mx::mxfp6_e3m2, mf::mx::mxfp4, mf::mx::mxint8,
-                               mf::mx::block_format<mf::e4m3fn, 16>,
-                               mf::mx::block_format<mf::e2m1fn, 64>>;
+using AllMx = mft::type_list<mf::mx::mxfp8_e4m3, mf::mx::mxfp8_e5m2, mf::mx::mxfp6_e2m3,
+                             mf::mx::mxfp6_e3m2, mf::mx::mxfp4, mf::mx::mxint8,
+                             mf::mx::block_format<mf::e4m3fn, 16>,
+                             mf::mx::block_format<mf::e2m1fn, 64>>;
 struct MxNames {
   template <class T>
   static std::string GetName(int i) { return "format" + std::to_string(i); }
 };
-TYPED_TEST_SUITE(MxFormat, AllMx, MxNames);
 
-TYPED_TEST(MxFormat, StructuredInputsMatchModel) {
+MFT_TYPED_PER_ISA_TEST(MxFormat, StructuredInputsMatchModel, AllMx, MxNames) {
   using Fmt = TypeParam;
   const auto data = structured_inputs<typename Fmt::element>(32 * 2048 + 8, 11);
   for (scale_rounding m : kModes) check_against_model<Fmt>(data, 0, 32 * 2048, m);
 }
 
-TYPED_TEST(MxFormat, RandomBitPatternsMatchModel) {
+MFT_TYPED_PER_ISA_TEST(MxFormat, RandomBitPatternsMatchModel, AllMx, MxNames) {
   using Fmt = TypeParam;
   const auto data = random_bits_inputs(32 * 1024 + 8, 5);
   for (scale_rounding m : kModes) check_against_model<Fmt>(data, 0, 32 * 1024, m);
@@ -372,7 +364,7 @@ TYPED_TEST(MxFormat, RandomBitPatternsMatchModel) {
 
 // Every length up to four blocks and a bit, at unaligned starts: partial
 // last blocks, odd FP4 counts, partial FP6 groups.
-TYPED_TEST(MxFormat, LengthsAndOffsetsMatchModel) {
+MFT_TYPED_PER_ISA_TEST(MxFormat, LengthsAndOffsetsMatchModel, AllMx, MxNames) {
   using Fmt = TypeParam;
   const auto data = structured_inputs<typename Fmt::element>(4 * 64 + 16, 3);
   for (std::size_t n = 0; n <= 4 * Fmt::block_size + 5; ++n) {
@@ -386,27 +378,27 @@ TYPED_TEST(MxFormat, LengthsAndOffsetsMatchModel) {
 // The division by the scale and the element rounding are done on the bits
 // (and with embedded rounding), so FTZ, DAZ and the rounding direction in
 // MXCSR do not change what quantize writes.
-TYPED_TEST(MxFormat, QuantizeIndependentOfMxcsr) {
+MFT_TYPED_PER_ISA_TEST(MxFormat, QuantizeIndependentOfMxcsr, AllMx, MxNames) {
   using Fmt = TypeParam;
   const auto data = structured_inputs<typename Fmt::element>(32 * 256, 17);
   const std::size_t n = data.size();
   for (scale_rounding m : kModes) {
-    for_each_isa([&](mf::bulk::isa) {
-      std::vector<std::uint8_t> s0(mf::mx::scale_count<Fmt>(n)), e0(mf::mx::element_bytes<Fmt>(n));
-      mf::mx::quantize<Fmt>(data.data(), s0.data(), e0.data(), n, m);
-      const unsigned saved = _mm_getcsr();
-      for (unsigned csr : {0x9FC0u /* FTZ|DAZ */, 0x7FC0u /* toward zero */, 0x5FC0u /* up */,
-                           0xBFC0u /* down, FTZ */}) {
-        std::vector<std::uint8_t> s1(s0.size()), e1(e0.size());
-        _mm_setcsr(csr);
-        mf::mx::quantize<Fmt>(data.data(), s1.data(), e1.data(), n, m);
-        _mm_setcsr(saved);
-        ASSERT_EQ(s1, s0) << std::hex << csr;
-        ASSERT_EQ(e1, e0) << std::hex << csr;
-      }
-    });
+    std::vector<std::uint8_t> s0(mf::mx::scale_count<Fmt>(n)), e0(mf::mx::element_bytes<Fmt>(n));
+    mf::mx::quantize<Fmt>(data.data(), s0.data(), e0.data(), n, m);
+    const unsigned saved = _mm_getcsr();
+    for (unsigned csr : {0x9FC0u /* FTZ|DAZ */, 0x7FC0u /* toward zero */, 0x5FC0u /* up */,
+                         0xBFC0u /* down, FTZ */}) {
+      std::vector<std::uint8_t> s1(s0.size()), e1(e0.size());
+      _mm_setcsr(csr);
+      mf::mx::quantize<Fmt>(data.data(), s1.data(), e1.data(), n, m);
+      _mm_setcsr(saved);
+      ASSERT_EQ(s1, s0) << std::hex << csr;
+      ASSERT_EQ(e1, e0) << std::hex << csr;
+    }
   }
 }
 #endif
+
+MFT_INSTANTIATE_PER_ISA(MxKnownAnswer);
 
 }  // namespace

@@ -13,7 +13,7 @@
 
 #include <minifloat/scaling.hpp>
 
-#include "bulk/bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
-// Test support: the list of formats under test, their names, and an
-// independent decoder that evaluates the value formula from the format's
-// template parameters (the ONNX float8 formulas, extended to every special-
-// value encoding). Nothing here reads the library's derived format data
+// Test support: each format's parameters and an independent decoder that
+// evaluates the value formula from the format's template parameters (the
+// ONNX float8 formulas, extended to every special-value encoding). The
+// formats and their names are support/formats.hpp's. Nothing here reads the library's derived format data
 // (masks, max magnitudes, canonical NaNs) or calls its conversions, so the
 // tests built on it check the library rather than restate it.
 #pragma once
@@ -16,6 +16,8 @@
 #include <gtest/gtest.h>
 
 #include <minifloat/minifloat.hpp>
+
+#include "support/formats.hpp"
 
 namespace mft {
 
@@ -39,59 +41,6 @@ struct params<mf::minifloat<E, M, B, S>> {
   static constexpr std::uint32_t exponent_all_ones = (1u << E) - 1;
   static constexpr std::uint32_t mantissa_all_ones = (1u << M) - 1;
 };
-
-// ---------------------------------------------------------------------------
-// Names (also used by the typed-test name generator).
-// ---------------------------------------------------------------------------
-template <class T>
-std::string format_name() {
-  if (std::is_same<T, mf::e4m3fn>::value) return "e4m3fn";
-  if (std::is_same<T, mf::e4m3fnuz>::value) return "e4m3fnuz";
-  if (std::is_same<T, mf::e5m2>::value) return "e5m2";
-  if (std::is_same<T, mf::e5m2fnuz>::value) return "e5m2fnuz";
-  if (std::is_same<T, mf::e2m1fn>::value) return "e2m1fn";
-  if (std::is_same<T, mf::e2m3fn>::value) return "e2m3fn";
-  if (std::is_same<T, mf::e3m2fn>::value) return "e3m2fn";
-  if (std::is_same<T, mf::e8m0fnu>::value) return "e8m0fnu";
-  if (std::is_same<T, mf::e4m3>::value) return "e4m3";
-  if (std::is_same<T, mf::e3m4>::value) return "e3m4";
-  if (std::is_same<T, mf::e4m3b11fnuz>::value) return "e4m3b11fnuz";
-  if (std::is_same<T, mf::binary16>::value) return "binary16";
-  if (std::is_same<T, mf::bfloat16>::value) return "bfloat16";
-  return "unknown";
-}
-
-struct format_names {
-  template <class T>
-  static std::string GetName(int) {
-    return format_name<T>();
-  }
-};
-
-using all_formats =
-    ::testing::Types<mf::e4m3fn, mf::e4m3fnuz, mf::e5m2, mf::e5m2fnuz, mf::e2m1fn,
-                     mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu, mf::e4m3, mf::e3m4,
-                     mf::e4m3b11fnuz, mf::binary16, mf::bfloat16>;
-
-using byte_formats =
-    ::testing::Types<mf::e4m3fn, mf::e4m3fnuz, mf::e5m2, mf::e5m2fnuz, mf::e2m1fn,
-                     mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu, mf::e4m3, mf::e3m4,
-                     mf::e4m3b11fnuz>;
-
-using wide_formats = ::testing::Types<mf::binary16, mf::bfloat16>;
-
-// A compile-time list for code that visits every format (and every pair).
-template <class... T>
-struct type_list {};
-using all_format_list =
-    type_list<mf::e4m3fn, mf::e4m3fnuz, mf::e5m2, mf::e5m2fnuz, mf::e2m1fn,
-              mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu, mf::e4m3, mf::e3m4,
-              mf::e4m3b11fnuz, mf::binary16, mf::bfloat16>;
-
-template <class... T, class F>
-void for_each_type(type_list<T...>, F&& f) {
-  (f(static_cast<T*>(nullptr)), ...);
-}
 
 // ---------------------------------------------------------------------------
 // The independent decoder.

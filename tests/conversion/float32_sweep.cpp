@@ -1,9 +1,11 @@
-// The exhaustive tier (label `exhaustive`, not run in CI): every one of the
-// 2^32 float32 inputs into every format, nearest-even with both overflow
-// modes and toward-zero, against the reference's sweep; and binary16 /
-// bfloat16 nearest-even against the CPU's own conversion instructions
-// where it has them. Two threads split the input range; each test prints
-// its wall time.
+// Part of minifloat_encode_test (a second source of the program): float32
+// inputs into every format in sweeps of consecutive bit patterns,
+// nearest-even with both overflow modes and toward-zero, against the
+// reference's sweep; and binary16 / bfloat16 nearest-even against the CPU's
+// own conversion instructions where it has them. At MINIFLOAT_TEST_LEVEL=
+// full (label `exhaustive`) every one of the 2^32 inputs, split over
+// MINIFLOAT_TEST_THREADS threads; at ci level four ranges of 2^16 patterns
+// and their negations, on one thread. Each test prints its wall time.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,7 +29,8 @@
 #endif
 
 #include "reference/boundary_set.hpp"
-#include "reference/formats_under_test.hpp"
+#include "support/formats_under_test.hpp"
+#include "support/test_level.hpp"
 
 namespace {
 
@@ -36,7 +39,6 @@ using mf::rounding;
 using mfref::overflow_mode;
 using mfref::round_mode;
 
-constexpr int kThreads = 2;
 constexpr std::uint64_t kAllPatterns = std::uint64_t{1} << 32;
 constexpr std::uint32_t kPositiveInf = 0x7F800000u;
 
@@ -66,16 +68,60 @@ class shared_log {
   std::vector<std::string> first_;
 };
 
-template <class F>
-void run_split(std::uint64_t begin, std::uint64_t end, F&& work) {
-  std::vector<std::thread> threads;
-  const std::uint64_t chunk = (end - begin + kThreads - 1) / kThreads;
-  for (int t = 0; t < kThreads; ++t) {
-    const std::uint64_t lo = begin + chunk * t;
-    const std::uint64_t hi = std::min(end, lo + chunk);
-    threads.emplace_back([&work, lo, hi] { work(lo, hi); });
+struct pattern_range {
+  std::uint64_t begin;
+  std::uint64_t end;
+};
+
+// The positive patterns a sweep of both signs covers: all of them at full
+// level; at ci level 2^16 around 1.0, around 448 (the e4m3fn maximum),
+// around 57344 (the e5m2 maximum) and below and into the infinity and NaNs.
+std::vector<pattern_range> positive_ranges() {
+  if (mft::full_level()) return {{0, kAllPatterns / 2}};
+  constexpr std::uint64_t half = std::uint64_t{1} << 15;
+  std::vector<pattern_range> ranges;
+  for (std::uint64_t centre : {0x3F800000u, 0x43E00000u, 0x47600000u, kPositiveInf}) {
+    ranges.push_back({centre - half, centre + half});
   }
-  for (std::thread& t : threads) t.join();
+  return ranges;
+}
+
+// Every pattern of one sign, then of the other: the positive ranges and
+// their negations.
+std::vector<pattern_range> signed_ranges() {
+  if (mft::full_level()) return {{0, kAllPatterns}};
+  std::vector<pattern_range> ranges = positive_ranges();
+  const std::size_t positive = ranges.size();
+  for (std::size_t i = 0; i < positive; ++i) {
+    ranges.push_back({ranges[i].begin | 0x80000000u, ranges[i].end | 0x80000000u});
+  }
+  return ranges;
+}
+
+std::uint64_t pattern_count(const std::vector<pattern_range>& ranges) {
+  std::uint64_t count = 0;
+  for (const pattern_range& r : ranges) count += r.end - r.begin;
+  return count;
+}
+
+// Splits each range over the threads (one at ci level: ctest runs tests
+// side by side).
+template <class F>
+void run_split(const std::vector<pattern_range>& ranges, F&& work) {
+  const std::uint64_t threads_count = mft::full_level() ? mft::test_threads() : 1;
+  for (const pattern_range& r : ranges) {
+    std::vector<std::thread> threads;
+    // A multiple of 16: the comparisons with the CPU's instructions take 4
+    // or 16 patterns at a time.
+    const std::uint64_t chunk = ((r.end - r.begin + threads_count - 1) / threads_count + 15) /
+                                16 * 16;
+    for (std::uint64_t t = 0; t < threads_count; ++t) {
+      const std::uint64_t lo = r.begin + chunk * t;
+      const std::uint64_t hi = std::min(r.end, lo + chunk);
+      threads.emplace_back([&work, lo, hi] { work(lo, hi); });
+    }
+    for (std::thread& t : threads) t.join();
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -170,23 +216,23 @@ void sweep_range(std::uint64_t lo, std::uint64_t hi, shared_log& log) {
 
 TEST(Float32Sweep, EveryInputIntoEveryFormatMatchesTheReference) {
   const auto start = std::chrono::steady_clock::now();
+  const std::vector<pattern_range> ranges = positive_ranges();
   std::uint64_t expected = 0;
   shared_log log;
   mftest::for_each_format([&](auto tag) {
     using T = typename decltype(tag)::type;
     (void)mftest::reference_for<T>();  // built before the threads start
     const auto format_start = std::chrono::steady_clock::now();
-    run_split(0, kAllPatterns / 2, [&](std::uint64_t lo, std::uint64_t hi) {
-      sweep_range<T>(lo, hi, log);
-    });
-    expected += kAllPatterns * 3;
+    run_split(ranges, [&](std::uint64_t lo, std::uint64_t hi) { sweep_range<T>(lo, hi, log); });
+    expected += pattern_count(ranges) * 2 * 3;
     std::printf("  %-12s %7.1f s\n", mftest::spec_for<T>::value.name,
                 seconds_since(format_start));
     std::fflush(stdout);
   });
   log.report(expected);
-  std::printf("all formats, 2^32 inputs x 3 modes: %.1f s on %d threads\n",
-              seconds_since(start), kThreads);
+  std::printf("all formats, %llu inputs x 3 modes (level %s): %.1f s\n",
+              static_cast<unsigned long long>(pattern_count(ranges) * 2), mft::level_name(),
+              seconds_since(start));
 }
 
 #if MFTEST_X86
@@ -208,8 +254,9 @@ __attribute__((target("f16c"))) void cpu_float_to_half4(const float* in, std::ui
 TEST(Float32Sweep, Binary16NearestEvenMatchesTheCpuF16cConversion) {
   if (!cpu_has_f16c()) GTEST_SKIP() << "the CPU has no F16C";
   const auto start = std::chrono::steady_clock::now();
+  const std::vector<pattern_range> ranges = signed_ranges();
   shared_log log;
-  run_split(0, kAllPatterns, [&](std::uint64_t lo, std::uint64_t hi) {
+  run_split(ranges, [&](std::uint64_t lo, std::uint64_t hi) {
     std::uint64_t checked = 0;
     std::uint64_t mismatches = 0;
     float in[4];
@@ -237,8 +284,10 @@ TEST(Float32Sweep, Binary16NearestEvenMatchesTheCpuF16cConversion) {
     }
     log.add(checked, mismatches);
   });
-  log.report(kAllPatterns);
-  std::printf("binary16 vs F16C, 2^32 inputs: %.1f s\n", seconds_since(start));
+  log.report(pattern_count(ranges));
+  std::printf("binary16 vs F16C, %llu inputs (level %s): %.1f s\n",
+              static_cast<unsigned long long>(pattern_count(ranges)), mft::level_name(),
+              seconds_since(start));
 }
 
 // AVX512-BF16 is CPUID leaf 7, sub-leaf 1, EAX bit 5 (clang 14's
@@ -263,8 +312,9 @@ TEST(Float32Sweep, Bfloat16NearestEvenMatchesTheCpuAvx512Bf16ConversionOnNormals
   // only normal inputs are compared (the reference covers the rest in the
   // sweep above).
   const auto start = std::chrono::steady_clock::now();
+  const std::vector<pattern_range> ranges = signed_ranges();
   shared_log log;
-  run_split(0, kAllPatterns, [&](std::uint64_t lo, std::uint64_t hi) {
+  run_split(ranges, [&](std::uint64_t lo, std::uint64_t hi) {
     std::uint64_t checked = 0;
     std::uint64_t mismatches = 0;
     float in[16];
@@ -287,8 +337,10 @@ TEST(Float32Sweep, Bfloat16NearestEvenMatchesTheCpuAvx512Bf16ConversionOnNormals
     }
     log.add(checked, mismatches);
   });
-  log.report(254u * (std::uint64_t{1} << 24));
-  std::printf("bfloat16 vs AVX512-BF16, normal inputs: %.1f s\n", seconds_since(start));
+  // 254 exponents x 2^23 significands x 2 signs at full level.
+  log.report(mft::full_level() ? 254u * (std::uint64_t{1} << 24) : 1u);
+  std::printf("bfloat16 vs AVX512-BF16, normal inputs (level %s): %.1f s\n", mft::level_name(),
+              seconds_since(start));
 }
 
 #endif  // MFTEST_X86

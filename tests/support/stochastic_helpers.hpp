@@ -1,7 +1,7 @@
-// Shared by the stochastic-rounding bulk tests: the scalar definition the
-// kernels must meet (written from round_to_stochastic and
-// stochastic_random_bits directly, not through any kernel), and inputs that
-// reach every branch of the rule.
+// Shared by the stochastic-rounding bulk tests and the fused-scale test: the
+// scalar definition the kernels must meet (written from round_to_stochastic
+// and stochastic_random_bits directly, not through any kernel), and inputs
+// that reach every branch of the rule.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "bulk/bulk_test_support.hpp"
+#include "support/bulk_helpers.hpp"
 
 namespace stochastic_test {
 

@@ -12,6 +12,8 @@
 #include <minifloat/bulk.hpp>
 #include <minifloat/minifloat.hpp>
 
+#include "support/isa_tests.hpp"
+
 namespace {
 
 std::vector<float> inputs() {
@@ -45,27 +47,24 @@ TEST(StochasticRandomBitsClamp, ScalarAndStream) {
   }
 }
 
-TEST(StochasticRandomBitsClamp, BulkOnEveryIsa) {
+class StochasticRandomBitsClampBulk : public mft::per_isa {};
+
+TEST_P(StochasticRandomBitsClampBulk, ClampsLikeTheScalarRule) {
   const std::vector<float> in = inputs();
-  for (const mf::bulk::isa isa : {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                                  mf::bulk::isa::avx512, mf::bulk::isa::neon}) {
-    if (!mf::bulk::isa_supported(isa)) continue;
-    mf::bulk::set_isa(isa);
-    SCOPED_TRACE(mf::bulk::isa_name(isa));
-    EXPECT_EQ(bulk(in, 0), bulk(in, 1));
-    EXPECT_EQ(bulk(in, -3), bulk(in, 1));
-    EXPECT_EQ(bulk(in, 33), bulk(in, 32));
-    EXPECT_EQ(bulk(in, 64), bulk(in, 32));
-    // And the clamped calls are the scalar rule with the clamped width.
-    const std::vector<std::uint8_t> one = bulk(in, 0);
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      EXPECT_EQ(one[i], mf::round_to_stochastic<mf::e4m3fn>(
-                            in[i], mf::stochastic_random_bits(77, 5 + i, 1),
-                            mf::overflow::non_saturating, 1)
-                            .bits());
-    }
+  EXPECT_EQ(bulk(in, 0), bulk(in, 1));
+  EXPECT_EQ(bulk(in, -3), bulk(in, 1));
+  EXPECT_EQ(bulk(in, 33), bulk(in, 32));
+  EXPECT_EQ(bulk(in, 64), bulk(in, 32));
+  // And the clamped calls are the scalar rule with the clamped width.
+  const std::vector<std::uint8_t> one = bulk(in, 0);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    EXPECT_EQ(one[i], mf::round_to_stochastic<mf::e4m3fn>(
+                          in[i], mf::stochastic_random_bits(77, 5 + i, 1),
+                          mf::overflow::non_saturating, 1)
+                          .bits());
   }
-  mf::bulk::set_isa(mf::bulk::best_isa());
 }
+
+MFT_INSTANTIATE_PER_ISA(StochasticRandomBitsClampBulk);
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Binds each library type to its row of the specification's format table
 // (written out here by hand, not read from the library's traits) and holds
-// the helpers the conformance tests share.
+// the helpers the conformance tests share. The formats are those of
+// support/formats.hpp; each must have a row here (checked below).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,7 +17,8 @@
 #include <minifloat/convert.hpp>
 #include <minifloat/formats.hpp>
 
-#include "reference.hpp"
+#include "reference/reference.hpp"
+#include "support/formats.hpp"
 
 namespace mftest {
 
@@ -45,26 +47,30 @@ MFTEST_SPEC(bfloat16, 8, 7, 127, ieee);
 
 #undef MFTEST_SPEC
 
-template <class... Ts>
-struct type_list {};
-
-using all_formats =
-    type_list<mf::e4m3fn, mf::e4m3fnuz, mf::e5m2, mf::e5m2fnuz, mf::e2m1fn,
-              mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu, mf::e4m3, mf::e3m4,
-              mf::e4m3b11fnuz, mf::binary16, mf::bfloat16>;
-
-using AllFormats =
-    ::testing::Types<mf::e4m3fn, mf::e4m3fnuz, mf::e5m2, mf::e5m2fnuz,
-                     mf::e2m1fn, mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu, mf::e4m3,
-                     mf::e3m4, mf::e4m3b11fnuz, mf::binary16, mf::bfloat16>;
+using AllFormats = mft::all_formats;
 
 // Names the typed tests after the format: EncodeFloat/e4m3fn.Rule.
-struct format_names {
-  template <class T>
-  static std::string GetName(int) {
-    return spec_for<T>::value.name;
+using mft::format_names;
+
+namespace detail {
+
+constexpr bool same_text(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
   }
-};
+  return *a == *b;
+}
+
+// Every format of the list has a row, under the list's name.
+template <class... Ts>
+constexpr bool every_row_named(mft::type_list<Ts...>) {
+  return (same_text(spec_for<Ts>::value.name, mft::format_name_of<Ts>::value) && ...);
+}
+static_assert(every_row_named(mft::all_format_list{}),
+              "a row of the table above is missing or misnamed");
+
+}  // namespace detail
 
 template <class T>
 struct tag {
@@ -72,12 +78,12 @@ struct tag {
 };
 
 template <class F, class... Ts>
-void for_each_format(type_list<Ts...>, F&& f) {
+void for_each_format(mft::type_list<Ts...>, F&& f) {
   (f(tag<Ts>{}), ...);
 }
 template <class F>
 void for_each_format(F&& f) {
-  for_each_format(all_formats{}, f);
+  for_each_format(mft::all_format_list{}, f);
 }
 
 // One reference per format, built once.

@@ -1,0 +1,71 @@
+// Shared by the bulk, stochastic and scaling tests: the modes, the scalar
+// reference encode, bit helpers, and a comparison that reports the first
+// differing element. The formats come from support/formats.hpp and the
+// kernel sets from support/isa_tests.hpp.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <minifloat/bulk.hpp>
+
+#include "support/formats.hpp"
+#include "support/isa_tests.hpp"
+
+namespace bulk_test {
+
+using ::mft::available_isas;
+using ::mft::isa_scope;
+
+inline const mf::rounding kModes[] = {
+    mf::rounding::nearest_even, mf::rounding::toward_zero,
+    mf::rounding::toward_positive, mf::rounding::toward_negative};
+inline const mf::overflow kOverflows[] = {mf::overflow::non_saturating,
+                                          mf::overflow::saturating};
+
+inline std::uint32_t float_bits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+inline float bits_float(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+inline const char* mode_name(mf::rounding m) {
+  switch (m) {
+    case mf::rounding::nearest_even: return "nearest_even";
+    case mf::rounding::toward_zero: return "toward_zero";
+    case mf::rounding::toward_positive: return "toward_positive";
+    case mf::rounding::toward_negative: return "toward_negative";
+  }
+  return "?";
+}
+
+// The scalar reference: mf::round_to, element by element.
+template <class Fmt>
+std::vector<typename Fmt::storage_type> reference_encode(
+    const std::vector<float>& in, mf::rounding mode, mf::overflow ovf) {
+  std::vector<typename Fmt::storage_type> out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    out[i] = mf::round_to<Fmt>(in[i], mode, ovf).bits();
+  }
+  return out;
+}
+
+// Index of the first difference, or -1.
+template <class T>
+long long first_difference(const T* a, const T* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return static_cast<long long>(i);
+  }
+  return -1;
+}
+
+}  // namespace bulk_test
