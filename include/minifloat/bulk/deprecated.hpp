@@ -1,9 +1,9 @@
 // Deprecated: the bulk names from before the one conversion vocabulary
 // (encode.hpp), each a one-line wrapper over the new entry, kept so that
 // code written against them keeps compiling this release. They will gain
-// [[deprecated]] in the next one (the benchmarks still call them, and
-// warnings are errors). docs/semantics.md, "Deprecated names", maps each to
-// its replacement:
+// [[deprecated]] in the next one (the tests of the old names still call
+// them, and warnings are errors). docs/semantics.md, "Deprecated names",
+// maps each to its replacement:
 //   encode_scaled(in, out, n, s, mode, ovf)        -> encode(in, out, n, conversion::with(mode, ovf), {s})
 //   encode_amax / encode_scaled_amax               -> encode(..., {s, &amax})
 //   encode_stochastic(in, out, n, sr, ovf)         -> encode(in, out, n, conversion::stochastic(sr).with_overflow(ovf))
