@@ -73,7 +73,7 @@ MF_TARGET_AVX2 inline void store_vectors(Storage* out, __m256i r0, __m256i r1,
 }
 
 template <class F, rounding Mode, overflow Ovf, bool FloatAddIsNearest>
-MF_TARGET_AVX2 inline __m256i encode_vector_at(const float* p) {
+MF_TARGET_AVX2 MF_FORCE_INLINE __m256i encode_vector_at(const float* p) {
   return encode_vector<F, Mode, Ovf, FloatAddIsNearest>(
       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }

@@ -34,7 +34,7 @@ MF_TARGET_AVX2 inline __m256i load8_float_bits(const Src* p) {
 // FloatAddIsNearest: as in encode_vector (callers check MXCSR).
 template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale,
           bool FloatAddIsNearest>
-MF_TARGET_AVX2 inline __m256i encode_vector_fused(__m256i x, __m256 scale, __m256i r_aligned) {
+MF_TARGET_AVX2 MF_FORCE_INLINE __m256i encode_vector_fused(__m256i x, __m256 scale, __m256i r_aligned) {
   if constexpr (Scale) {
     x = _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(x), scale));
   }

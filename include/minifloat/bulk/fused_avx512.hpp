@@ -45,7 +45,7 @@ MF_TARGET_AVX512 inline __m512i scaled16(__m512i x, __m512 scale) {
 
 // x: float bits (already scaled). MayBeBelow as in encode_lanes_stochastic.
 template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool MayBeBelow = true>
-MF_TARGET_AVX512 inline __m512i encode_vector_fused(__m512i x, __m512i r_aligned) {
+MF_TARGET_AVX512 MF_FORCE_INLINE __m512i encode_vector_fused(__m512i x, __m512i r_aligned) {
   if constexpr (Stochastic) {
     return encode_lanes_stochastic<F, Ovf, ops, MayBeBelow>(x, r_aligned);
   } else {

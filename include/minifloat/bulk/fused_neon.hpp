@@ -41,7 +41,7 @@ inline uint32x4_t load4_float_bits(const Src* p) {
 }
 
 template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale>
-inline uint32x4_t encode_vector_fused(uint32x4_t x, float32x4_t scale, uint32x4_t r_aligned) {
+MF_FORCE_INLINE uint32x4_t encode_vector_fused(uint32x4_t x, float32x4_t scale, uint32x4_t r_aligned) {
   if constexpr (Scale) {
     x = vreinterpretq_u32_f32(vmulq_f32(vreinterpretq_f32_u32(x), scale));
   } else {

@@ -37,12 +37,12 @@ inline uint32x4_t splat(unsigned v) { return vdupq_n_u32(v); }
 // fast path's float add would follow FPCR, so only the formats whose fast
 // path is integer-only take it.
 template <class F, rounding Mode, overflow Ovf>
-inline uint32x4_t encode_vector(uint32x4_t x) {
+MF_FORCE_INLINE uint32x4_t encode_vector(uint32x4_t x) {
   return encode_lanes<F, Mode, Ovf, ops, false>(x);
 }
 
 template <class F, rounding Mode, overflow Ovf>
-inline uint32x4_t encode_vector_at(const float* p) {
+MF_FORCE_INLINE uint32x4_t encode_vector_at(const float* p) {
   return encode_vector<F, Mode, Ovf>(vreinterpretq_u32_f32(vld1q_f32(p)));
 }
 
