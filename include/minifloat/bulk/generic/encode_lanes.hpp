@@ -91,8 +91,8 @@ MF_FORCE_INLINE typename Ops::vec with_special_inputs(typename Ops::vec result,
   if constexpr (!F::has_subnormals) {
     // No sign: negative non-zero values are NaN (-0 is +0's encoding, as
     // the scalar rule has it).
-    result = Ops::select(Ops::mask_and_not(negative, Ops::is_zero(magnitude)),
-                         Ops::splat(F::positive_nan), result);
+    result = Ops::select(Ops::nonzero_within(negative, magnitude), Ops::splat(F::positive_nan),
+                         result);
   }
   result = Ops::select(Ops::greater(magnitude, Ops::splat(0x7F7FFFFFu)),
                        select_by_sign<Ops>(negative, Constants::nan_pos, Constants::nan_neg),
@@ -260,12 +260,12 @@ MF_FORCE_INLINE typename Ops::vec finish_fast_path(typename Ops::vec x,
   }
   // rounded | (sign & sign_mask); a format without -0 keeps +0.
   vec result = rounded;
-  if constexpr (F::is_signed) {
+  if constexpr (F::encoding == specials::fnuz) {
+    result = Ops::bit_or_and_if_nonzero(rounded, Ops::template shift_right<path::sign_shift>(x),
+                                        Ops::splat(F::sign_mask));
+  } else if constexpr (F::is_signed) {
     result = Ops::bit_or_and(rounded, Ops::template shift_right<path::sign_shift>(x),
                              Ops::splat(F::sign_mask));
-    if constexpr (F::encoding == specials::fnuz) {
-      result = Ops::clear_where(Ops::is_zero(rounded), result);
-    }
   }
   // Choices that depend on the sign.
   if constexpr (path::nan_split) {
@@ -293,7 +293,7 @@ MF_FORCE_INLINE typename Ops::vec finish_fast_path(typename Ops::vec x,
   }
   if constexpr (!F::is_signed) {
     // No sign: a negative non-zero input is NaN (-0 is +0's encoding).
-    result = Ops::select(Ops::mask_and_not(Ops::negative_lanes(x), Ops::is_zero(magnitude)),
+    result = Ops::select(Ops::nonzero_within(Ops::negative_lanes(x), magnitude),
                          Ops::splat(F::positive_nan), result);
   }
   return result;

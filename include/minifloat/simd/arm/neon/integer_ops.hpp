@@ -25,6 +25,10 @@ struct int32_ops {
   static MF_FORCE_INLINE vec bit_or_and(vec a, vec b, vec c) noexcept {
     return vorrq_u32(a, vandq_u32(b, c));
   }
+  // a | (b & c) where a is non-zero, a (0) elsewhere.
+  static MF_FORCE_INLINE vec bit_or_and_if_nonzero(vec a, vec b, vec c) noexcept {
+    return vorrq_u32(a, vbicq_u32(vandq_u32(b, c), vceqq_u32(a, vdupq_n_u32(0))));
+  }
   static MF_FORCE_INLINE vec max_signed(vec a, vec b) noexcept {
     return vreinterpretq_u32_s32(vmaxq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b)));
   }
@@ -65,6 +69,10 @@ struct int32_ops {
   static MF_FORCE_INLINE mask mask_and(mask a, mask b) noexcept { return vandq_u32(a, b); }
   // a and not b.
   static MF_FORCE_INLINE mask mask_and_not(mask a, mask b) noexcept { return vbicq_u32(a, b); }
+  // The lanes of m where a is non-zero.
+  static MF_FORCE_INLINE mask nonzero_within(mask m, vec a) noexcept {
+    return vbicq_u32(m, vceqq_u32(a, vdupq_n_u32(0)));
+  }
   static MF_FORCE_INLINE bool any(mask m) noexcept { return vmaxvq_u32(m) != 0; }
   // where(m): if_true, else if_false.
   static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {

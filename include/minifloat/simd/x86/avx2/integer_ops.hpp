@@ -30,6 +30,11 @@ struct int32_ops {
   static MF_FORCE_INLINE vec bit_or_and(vec a, vec b, vec c) noexcept {
     return _mm256_or_si256(a, _mm256_and_si256(b, c));
   }
+  // a | (b & c) where a is non-zero, a (0) elsewhere.
+  static MF_FORCE_INLINE vec bit_or_and_if_nonzero(vec a, vec b, vec c) noexcept {
+    return _mm256_or_si256(a, _mm256_andnot_si256(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()),
+                                                  _mm256_and_si256(b, c)));
+  }
   static MF_FORCE_INLINE vec max_signed(vec a, vec b) noexcept { return _mm256_max_epi32(a, b); }
   static MF_FORCE_INLINE vec min_signed(vec a, vec b) noexcept { return _mm256_min_epi32(a, b); }
   template <int Bits>
@@ -77,6 +82,10 @@ struct int32_ops {
   // a and not b.
   static MF_FORCE_INLINE mask mask_and_not(mask a, mask b) noexcept {
     return _mm256_andnot_si256(b, a);
+  }
+  // The lanes of m where a is non-zero.
+  static MF_FORCE_INLINE mask nonzero_within(mask m, vec a) noexcept {
+    return _mm256_andnot_si256(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()), m);
   }
   static MF_FORCE_INLINE bool any(mask m) noexcept { return _mm256_testz_si256(m, m) == 0; }
   // where(m): if_true, else if_false.

@@ -27,6 +27,10 @@ struct int32_ops {
   static MF_FORCE_INLINE vec bit_or_and(vec a, vec b, vec c) noexcept {
     return _mm512_ternarylogic_epi32(a, b, c, 0xF8);
   }
+  // a | (b & c) where a is non-zero, a (0) elsewhere: a masked VPTERNLOGD.
+  static MF_FORCE_INLINE vec bit_or_and_if_nonzero(vec a, vec b, vec c) noexcept {
+    return _mm512_mask_ternarylogic_epi32(a, _mm512_test_epi32_mask(a, a), b, c, 0xF8);
+  }
   static MF_FORCE_INLINE vec max_signed(vec a, vec b) noexcept { return _mm512_max_epi32(a, b); }
   static MF_FORCE_INLINE vec min_signed(vec a, vec b) noexcept { return _mm512_min_epi32(a, b); }
   template <int Bits>
@@ -77,6 +81,10 @@ struct int32_ops {
   // a and not b.
   static MF_FORCE_INLINE mask mask_and_not(mask a, mask b) noexcept {
     return static_cast<mask>(a & ~b);
+  }
+  // The lanes of m where a is non-zero: a masked VPTESTMD.
+  static MF_FORCE_INLINE mask nonzero_within(mask m, vec a) noexcept {
+    return _mm512_mask_test_epi32_mask(m, a, a);
   }
   static MF_FORCE_INLINE bool any(mask m) noexcept { return m != 0; }
   // where(m): if_true, else if_false.
