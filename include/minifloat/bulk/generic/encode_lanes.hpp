@@ -97,9 +97,14 @@ MF_FORCE_INLINE typename Ops::vec with_special_inputs(typename Ops::vec result,
   result = Ops::select(Ops::greater(magnitude, Ops::splat(0x7F7FFFFFu)),
                        select_by_sign<Ops>(negative, Constants::nan_pos, Constants::nan_neg),
                        result);
-  return Ops::select(Ops::equal(magnitude, Ops::splat(0x7F800000u)),
-                     select_by_sign<Ops>(negative, Constants::inf_pos, Constants::inf_neg),
-                     result);
+  if constexpr (Constants::inf_pos == Constants::nan_pos &&
+                Constants::inf_neg == Constants::nan_neg) {
+    return result;  // Inf is among the lanes above max float, and encodes as NaN does
+  } else {
+    return Ops::select(Ops::equal(magnitude, Ops::splat(0x7F800000u)),
+                       select_by_sign<Ops>(negative, Constants::inf_pos, Constants::inf_neg),
+                       result);
+  }
 }
 
 // The general encoder, any rounding mode: the significand shifted right to
