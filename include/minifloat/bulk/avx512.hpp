@@ -18,7 +18,24 @@
 // The generic algorithms, compiled for AVX-512.
 MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::bulk::avx512_kernels {
+using ops = simd::avx512::int32_ops;
 #include "generic/decode_lanes.hpp"
+#include "generic/encode_lanes.hpp"
+
+// Encodes one vector of float bit patterns (generic/encode_lanes.hpp). The
+// fast path's float add uses embedded rounding, ties to even whatever MXCSR
+// holds.
+template <class F, rounding Mode, overflow Ovf>
+MF_FORCE_INLINE __m512i encode_vector(__m512i x) {
+  return encode_lanes<F, Mode, Ovf, ops, true>(x);
+}
+
+// Decodes one vector of encodings (32-bit lanes, bits above the format's
+// width cleared): generic/decode_lanes.hpp.
+template <class F>
+MF_FORCE_INLINE __m512i decode_vector(__m512i v) {
+  return decode_lanes<F, ops>(v);
+}
 }  // namespace mf::bulk::avx512_kernels
 MF_SIMD_REGION_END
 
@@ -37,279 +54,12 @@ MF_TARGET_AVX512 inline __m512i splat(unsigned v) {
 }
 
 // The lanes of a 16-lane step that hold one of the `rest` elements left.
-MF_TARGET_AVX512 inline __mmask16 first_lanes16(std::size_t rest) {
+MF_TARGET_AVX512 inline __mmask16 first_lanes(std::size_t rest) {
   return rest >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << rest) - 1);
 }
 
-MF_TARGET_AVX512 inline __m512i select_by_sign(__mmask16 neg, unsigned pos,
-                                               unsigned negative) {
-  return _mm512_mask_blend_epi32(neg, splat(pos), splat(negative));
-}
-
-// Whether an encoding for a negative input is the positive one with the
-// sign bit set, so that it can be chosen on the magnitude before the sign is
-// applied.
-template <class F>
-constexpr bool sign_symmetric(unsigned pos, unsigned negative) {
-  return negative == (pos | F::sign_mask);
-}
-
-template <class F, overflow Ovf>
-struct nearest_fast_path {
-  using C = detail::encode_constants<F, rounding::nearest_even, Ovf>;
-  // Signed formats with subnormals, and e8m0fnu (unsigned, no subnormals,
-  // min normal 2^-127 just below float's).
-  static constexpr bool unsigned_fnu =
-      !F::has_subnormals && !F::is_signed && F::min_exponent == -127;
-  static constexpr bool eligible = (F::has_subnormals && F::is_signed) || unsigned_fnu;
-  static constexpr bool overflow_symmetric =
-      sign_symmetric<F>(C::overflow_pos, C::overflow_neg);
-  static constexpr bool nan_symmetric = sign_symmetric<F>(C::nan_pos, C::nan_neg);
-  static constexpr bool inf_symmetric = sign_symmetric<F>(C::inf_pos, C::inf_neg);
-  static constexpr bool inf_like_nan = C::inf_pos == C::nan_pos && C::inf_neg == C::nan_neg;
-  // The formats without NaN: a NaN input is +max for both signs, +-Inf is
-  // +-max. Both go through the symmetric path, then NaN lanes drop the sign.
-  static constexpr bool nan_unsigned_inf_signed =
-      C::nan_pos == C::nan_neg && C::inf_pos == C::nan_pos &&
-      C::inf_neg == (C::inf_pos | F::sign_mask) && F::is_signed;
-  // Normal range: (a + 2^(s-1) - 1 + lsb - rebias) >> s with s = 23 - M.
-  static constexpr unsigned shift = 23u - static_cast<unsigned>(F::mantissa_bits);
-  static constexpr unsigned add = ((1u << (shift - 1)) - 1u) -
-                                  (static_cast<unsigned>(127 - F::bias) << 23);
-  // Below min normal: a + 2^(emin - M + 23) rounds at the subnormal quantum
-  // (ties to even, embedded rounding, so independent of MXCSR). Not needed
-  // when min normal is float's: the integer formula covers it.
-  static constexpr bool small_path = F::has_subnormals && F::min_exponent > -126;
-  static constexpr unsigned min_normal_bits =
-      static_cast<unsigned>(F::min_exponent + 127) << 23;
-  static constexpr unsigned magic_bits =
-      static_cast<unsigned>(F::min_exponent - F::mantissa_bits + 23 + 127) << 23;
-  static constexpr unsigned sign_shift =
-      F::is_signed ? 31u - static_cast<unsigned>(F::bits - 1) : 0u;
-};
-
-// Nearest-even rounding of 16 magnitudes a = |x| to the format's magnitude
-// encodings: integer rounding for the format's normals, one
-// embedded-rounding add for its subnormals. Out-of-range lanes are left
-// above max finite for finish16_fast.
-template <class F, overflow Ovf>
-MF_TARGET_AVX512 inline __m512i nearest_magnitude16(__m512i a) {
-  using P = nearest_fast_path<F, Ovf>;
-  // The kept significand's last bit; with no mantissa bits it is the hidden
-  // bit, always 1 (ties round up to the next power of two).
-  const __m512i lsb = F::mantissa_bits == 0
-                          ? splat(1)
-                          : _mm512_and_si512(_mm512_srli_epi32(a, P::shift), splat(1));
-  __m512i mag = _mm512_srli_epi32(
-      _mm512_add_epi32(_mm512_add_epi32(a, splat(P::add)), lsb), P::shift);
-  if constexpr (P::small_path) {
-    const __m512 magic = _mm512_castsi512_ps(splat(P::magic_bits));
-    const __m512i sum = _mm512_castps_si512(_mm512_add_round_ps(
-        _mm512_castsi512_ps(a), magic, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-    mag = _mm512_mask_sub_epi32(mag, _mm512_cmplt_epu32_mask(a, splat(P::min_normal_bits)),
-                                sum, splat(P::magic_bits));
-  }
-  if constexpr (P::unsigned_fnu) {
-    // Float subnormals: 2^-127 (encoding 0) up to the midpoint 1.5 * 2^-127
-    // (a tie goes to 2^-126, encoding 1, whose significand is even), and the
-    // values below 2^-127 go to it too (no zero in the format).
-    mag = _mm512_mask_mov_epi32(
-        mag, _mm512_cmplt_epu32_mask(a, splat(0x00800000u)),
-        _mm512_maskz_mov_epi32(_mm512_cmpge_epu32_mask(a, splat(0x00600000u)), splat(1)));
-  }
-  return mag;
-}
-
-// The rest of a fast-path encode, after rounding: from the input x, its
-// magnitude a and the rounded magnitude encoding mag (above max finite when
-// it overflowed, and for NaN and Inf inputs), the specials chosen on the
-// magnitude, then the sign. Shared by nearest-even and stochastic rounding,
-// which overflow alike.
-template <class F, overflow Ovf>
-MF_TARGET_AVX512 inline __m512i finish16_fast(__m512i x, __m512i a, __m512i mag) {
-  using P = nearest_fast_path<F, Ovf>;
-  using C = typename P::C;
-  const __mmask16 special = _mm512_cmpgt_epu32_mask(a, splat(0x7F7FFFFFu));
-  __mmask16 overflowed = _mm512_cmpgt_epu32_mask(mag, splat(C::max_finite));
-  constexpr bool nan_split =
-      P::nan_unsigned_inf_signed && P::overflow_symmetric && !P::nan_symmetric;
-  if constexpr (!P::overflow_symmetric && P::nan_symmetric) {
-    overflowed = static_cast<__mmask16>(overflowed & ~special);
-  }
-  __mmask16 is_inf = 0;
-  if constexpr (!P::inf_like_nan && !nan_split) {
-    is_inf = _mm512_cmpeq_epi32_mask(a, splat(0x7F800000u));
-  }
-  // Choices on the magnitude (the sign is applied below).
-  if constexpr (P::overflow_symmetric) {
-    mag = _mm512_mask_mov_epi32(mag, overflowed, splat(C::overflow_pos));
-  }
-  if constexpr (P::nan_symmetric || nan_split) {
-    mag = _mm512_mask_mov_epi32(mag, special, splat(C::nan_pos));
-  }
-  if constexpr (!P::inf_like_nan && P::inf_symmetric && P::nan_symmetric) {
-    mag = _mm512_mask_mov_epi32(mag, is_inf, splat(C::inf_pos));
-  }
-  // mag | (sign & sign_mask); a format without -0 keeps +0.
-  __m512i res;
-  if constexpr (!F::is_signed) {
-    res = mag;
-  } else if constexpr (F::encoding == specials::fnuz) {
-    res = _mm512_mask_ternarylogic_epi32(mag, _mm512_test_epi32_mask(mag, mag),
-                                         _mm512_srli_epi32(x, P::sign_shift),
-                                         splat(F::sign_mask), 0xF8);
-  } else {
-    res = _mm512_ternarylogic_epi32(mag, _mm512_srli_epi32(x, P::sign_shift),
-                                    splat(F::sign_mask), 0xF8);
-  }
-  // Choices that depend on the sign.
-  if constexpr (nan_split) {
-    res = _mm512_mask_mov_epi32(res, _mm512_cmpgt_epu32_mask(a, splat(0x7F800000u)),
-                                splat(C::nan_pos));
-  } else if constexpr (!P::overflow_symmetric || !P::nan_symmetric || !P::inf_symmetric) {
-    const __mmask16 neg = _mm512_movepi32_mask(x);
-    if constexpr (!P::overflow_symmetric) {
-      res = _mm512_mask_mov_epi32(res, overflowed,
-                                  select_by_sign(neg, C::overflow_pos, C::overflow_neg));
-    }
-    if constexpr (!P::nan_symmetric) {
-      res = _mm512_mask_mov_epi32(res, special, select_by_sign(neg, C::nan_pos, C::nan_neg));
-    }
-    if constexpr (!P::inf_like_nan && !(P::inf_symmetric && P::nan_symmetric)) {
-      res = _mm512_mask_mov_epi32(res, is_inf, select_by_sign(neg, C::inf_pos, C::inf_neg));
-    }
-  }
-  if constexpr (!F::is_signed) {
-    // No sign: a negative non-zero input is NaN (-0 is +0's encoding).
-    res = _mm512_mask_mov_epi32(
-        res, static_cast<__mmask16>(_mm512_movepi32_mask(x) & _mm512_test_epi32_mask(a, a)),
-        splat(F::positive_nan));
-  }
-  return res;
-}
-
-// Nearest-even encode of 16 floats on the fast path. Same bits as
-// encode16's general path.
-template <class F, overflow Ovf>
-MF_TARGET_AVX512 inline __m512i encode16_nearest(__m512i x) {
-  const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
-  return finish16_fast<F, Ovf>(x, a, nearest_magnitude16<F, Ovf>(a));
-}
-
-// What the general encoders (encode16 and the stochastic rule of
-// stochastic_avx512.hpp) take apart in 16 float bit patterns; avx2.hpp's
-// encode8 explains each step.
-struct float_parts16 {
-  __m512i a;      // |x| bits
-  __mmask16 neg;  // the lanes holding a negative input
-  __m512i E;      // the float exponent field
-  __m512i sig;    // significand with its hidden bit (none for float subnormals)
-  __m512i s;      // right shift from the significand to the format's quantum
-  __m512i base;   // (q + bias - 1) << M: the exponent field minus the hidden bit of kept
-};
-
-// C: detail::encode_constants. ClampShift: s at most 25 where it can be more
-// (a shift of 25 rounds any 24-bit significand to 0 or 1 quantum, and keeps
-// the rounding constants' shifts below 32); the stochastic rule needs s
-// unclamped for its fraction bits.
-template <class C, bool ClampShift>
-MF_TARGET_AVX512 inline float_parts16 split16(__m512i x) {
-  float_parts16 p;
-  p.a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
-  p.neg = _mm512_movepi32_mask(x);
-  p.E = _mm512_srli_epi32(p.a, 23);
-  const __m512i Eeff = _mm512_max_epu32(p.E, splat(1));
-  p.sig = _mm512_sub_epi32(p.a, _mm512_slli_epi32(_mm512_sub_epi32(Eeff, splat(1)), 23));
-  p.s = _mm512_max_epi32(_mm512_sub_epi32(splat(C::shift_base), Eeff),
-                         splat(C::normal_shift));
-  if constexpr (ClampShift && C::needs_clamp) p.s = _mm512_min_epi32(p.s, splat(25));
-  p.base = _mm512_slli_epi32(
-      _mm512_max_epi32(_mm512_sub_epi32(Eeff, splat(C::base_offset)), _mm512_setzero_si512()),
-      C::M);
-  return p;
-}
-
-// The encoding of a rounded magnitude (at most 2^16, or past max finite):
-// the sign, fnuz's single zero, overflow.
-template <class F, class C>
-MF_TARGET_AVX512 inline __m512i signed_encoding(__m512i mag, __mmask16 neg) {
-  __m512i res = mag;
-  if constexpr (F::is_signed) {
-    res = _mm512_mask_or_epi32(res, neg, res, splat(C::sign_mask));
-  }
-  if constexpr (F::encoding == specials::fnuz) {
-    res = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(mag, mag), res);
-  }
-  return _mm512_mask_mov_epi32(res, _mm512_cmpgt_epu32_mask(mag, splat(C::max_finite)),
-                               select_by_sign(neg, C::overflow_pos, C::overflow_neg));
-}
-
-// fnu formats: the lanes whose float exponent field E is below min normal.
-template <class F>
-MF_TARGET_AVX512 inline __mmask16 below_min_normal(__m512i E) {
-  return _mm512_cmplt_epi32_mask(E, splat(static_cast<unsigned>(F::min_exponent + 127)));
-}
-
-// res with the inputs that do not round by magnitude put right: negative
-// non-zero values in the unsigned formats, Inf and NaN (a = |x| bits).
-template <class F, class C>
-MF_TARGET_AVX512 inline __m512i with_special_inputs(__m512i res, __m512i a, __mmask16 neg) {
-  if constexpr (!F::has_subnormals) {
-    const __mmask16 negative_nonzero = neg & _mm512_test_epi32_mask(a, a);
-    res = _mm512_mask_mov_epi32(res, negative_nonzero, splat(F::positive_nan));
-  }
-  const __mmask16 special = _mm512_cmpgt_epu32_mask(a, splat(0x7F7FFFFFu));
-  const __mmask16 is_inf = _mm512_cmpeq_epi32_mask(a, splat(0x7F800000u));
-  res = _mm512_mask_mov_epi32(res, special, select_by_sign(neg, C::nan_pos, C::nan_neg));
-  return _mm512_mask_mov_epi32(res, is_inf, select_by_sign(neg, C::inf_pos, C::inf_neg));
-}
-
-// Encodes 16 float bit patterns into 16 encodings (32-bit lanes), mirroring
-// mf::detail::round_float_bits lane-wise (see avx2.hpp for the same steps
-// with comments).
-template <class F, rounding Mode, overflow Ovf>
-MF_TARGET_AVX512 inline __m512i encode16(__m512i x) {
-  if constexpr (Mode == rounding::nearest_even && nearest_fast_path<F, Ovf>::eligible) {
-    return encode16_nearest<F, Ovf>(x);
-  }
-  using C = detail::encode_constants<F, Mode, Ovf>;
-  const float_parts16 p = split16<C, true>(x);
-  const __m512i ones = splat(0xFFFFFFFFu);
-  __m512i kept;
-  if constexpr (Mode == rounding::nearest_even) {
-    const __m512i half_m1 = _mm512_srlv_epi32(ones, _mm512_sub_epi32(splat(33), p.s));
-    const __m512i lsb = _mm512_and_si512(_mm512_srlv_epi32(p.sig, p.s), splat(1));
-    kept = _mm512_srlv_epi32(_mm512_add_epi32(_mm512_add_epi32(p.sig, half_m1), lsb), p.s);
-  } else if constexpr (Mode == rounding::toward_zero) {
-    kept = _mm512_srlv_epi32(p.sig, p.s);
-  } else {
-    const __mmask16 up = Mode == rounding::toward_positive
-                             ? static_cast<__mmask16>(~p.neg)
-                             : p.neg;
-    const __m512i q_m1 =
-        _mm512_maskz_srlv_epi32(up, ones, _mm512_sub_epi32(splat(32), p.s));
-    kept = _mm512_srlv_epi32(_mm512_add_epi32(p.sig, q_m1), p.s);
-  }
-  __m512i res = signed_encoding<F, C>(_mm512_add_epi32(p.base, kept), p.neg);
-  if constexpr (!F::has_subnormals) {
-    res = _mm512_mask_mov_epi32(res, below_min_normal<F>(p.E), _mm512_setzero_si512());
-    if constexpr (F::min_exponent == -127) {
-      if constexpr (Mode == rounding::nearest_even ||
-                    Mode == rounding::toward_positive) {
-        const unsigned threshold =
-            Mode == rounding::nearest_even ? 0x600000u : 0x400001u;
-        const __m512i up = _mm512_maskz_mov_epi32(
-            _mm512_cmpge_epu32_mask(p.a, splat(threshold)), splat(1));
-        res = _mm512_mask_mov_epi32(
-            res, _mm512_cmpeq_epi32_mask(p.E, _mm512_setzero_si512()), up);
-      }
-    }
-  }
-  return with_special_inputs<F, C>(res, p.a, p.neg);
-}
-
 template <class S>
-MF_TARGET_AVX512 inline void store16(S* out, __m512i r, __mmask16 m) {
+MF_TARGET_AVX512 inline void store_vector(S* out, __m512i r, __mmask16 m) {
   if constexpr (sizeof(S) == 1) {
     _mm512_mask_cvtepi32_storeu_epi8(out, m, r);
   } else {
@@ -324,8 +74,8 @@ MF_TARGET_AVX512 inline void encode_masked(const float* in,
                                            std::size_t n) {
   using F = typename Fmt::format;
   for (std::size_t i = 0; i < n; i += 16) {
-    const __mmask16 m = first_lanes16(n - i);
-    store16(out + i, encode16<F, Mode, Ovf>(_mm512_maskz_loadu_epi32(m, in + i)), m);
+    const __mmask16 m = first_lanes(n - i);
+    store_vector(out + i, encode_vector<F, Mode, Ovf>(_mm512_maskz_loadu_epi32(m, in + i)), m);
   }
 }
 
@@ -339,10 +89,10 @@ MF_TARGET_AVX512 inline std::size_t encode_blocks(const float* in,
   using S = typename Fmt::storage_type;
   std::size_t i = 0;
   for (; i + 64 <= n; i += 64) {
-    const __m512i r0 = encode16<F, Mode, Ovf>(_mm512_loadu_si512(in + i));
-    const __m512i r1 = encode16<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 16));
-    const __m512i r2 = encode16<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 32));
-    const __m512i r3 = encode16<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 48));
+    const __m512i r0 = encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i));
+    const __m512i r1 = encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 16));
+    const __m512i r2 = encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 32));
+    const __m512i r3 = encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 48));
     if constexpr (sizeof(S) == 1) {
       const __m256i lo = _mm256_inserti128_si256(
           _mm256_castsi128_si256(_mm512_cvtepi32_epi8(r0)), _mm512_cvtepi32_epi8(r1), 1);
@@ -411,24 +161,17 @@ MF_TARGET_AVX512 inline void encode(const float* in,
   }
 }
 
-// Decodes 16 encodings (32-bit lanes, bits above the format's width
-// cleared): generic/decode_lanes.hpp.
-template <class F>
-MF_TARGET_AVX512 inline __m512i decode16(__m512i v) {
-  return decode_lanes<F, simd::avx512::int32_ops>(v);
-}
-
 // The float bits of the 16 encodings at in (lanes in m; the others decode
 // 0), bits above the format's width ignored.
 template <class F, class S>
-MF_TARGET_AVX512 inline __m512i decode16_at(const S* in, __mmask16 m) {
+MF_TARGET_AVX512 inline __m512i decode_vector_at(const S* in, __mmask16 m) {
   __m512i v;
   if constexpr (sizeof(S) == 1) {
     v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, in));
   } else {
     v = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, in));
   }
-  return decode16<F>(_mm512_and_si512(v, splat(detail::decode_constants<F>::valid_mask)));
+  return decode_vector<F>(_mm512_and_si512(v, splat(detail::decode_constants<F>::valid_mask)));
 }
 
 template <class Fmt>
@@ -436,8 +179,8 @@ MF_TARGET_AVX512 inline void decode_generic(const typename Fmt::storage_type* in
                                             float* out, std::size_t n) {
   using F = typename Fmt::format;
   for (std::size_t i = 0; i < n; i += 16) {
-    const __mmask16 m = first_lanes16(n - i);
-    _mm512_mask_storeu_epi32(out + i, m, decode16_at<F>(in + i, m));
+    const __mmask16 m = first_lanes(n - i);
+    _mm512_mask_storeu_epi32(out + i, m, decode_vector_at<F>(in + i, m));
   }
 }
 

@@ -31,22 +31,18 @@ MF_TARGET_AVX2 inline __m256i load8_float_bits(const Src* p) {
   }
 }
 
-// Fast: the nearest-even fast path of avx2.hpp (callers check its MXCSR
-// condition).
-template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Fast>
-MF_TARGET_AVX2 inline __m256i encode8_fused(__m256i x, __m256 scale, __m256i r_aligned) {
+// FloatAddIsNearest: as in encode_vector (callers check MXCSR).
+template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale,
+          bool FloatAddIsNearest>
+MF_TARGET_AVX2 MF_FORCE_INLINE __m256i encode_vector_fused(__m256i x, __m256 scale, __m256i r_aligned) {
   if constexpr (Scale) {
     x = _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(x), scale));
   }
   if constexpr (Stochastic) {
-    return encode8_stochastic<F, Ovf>(x, r_aligned);
+    return encode_lanes_stochastic<F, Ovf, ops>(x, r_aligned);
   } else {
     (void)r_aligned;
-    if constexpr (Fast) {
-      return encode8_nearest<F, Ovf>(x);
-    } else {
-      return encode8<F, Mode, Ovf>(x);
-    }
+    return encode_vector<F, Mode, Ovf, FloatAddIsNearest>(x);
   }
 }
 
@@ -87,7 +83,7 @@ struct random_source8<true> {
 
 // 32 elements, with the random values of groups g0..g0+3 of the step.
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          bool Fast, class Src>
+          bool FloatAddIsNearest, class Src>
 MF_TARGET_AVX2 inline void encode_fused32(const Src* in, typename Fmt::storage_type* out,
                                           const random_source8<Stochastic>& random,
                                           std::size_t g0, __m256 scale, __m256i& acc) {
@@ -98,14 +94,14 @@ MF_TARGET_AVX2 inline void encode_fused32(const Src* in, typename Fmt::storage_t
     if constexpr (Amax) {
       acc = _mm256_max_epu32(acc, _mm256_and_si256(x, splat(0x7FFFFFFFu)));
     }
-    res[k] = encode8_fused<F, Stochastic, Mode, Ovf, Scale, Fast>(x, scale,
+    res[k] = encode_vector_fused<F, Stochastic, Mode, Ovf, Scale, FloatAddIsNearest>(x, scale,
                                                                  random.values8(g0 + k));
   }
-  store32(out, res[0], res[1], res[2], res[3]);
+  store_vectors(out, res[0], res[1], res[2], res[3]);
 }
 
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          bool Fast, class Src>
+          bool FloatAddIsNearest, class Src>
 MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
                                                       typename Fmt::storage_type* out,
                                                       std::size_t n,
@@ -128,7 +124,7 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
   for (; i + step <= n; i += step, block += random.layout.blocks_per_step) {
     random.fill(block, step);
     for (std::size_t at = 0; at < step; at += 32) {
-      encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(in + i + at, out + i + at,
+      encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, FloatAddIsNearest>(in + i + at, out + i + at,
                                                                     random, at / 8, scale, acc);
     }
   }
@@ -144,7 +140,7 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
       const std::size_t count = rest - at < 32 ? rest - at : 32;
       std::memcpy(static_cast<void*>(buffer), static_cast<const void*>(in + i + at),
                   count * sizeof(Src));
-      encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, Fast>(buffer, result, random,
+      encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, FloatAddIsNearest>(buffer, result, random,
                                                                     at / 8, scale, acc);
       std::memcpy(out + i + at, result, count * sizeof(S));
     }
@@ -166,10 +162,8 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused(const Src* in,
   return detail::with_mode_and_overflow<Stochastic>(r, [&](auto mode, auto ovf) {
     constexpr rounding Mode = decltype(mode)::value;
     constexpr overflow Ovf = decltype(ovf)::value;
-    if constexpr (!Stochastic && Mode == rounding::nearest_even &&
-                  nearest_fast_path<F, Ovf>::eligible) {
-      // The fast path's magic-number add needs round-to-nearest, no DAZ.
-      if ((_mm_getcsr() & 0x6040u) == 0) {
+    if constexpr (!Stochastic && fast_path_needs_mxcsr<F, Mode, Ovf>) {
+      if (float_add_is_nearest()) {
         return encode_fused_mode<Fmt, false, Mode, Ovf, Scale, Amax, true>(in, out, n, r);
       }
     }
@@ -189,7 +183,7 @@ MF_TARGET_AVX2 inline void decode_scaled8(const typename Fmt::storage_type* in, 
     v = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
   }
   v = _mm256_and_si256(v, splat(detail::decode_constants<F>::valid_mask));
-  _mm256_storeu_ps(out, _mm256_mul_ps(_mm256_castsi256_ps(decode8<F>(v)), factor));
+  _mm256_storeu_ps(out, _mm256_mul_ps(_mm256_castsi256_ps(decode_vector<F>(v)), factor));
 }
 
 template <class Fmt>

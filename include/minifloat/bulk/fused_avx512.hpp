@@ -43,14 +43,14 @@ MF_TARGET_AVX512 inline __m512i scaled16(__m512i x, __m512 scale) {
   }
 }
 
-// x: float bits (already scaled). MayBeBelow as in encode16_stochastic.
+// x: float bits (already scaled). MayBeBelow as in encode_lanes_stochastic.
 template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool MayBeBelow = true>
-MF_TARGET_AVX512 inline __m512i encode16_fused(__m512i x, __m512i r_aligned) {
+MF_TARGET_AVX512 MF_FORCE_INLINE __m512i encode_vector_fused(__m512i x, __m512i r_aligned) {
   if constexpr (Stochastic) {
-    return encode16_stochastic<F, Ovf, MayBeBelow>(x, r_aligned);
+    return encode_lanes_stochastic<F, Ovf, ops, MayBeBelow>(x, r_aligned);
   } else {
     (void)r_aligned;
-    return encode16<F, Mode, Ovf>(x);
+    return encode_vector<F, Mode, Ovf>(x);
   }
 }
 
@@ -125,14 +125,16 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
         if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x[k], magnitude));
         x[k] = scaled16<Scale>(x[k], scale);
       }
-      if (!Stochastic || any_below_min_normal<F>(x)) {
+      __m512i smallest = _mm512_and_si512(x[0], magnitude);
+      for (std::size_t k = 1; k < 4; ++k) smallest = smallest_magnitude<ops>(smallest, x[k]);
+      if (!Stochastic || any_below_min_normal<F, ops>(smallest)) {
         for (std::size_t k = 0; k < 4; ++k) {
-          res[k] = encode16_fused<F, Stochastic, Mode, Ovf>(x[k],
+          res[k] = encode_vector_fused<F, Stochastic, Mode, Ovf>(x[k],
                                                             random.values16(at / 16 + k));
         }
       } else {
         for (std::size_t k = 0; k < 4; ++k) {
-          res[k] = encode16_fused<F, Stochastic, Mode, Ovf, false>(
+          res[k] = encode_vector_fused<F, Stochastic, Mode, Ovf, false>(
               x[k], random.values16(at / 16 + k));
         }
       }
@@ -157,11 +159,11 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
     // Tail: masked loads and stores.
     random.fill(block, n - i);
     for (std::size_t g = 0; g < step / 16 && i + 16 * g < n; ++g) {
-      const __mmask16 m = first_lanes16(n - i - 16 * g);
+      const __mmask16 m = first_lanes(n - i - 16 * g);
       const __m512i x = load16_float_bits(in + i + 16 * g, m);
       if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x, magnitude));
-      store16(out + i + 16 * g,
-              encode16_fused<F, Stochastic, Mode, Ovf>(scaled16<Scale>(x, scale),
+      store_vector(out + i + 16 * g,
+              encode_vector_fused<F, Stochastic, Mode, Ovf>(scaled16<Scale>(x, scale),
                                                        random.values16(g)),
               m);
     }
@@ -191,8 +193,8 @@ MF_TARGET_AVX512 inline void decode_scaled(const typename Fmt::storage_type* in,
   using F = typename Fmt::format;
   const __m512 factor = _mm512_set1_ps(scale);
   for (std::size_t i = 0; i < n; i += 16) {
-    const __mmask16 m = first_lanes16(n - i);
-    const __m512 value = _mm512_castsi512_ps(decode16_at<F>(in + i, m));
+    const __mmask16 m = first_lanes(n - i);
+    const __m512 value = _mm512_castsi512_ps(decode_vector_at<F>(in + i, m));
     _mm512_mask_storeu_ps(out + i, m, _mm512_mul_ps(value, factor));
   }
 }
@@ -212,7 +214,7 @@ MF_TARGET_AVX512 inline std::uint32_t amax_bits(const float* in, std::size_t n,
     }
   }
   for (; i < n; i += 16) {
-    const __mmask16 m = first_lanes16(n - i);
+    const __mmask16 m = first_lanes(n - i);
     const __m512i a = _mm512_and_si512(_mm512_maskz_loadu_epi32(m, in + i), magnitude);
     acc[0] = _mm512_mask_max_epu32(acc[0], _mm512_cmplt_epu32_mask(a, limit), acc[0], a);
   }

@@ -41,17 +41,17 @@ inline uint32x4_t load4_float_bits(const Src* p) {
 }
 
 template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale>
-inline uint32x4_t encode4_fused(uint32x4_t x, float32x4_t scale, uint32x4_t r_aligned) {
+MF_FORCE_INLINE uint32x4_t encode_vector_fused(uint32x4_t x, float32x4_t scale, uint32x4_t r_aligned) {
   if constexpr (Scale) {
     x = vreinterpretq_u32_f32(vmulq_f32(vreinterpretq_f32_u32(x), scale));
   } else {
     (void)scale;
   }
   if constexpr (Stochastic) {
-    return encode4_stochastic<F, Ovf>(x, r_aligned);
+    return encode_lanes_stochastic<F, Ovf, ops>(x, r_aligned);
   } else {
     (void)r_aligned;
-    return encode4<F, Mode, Ovf>(x);
+    return encode_vector<F, Mode, Ovf>(x);
   }
 }
 
@@ -101,9 +101,9 @@ inline void encode_fused16(const Src* in, typename Fmt::storage_type* out,
   for (std::size_t k = 0; k < 4; ++k) {
     const uint32x4_t x = load4_float_bits(in + 4 * k);
     if constexpr (Amax) acc = vmaxq_u32(acc, vandq_u32(x, splat(0x7FFFFFFFu)));
-    res[k] = encode4_fused<F, Stochastic, Mode, Ovf, Scale>(x, scale, random.values4(g0 + k));
+    res[k] = encode_vector_fused<F, Stochastic, Mode, Ovf, Scale>(x, scale, random.values4(g0 + k));
   }
-  store16(out, res[0], res[1], res[2], res[3]);
+  store_vectors(out, res[0], res[1], res[2], res[3]);
 }
 
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
@@ -172,9 +172,9 @@ inline std::uint32_t encode_fused(const Src* in, typename Fmt::storage_type* out
 template <class F, class S>
 inline void decode_scaled16(const S* in, float* out, float32x4_t factor) {
   uint32x4_t v[4];
-  load16_codes<F>(in, v);
+  load_codes<F>(in, v);
   for (int k = 0; k < 4; ++k) {
-    vst1q_f32(out + 4 * k, vmulq_f32(vreinterpretq_f32_u32(decode4<F>(v[k])), factor));
+    vst1q_f32(out + 4 * k, vmulq_f32(vreinterpretq_f32_u32(decode_vector<F>(v[k])), factor));
   }
 }
 

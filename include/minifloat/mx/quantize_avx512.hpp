@@ -2,14 +2,17 @@
 // (e2m1fn), whole blocks of a multiple of 16 elements. Per block: amax by
 // an integer max of the magnitudes, the scale by the same rule as the
 // scalar path (scale.hpp), then each element divided by X exactly on its
-// bits and rounded to the element (nearest even, saturating) with integer
-// arithmetic, so nothing depends on MXCSR. Same bytes as the scalar path.
+// bits and rounded to the element (nearest even, saturating) by bulk's
+// generic encoder (bulk/generic/encode_lanes.hpp: integer rounding, and an
+// embedded-rounding add for subnormals), so nothing depends on MXCSR. Same
+// bytes as the scalar path.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
+#include "../bulk/avx512.hpp"
 #include "../bulk/dispatch.hpp"
 #include "block.hpp"
 #include "element.hpp"
@@ -44,36 +47,6 @@ MF_MX_TARGET_AVX512 inline __m512i scale16(__m512i x, __m512i shift, __m512i shi
       _mm512_add_epi32(_mm512_srli_epi32(src, 23), adjust), _mm512_setzero_si512());
   const __m512i r = _mm512_maskz_add_epi32(keep, src, _mm512_slli_epi32(adjust, 23));
   return _mm512_ternarylogic_epi32(r, x, splat(0x80000000u), 0xF8);  // r | (x & sign)
-}
-
-// Nearest-even, saturating encode of 16 finite floats into Elem (codes in
-// 32-bit lanes): the significand with its hidden bit is shifted right by s
-// (23 - M in the element's normal range, more below it) with the rounding
-// increment added first; the element's exponent field is added above it,
-// and a carry out of the significand moves into it, as it should.
-template <class Elem>
-MF_MX_TARGET_AVX512 inline __m512i encode16(__m512i r) {
-  using F = typename Elem::format;
-  constexpr int m = F::mantissa_bits;
-  constexpr std::uint32_t shift_base = static_cast<std::uint32_t>(151 - F::bias - m);
-  constexpr std::uint32_t normal_shift = static_cast<std::uint32_t>(23 - m);
-  constexpr std::uint32_t base_offset = static_cast<std::uint32_t>(128 - F::bias);
-  constexpr int sign_shift = 31 - (F::bits - 1);
-  const __m512i a = _mm512_and_si512(r, splat(0x7FFFFFFFu));
-  const __m512i e = _mm512_max_epu32(_mm512_srli_epi32(a, 23), splat(1));
-  const __m512i sig = _mm512_sub_epi32(a, _mm512_slli_epi32(_mm512_sub_epi32(e, splat(1)), 23));
-  const __m512i s = _mm512_min_epi32(
-      _mm512_max_epi32(_mm512_sub_epi32(splat(shift_base), e), splat(normal_shift)), splat(25));
-  const __m512i half_minus_one = _mm512_srlv_epi32(splat(0xFFFFFFFFu), _mm512_sub_epi32(splat(33), s));
-  const __m512i lsb = _mm512_and_si512(_mm512_srlv_epi32(sig, s), splat(1));
-  const __m512i kept =
-      _mm512_srlv_epi32(_mm512_add_epi32(_mm512_add_epi32(sig, half_minus_one), lsb), s);
-  const __m512i base = _mm512_slli_epi32(
-      _mm512_max_epi32(_mm512_sub_epi32(e, splat(base_offset)), _mm512_setzero_si512()), m);
-  const __m512i mag =
-      _mm512_min_epu32(_mm512_add_epi32(base, kept), splat(F::max_finite_magnitude));
-  return _mm512_ternarylogic_epi32(mag, _mm512_srli_epi32(r, sign_shift), splat(F::sign_mask),
-                                   0xF8);
 }
 
 // 16 codes (32-bit lanes) -> 16 bytes (8-bit) or 8 bytes (4-bit, packed).
@@ -140,48 +113,13 @@ MF_MX_TARGET_AVX512 inline __m512i shared_scale16(__m512i a) {
   return _mm512_mask_mov_epi32(code, zero, _mm512_setzero_si512());
 }
 
-// The fast encode of V / X for blocks whose scale is not tiny. With
-// s = 127 - code, V * 2^s has the bits a + (s << 23) whenever it is a float
-// normal, so the scale folds into the constants of the usual integer
-// rounding (element normals: add half an ulp - 1 + the kept lsb, shift by
-// 23 - M) and of the magic-number add (element subnormals: adding
-// 2^(emin - M + 23) with embedded round-to-nearest leaves the rounded count
-// of quanta in the low bits). A float-subnormal or zero V gives garbage
-// bits here, but garbage below 2^(s - 126), which rounds to +-0 when
-// s <= 125 + (emin - M): fast_path_min_code below.
+// The blocks whose elements take the fast encode with the scale folded in
+// (bulk's encode_lanes_scaled_saturating): a float-subnormal or zero V
+// gives garbage below 2^(s - 126) there, which rounds to +-0 when
+// s <= 125 + (emin - M), s = 127 - code.
 template <class Elem>
-struct fast_encode {
-  using F = typename Elem::format;
-  static constexpr int m = F::mantissa_bits;
-  static constexpr int emin = F::min_exponent;
-  static constexpr unsigned normal_shift = static_cast<unsigned>(23 - m);
-  static constexpr std::uint32_t magic_bits =
-      static_cast<std::uint32_t>(emin - m + 23 + 127) << 23;
-  static constexpr int fast_path_min_code = 127 - (125 + emin - m);
-};
-
-template <class Elem>
-MF_MX_TARGET_AVX512 inline __m512i encode16_fast(__m512i x, __m512i normal_add,
-                                                 __m512i scale_add, __m512i subnormal_below) {
-  using P = fast_encode<Elem>;
-  using F = typename P::F;
-  const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(a, P::normal_shift), splat(1));
-  const __m512i normal = _mm512_min_epu32(
-      _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(a, normal_add), lsb), P::normal_shift),
-      splat(F::max_finite_magnitude));
-  const __m512 scaled = _mm512_castsi512_ps(
-      _mm512_max_epi32(_mm512_add_epi32(a, scale_add), _mm512_setzero_si512()));
-  const __m512i magic = splat(P::magic_bits);
-  const __m512i small = _mm512_sub_epi32(
-      _mm512_castps_si512(_mm512_add_round_ps(scaled, _mm512_castsi512_ps(magic),
-                                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-      magic);
-  const __m512i mag =
-      _mm512_mask_mov_epi32(normal, _mm512_cmplt_epu32_mask(a, subnormal_below), small);
-  return _mm512_ternarylogic_epi32(mag, _mm512_srli_epi32(x, 31 - (F::bits - 1)),
-                                   splat(F::sign_mask), 0xF8);
-}
+inline constexpr int fast_path_min_code =
+    127 - (125 + Elem::format::min_exponent - Elem::format::mantissa_bits);
 
 // Elements of one block whose scale code is known.
 template <class Fmt>
@@ -192,22 +130,24 @@ MF_MX_TARGET_AVX512 inline void encode_block(const float* p, std::uint8_t* out, 
     std::memset(out, 0, Fmt::element_bytes);
     return;
   }
+  using F = typename Elem::format;
   const int shift = 127 - static_cast<int>(code);
-  if (code >= fast_encode<Elem>::fast_path_min_code) {
-    using P = fast_encode<Elem>;
-    const auto bias = static_cast<std::uint32_t>(Elem::format::bias);
+  if (code >= fast_path_min_code<Elem>) {
+    const auto bias = static_cast<std::uint32_t>(F::bias);
     const auto s = static_cast<std::uint32_t>(shift);
+    constexpr unsigned normal_shift = static_cast<unsigned>(23 - F::mantissa_bits);
     // Per block: exponent rebias by the element's bias and the scale,
     // plus half an element ulp minus one; the element's min normal 2^emin
     // in units of V.
-    const __m512i normal_add = splat(((s + bias - 127u) << 23) + (1u << (P::normal_shift - 1)) - 1u);
+    const __m512i normal_add = splat(((s + bias - 127u) << 23) + (1u << (normal_shift - 1)) - 1u);
     const __m512i scale_add = splat(s << 23);
     const __m512i subnormal_below =
-        splat(static_cast<std::uint32_t>(P::emin + 127 - shift) << 23);
+        splat(static_cast<std::uint32_t>(F::min_exponent + 127 - shift) << 23);
     for (std::size_t t = 0; t < Fmt::block_size / 16; ++t) {
       store_codes16<Fmt::element_bits>(
-          out + bytes16 * t, encode16_fast<Elem>(_mm512_loadu_si512(p + 16 * t), normal_add,
-                                                 scale_add, subnormal_below));
+          out + bytes16 * t,
+          bulk::avx512_kernels::encode_lanes_scaled_saturating<F, simd::avx512::int32_ops>(
+              _mm512_loadu_si512(p + 16 * t), normal_add, scale_add, subnormal_below));
     }
     return;
   }
@@ -216,7 +156,8 @@ MF_MX_TARGET_AVX512 inline void encode_block(const float* p, std::uint8_t* out, 
   for (std::size_t t = 0; t < Fmt::block_size / 16; ++t) {
     store_codes16<Fmt::element_bits>(
         out + bytes16 * t,
-        encode16<Elem>(scale16(_mm512_loadu_si512(p + 16 * t), shift_v, shift_sub)));
+        bulk::avx512_kernels::encode_vector<F, rounding::nearest_even, overflow::saturating>(
+            scale16(_mm512_loadu_si512(p + 16 * t), shift_v, shift_sub)));
   }
 }
 

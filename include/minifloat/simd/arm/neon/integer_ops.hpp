@@ -20,18 +20,74 @@ struct int32_ops {
   static MF_FORCE_INLINE vec bit_and(vec a, vec b) noexcept { return vandq_u32(a, b); }
   static MF_FORCE_INLINE vec bit_or(vec a, vec b) noexcept { return vorrq_u32(a, b); }
   static MF_FORCE_INLINE vec add(vec a, vec b) noexcept { return vaddq_u32(a, b); }
+  static MF_FORCE_INLINE vec sub(vec a, vec b) noexcept { return vsubq_u32(a, b); }
+  // a | (b & c).
+  static MF_FORCE_INLINE vec bit_or_and(vec a, vec b, vec c) noexcept {
+    return vorrq_u32(a, vandq_u32(b, c));
+  }
+  // a | (b & c) where a is non-zero, a (0) elsewhere.
+  static MF_FORCE_INLINE vec bit_or_and_if_nonzero(vec a, vec b, vec c) noexcept {
+    return vorrq_u32(a, vbicq_u32(vandq_u32(b, c), vceqq_u32(a, vdupq_n_u32(0))));
+  }
+  static MF_FORCE_INLINE vec max_signed(vec a, vec b) noexcept {
+    return vreinterpretq_u32_s32(vmaxq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b)));
+  }
+  static MF_FORCE_INLINE vec min_signed(vec a, vec b) noexcept {
+    return vreinterpretq_u32_s32(vminq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b)));
+  }
   template <int Bits>
   static MF_FORCE_INLINE vec shift_left(vec a) noexcept {
     return vshlq_n_u32(a, Bits);
   }
+  template <int Bits>
+  static MF_FORCE_INLINE vec shift_right(vec a) noexcept {
+    return vshrq_n_u32(a, Bits);
+  }
+  // The largest lane count the variable shifts take: USHL reads its count
+  // from the lane's low byte, signed, so counts must stay within -128..127
+  // (64 keeps the stochastic rule's 32 - count in range too).
+  static constexpr int variable_shift_limit = 64;
+  // Logical right shift by each lane's count (0 from 32 on): USHL by minus
+  // the count.
+  static MF_FORCE_INLINE vec shift_right_variable(vec a, vec count) noexcept {
+    return vshlq_u32(a, vnegq_s32(vreinterpretq_s32_u32(count)));
+  }
+  // Left shift by each lane's count, right by minus it where negative, 0
+  // from 32 on either way: USHL itself.
+  static MF_FORCE_INLINE vec shift_left_signed(vec a, vec count) noexcept {
+    return vshlq_u32(a, vreinterpretq_s32_u32(count));
+  }
   static MF_FORCE_INLINE mask equal(vec a, vec b) noexcept { return vceqq_u32(a, b); }
   static MF_FORCE_INLINE mask less(vec a, vec b) noexcept { return vcltq_u32(a, b); }
   static MF_FORCE_INLINE mask greater(vec a, vec b) noexcept { return vcgtq_u32(a, b); }
+  static MF_FORCE_INLINE mask less_unsigned(vec a, vec b) noexcept { return vcltq_u32(a, b); }
   static MF_FORCE_INLINE mask is_zero(vec a) noexcept { return vceqq_u32(a, vdupq_n_u32(0)); }
+  // The lanes whose sign bit is set.
+  static MF_FORCE_INLINE mask negative_lanes(vec a) noexcept {
+    return vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(a), 31));
+  }
+  static MF_FORCE_INLINE mask mask_and(mask a, mask b) noexcept { return vandq_u32(a, b); }
+  // a and not b.
+  static MF_FORCE_INLINE mask mask_and_not(mask a, mask b) noexcept { return vbicq_u32(a, b); }
+  // The lanes of m where a is non-zero.
+  static MF_FORCE_INLINE mask nonzero_within(mask m, vec a) noexcept {
+    return vbicq_u32(m, vceqq_u32(a, vdupq_n_u32(0)));
+  }
+  static MF_FORCE_INLINE bool any(mask m) noexcept { return vmaxvq_u32(m) != 0; }
   // where(m): if_true, else if_false.
   static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {
     return vbslq_u32(m, if_true, if_false);
   }
+  // where(m): a, else 0.
+  static MF_FORCE_INLINE vec keep_where(mask m, vec a) noexcept { return vandq_u32(m, a); }
+  // where(m): 0, else a.
+  static MF_FORCE_INLINE vec clear_where(mask m, vec a) noexcept { return vbicq_u32(a, m); }
+  // where(m): a | b, else a.
+  static MF_FORCE_INLINE vec or_where(mask m, vec a, vec b) noexcept {
+    return vorrq_u32(a, vandq_u32(m, b));
+  }
+  // where(m): a + 1, else a (a mask lane is all ones, -1).
+  static MF_FORCE_INLINE vec increment_where(mask m, vec a) noexcept { return vsubq_u32(a, m); }
   // The float bits of a * 2^Exponent, for integer lanes below 2^24 whose
   // product is a normal float or zero, built with a count of leading zeros
   // instead of a float multiply (so FPCR cannot change it): with t = clz(a),

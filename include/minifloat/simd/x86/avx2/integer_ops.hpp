@@ -1,7 +1,8 @@
 // AVX2 operations on eight 32-bit integer lanes, for the generic bulk
 // kernels (bulk/generic/). A mask is a vector of all-ones / all-zero lanes.
-// Comparisons are signed: the generic kernels compare only magnitudes of
-// encodings and float bit patterns below 2^31.
+// equal / less / greater are signed: the generic kernels use them only on
+// lanes below 2^31 (magnitudes of encodings and float bit patterns);
+// less_unsigned compares the whole 32 bits.
 #pragma once
 
 #include <cstdint>
@@ -24,19 +25,86 @@ struct int32_ops {
   static MF_FORCE_INLINE vec bit_and(vec a, vec b) noexcept { return _mm256_and_si256(a, b); }
   static MF_FORCE_INLINE vec bit_or(vec a, vec b) noexcept { return _mm256_or_si256(a, b); }
   static MF_FORCE_INLINE vec add(vec a, vec b) noexcept { return _mm256_add_epi32(a, b); }
+  static MF_FORCE_INLINE vec sub(vec a, vec b) noexcept { return _mm256_sub_epi32(a, b); }
+  // a | (b & c).
+  static MF_FORCE_INLINE vec bit_or_and(vec a, vec b, vec c) noexcept {
+    return _mm256_or_si256(a, _mm256_and_si256(b, c));
+  }
+  // a | (b & c) where a is non-zero, a (0) elsewhere.
+  static MF_FORCE_INLINE vec bit_or_and_if_nonzero(vec a, vec b, vec c) noexcept {
+    return _mm256_or_si256(a, _mm256_andnot_si256(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()),
+                                                  _mm256_and_si256(b, c)));
+  }
+  static MF_FORCE_INLINE vec max_signed(vec a, vec b) noexcept { return _mm256_max_epi32(a, b); }
+  static MF_FORCE_INLINE vec min_signed(vec a, vec b) noexcept { return _mm256_min_epi32(a, b); }
   template <int Bits>
   static MF_FORCE_INLINE vec shift_left(vec a) noexcept {
     return _mm256_slli_epi32(a, Bits);
   }
+  template <int Bits>
+  static MF_FORCE_INLINE vec shift_right(vec a) noexcept {
+    return _mm256_srli_epi32(a, Bits);
+  }
+  // The largest lane count the variable shifts take: VPSRLVD / VPSLLVD read
+  // the whole lane as unsigned and give 0 from 32 on, so any count does.
+  static constexpr int variable_shift_limit = 1 << 30;
+  // Logical right shift by each lane's count (0 from 32 on).
+  static MF_FORCE_INLINE vec shift_right_variable(vec a, vec count) noexcept {
+    return _mm256_srlv_epi32(a, count);
+  }
+  // Left shift by each lane's count, right by minus it where negative; 0
+  // where the count is 32 or more either way (one of the two shifts sees a
+  // count above 2^31 and gives 0).
+  static MF_FORCE_INLINE vec shift_left_signed(vec a, vec count) noexcept {
+    return _mm256_or_si256(_mm256_sllv_epi32(a, count),
+                           _mm256_srlv_epi32(a, _mm256_sub_epi32(_mm256_setzero_si256(), count)));
+  }
+  // The float bits of a + b (as floats) in MXCSR's rounding: callers check
+  // that it holds round-to-nearest and no DAZ (the kernels' loops read it
+  // once per call).
+  static MF_FORCE_INLINE vec add_float_nearest(vec a, vec b) noexcept {
+    return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
   static MF_FORCE_INLINE mask equal(vec a, vec b) noexcept { return _mm256_cmpeq_epi32(a, b); }
   static MF_FORCE_INLINE mask less(vec a, vec b) noexcept { return _mm256_cmpgt_epi32(b, a); }
   static MF_FORCE_INLINE mask greater(vec a, vec b) noexcept { return _mm256_cmpgt_epi32(a, b); }
+  // Unsigned a < b: not (max(a, b) == a), AVX2 having no unsigned compare.
+  static MF_FORCE_INLINE mask less_unsigned(vec a, vec b) noexcept {
+    return _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(a, b), a),
+                            _mm256_set1_epi32(-1));
+  }
   static MF_FORCE_INLINE mask is_zero(vec a) noexcept {
     return _mm256_cmpeq_epi32(a, _mm256_setzero_si256());
   }
+  // The lanes whose sign bit is set.
+  static MF_FORCE_INLINE mask negative_lanes(vec a) noexcept { return _mm256_srai_epi32(a, 31); }
+  static MF_FORCE_INLINE mask mask_and(mask a, mask b) noexcept { return _mm256_and_si256(a, b); }
+  // a and not b.
+  static MF_FORCE_INLINE mask mask_and_not(mask a, mask b) noexcept {
+    return _mm256_andnot_si256(b, a);
+  }
+  // The lanes of m where a is non-zero.
+  static MF_FORCE_INLINE mask nonzero_within(mask m, vec a) noexcept {
+    return _mm256_andnot_si256(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()), m);
+  }
+  static MF_FORCE_INLINE bool any(mask m) noexcept { return _mm256_testz_si256(m, m) == 0; }
   // where(m): if_true, else if_false.
   static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {
     return _mm256_blendv_epi8(if_false, if_true, m);
+  }
+  // where(m): a, else 0.
+  static MF_FORCE_INLINE vec keep_where(mask m, vec a) noexcept { return _mm256_and_si256(m, a); }
+  // where(m): 0, else a.
+  static MF_FORCE_INLINE vec clear_where(mask m, vec a) noexcept {
+    return _mm256_andnot_si256(m, a);
+  }
+  // where(m): a | b, else a.
+  static MF_FORCE_INLINE vec or_where(mask m, vec a, vec b) noexcept {
+    return _mm256_or_si256(a, _mm256_and_si256(m, b));
+  }
+  // where(m): a + 1, else a (a mask lane is -1).
+  static MF_FORCE_INLINE vec increment_where(mask m, vec a) noexcept {
+    return _mm256_sub_epi32(a, m);
   }
   // The float bits of a * 2^Exponent, for integer lanes below 2^24 whose
   // product is a normal float or zero: exact, so MXCSR (rounding

@@ -22,19 +22,90 @@ struct int32_ops {
   static MF_FORCE_INLINE vec bit_and(vec a, vec b) noexcept { return _mm512_and_si512(a, b); }
   static MF_FORCE_INLINE vec bit_or(vec a, vec b) noexcept { return _mm512_or_si512(a, b); }
   static MF_FORCE_INLINE vec add(vec a, vec b) noexcept { return _mm512_add_epi32(a, b); }
+  static MF_FORCE_INLINE vec sub(vec a, vec b) noexcept { return _mm512_sub_epi32(a, b); }
+  // a | (b & c) in one instruction.
+  static MF_FORCE_INLINE vec bit_or_and(vec a, vec b, vec c) noexcept {
+    return _mm512_ternarylogic_epi32(a, b, c, 0xF8);
+  }
+  // a | (b & c) where a is non-zero, a (0) elsewhere: a masked VPTERNLOGD.
+  static MF_FORCE_INLINE vec bit_or_and_if_nonzero(vec a, vec b, vec c) noexcept {
+    return _mm512_mask_ternarylogic_epi32(a, _mm512_test_epi32_mask(a, a), b, c, 0xF8);
+  }
+  static MF_FORCE_INLINE vec max_signed(vec a, vec b) noexcept { return _mm512_max_epi32(a, b); }
+  static MF_FORCE_INLINE vec min_signed(vec a, vec b) noexcept { return _mm512_min_epi32(a, b); }
   template <int Bits>
   static MF_FORCE_INLINE vec shift_left(vec a) noexcept {
     return _mm512_slli_epi32(a, Bits);
   }
+  template <int Bits>
+  static MF_FORCE_INLINE vec shift_right(vec a) noexcept {
+    return _mm512_srli_epi32(a, Bits);
+  }
+  // The largest lane count the variable shifts take: VPSRLVD / VPSLLVD read
+  // the whole lane as unsigned and give 0 from 32 on, so any count does.
+  static constexpr int variable_shift_limit = 1 << 30;
+  // Logical right shift by each lane's count (0 from 32 on).
+  static MF_FORCE_INLINE vec shift_right_variable(vec a, vec count) noexcept {
+    return _mm512_srlv_epi32(a, count);
+  }
+  // Left shift by each lane's count, right by minus it where negative; 0
+  // where the count is 32 or more either way (one of the two shifts sees a
+  // count above 2^31 and gives 0).
+  static MF_FORCE_INLINE vec shift_left_signed(vec a, vec count) noexcept {
+    return _mm512_or_si512(_mm512_sllv_epi32(a, count),
+                           _mm512_srlv_epi32(a, _mm512_sub_epi32(_mm512_setzero_si512(), count)));
+  }
+  // The float bits of a + b (as floats) rounded to nearest, ties to even,
+  // whatever MXCSR holds: embedded rounding {rn-sae}.
+  static MF_FORCE_INLINE vec add_float_nearest(vec a, vec b) noexcept {
+    return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b),
+                                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  // Compares of lanes below 2^31 (the generic kernels' magnitudes, exponent
+  // fields and encodings): unsigned here, signed in the AVX2 set; alike there.
   static MF_FORCE_INLINE mask equal(vec a, vec b) noexcept { return _mm512_cmpeq_epi32_mask(a, b); }
   static MF_FORCE_INLINE mask less(vec a, vec b) noexcept { return _mm512_cmplt_epu32_mask(a, b); }
   static MF_FORCE_INLINE mask greater(vec a, vec b) noexcept {
     return _mm512_cmpgt_epu32_mask(a, b);
   }
+  // Unsigned a < b over the whole 32 bits (a carry out of a sum).
+  static MF_FORCE_INLINE mask less_unsigned(vec a, vec b) noexcept {
+    return _mm512_cmplt_epu32_mask(a, b);
+  }
   static MF_FORCE_INLINE mask is_zero(vec a) noexcept { return _mm512_testn_epi32_mask(a, a); }
+  // The lanes whose sign bit is set.
+  static MF_FORCE_INLINE mask negative_lanes(vec a) noexcept { return _mm512_movepi32_mask(a); }
+  static MF_FORCE_INLINE mask mask_and(mask a, mask b) noexcept {
+    return static_cast<mask>(a & b);
+  }
+  // a and not b.
+  static MF_FORCE_INLINE mask mask_and_not(mask a, mask b) noexcept {
+    return static_cast<mask>(a & ~b);
+  }
+  // The lanes of m where a is non-zero: a masked VPTESTMD.
+  static MF_FORCE_INLINE mask nonzero_within(mask m, vec a) noexcept {
+    return _mm512_mask_test_epi32_mask(m, a, a);
+  }
+  static MF_FORCE_INLINE bool any(mask m) noexcept { return m != 0; }
   // where(m): if_true, else if_false.
   static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {
     return _mm512_mask_mov_epi32(if_false, m, if_true);
+  }
+  // where(m): a, else 0.
+  static MF_FORCE_INLINE vec keep_where(mask m, vec a) noexcept {
+    return _mm512_maskz_mov_epi32(m, a);
+  }
+  // where(m): 0, else a.
+  static MF_FORCE_INLINE vec clear_where(mask m, vec a) noexcept {
+    return _mm512_mask_mov_epi32(a, m, _mm512_setzero_si512());
+  }
+  // where(m): a | b, else a.
+  static MF_FORCE_INLINE vec or_where(mask m, vec a, vec b) noexcept {
+    return _mm512_mask_or_epi32(a, m, a, b);
+  }
+  // where(m): a + 1, else a.
+  static MF_FORCE_INLINE vec increment_where(mask m, vec a) noexcept {
+    return _mm512_mask_sub_epi32(a, m, a, _mm512_set1_epi32(-1));
   }
   // The float bits of a * 2^Exponent, for integer lanes below 2^24 whose
   // product is a normal float or zero: exact, so MXCSR (rounding
