@@ -7,7 +7,9 @@
 
 #include "../../../config.hpp"
 
-#if defined(__aarch64__) && !defined(MINIFLOAT_BULK_NO_SIMD)
+// MF_BULK_NEON (bulk/dispatch.hpp, included first by every includer): set on
+// AArch64, and by the SIMDe test (tests/bulk/neon_simde_test.cpp) elsewhere.
+#if MF_BULK_NEON
 #include <arm_neon.h>
 
 namespace mf::simd::neon {
