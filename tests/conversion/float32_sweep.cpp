@@ -87,8 +87,8 @@ std::vector<pattern_range> positive_ranges() {
 }
 
 // Every pattern of one sign, then of the other: the positive ranges and
-// their negations.
-std::vector<pattern_range> signed_ranges() {
+// their negations. (Used by the x86 hardware comparisons only.)
+[[maybe_unused]] std::vector<pattern_range> signed_ranges() {
   if (mft::full_level()) return {{0, kAllPatterns}};
   std::vector<pattern_range> ranges = positive_ranges();
   const std::size_t positive = ranges.size();
