@@ -13,9 +13,10 @@ namespace {
 
 using mf::bulk::isa;
 using mf::bulk::detail::kernels_of;
-using plain = mf::bulk::detail::format_kernels<mf::e4m3fn>;
-using wide = mf::bulk::detail::format_kernels<mf::bfloat16>;
-using fused = mf::bulk::detail::fused_kernels<mf::e5m2, true, true, false, float>;
+using plain = mf::bulk::detail::encode_kernels<mf::e4m3fn>;
+using plain_decode = mf::bulk::detail::decode_kernels<mf::e4m3fn>;
+using wide = mf::bulk::detail::decode_kernels<mf::bfloat16>;
+using fused = mf::bulk::detail::fused_kernels<mf::e5m2, true, true, false>;
 using format_free = mf::bulk::detail::format_free_kernels;
 using mx_blocks = mf::mx::detail::block_kernels<mf::mx::mxfp8_e4m3>;
 
@@ -29,10 +30,10 @@ struct isa_guard {
 
 TEST(DispatchTable, ScalarRowHoldsTheScalarKernels) {
   namespace s = mf::bulk::scalar_kernels;
-  EXPECT_EQ(kernels_of<plain>(isa::scalar).encode, &s::encode<mf::e4m3fn>);
-  EXPECT_EQ(kernels_of<plain>(isa::scalar).decode, &s::decode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain>(isa::scalar), &s::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain_decode>(isa::scalar).decode, &s::decode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::scalar).decode_scaled, &s::decode_scaled<mf::bfloat16>);
-  EXPECT_EQ(kernels_of<fused>(isa::scalar), (&s::encode_fused<mf::e5m2, true, float>));
+  EXPECT_EQ(kernels_of<fused>(isa::scalar), (&s::encode_fused<mf::e5m2, true>));
   EXPECT_EQ(kernels_of<format_free>(isa::scalar).amax_bits, &s::amax_bits);
   EXPECT_EQ(kernels_of<mx_blocks>(isa::scalar).quantize, nullptr);
   EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::scalar).pack_fp4, nullptr);
@@ -42,15 +43,15 @@ TEST(DispatchTable, ScalarRowHoldsTheScalarKernels) {
 TEST(DispatchTable, EachX86RowHoldsItsOwnKernels) {
   namespace a2 = mf::bulk::avx2_kernels;
   namespace a5 = mf::bulk::avx512_kernels;
-  EXPECT_EQ(kernels_of<plain>(isa::avx2).encode, &a2::encode<mf::e4m3fn>);
-  EXPECT_EQ(kernels_of<plain>(isa::avx512).encode, &a5::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain>(isa::avx2), &a2::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain>(isa::avx512), &a5::encode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::avx2).decode, &a2::decode<mf::bfloat16>);
   EXPECT_EQ(kernels_of<wide>(isa::avx512).decode, &a5::decode<mf::bfloat16>);
-  EXPECT_EQ(kernels_of<plain>(isa::avx2).decode_scaled, &a2::decode_scaled<mf::e4m3fn>);
-  EXPECT_EQ(kernels_of<plain>(isa::avx512).decode_scaled, &a5::decode_scaled<mf::e4m3fn>);
-  EXPECT_EQ(kernels_of<fused>(isa::avx2), (&a2::encode_fused<mf::e5m2, true, true, false, float>));
+  EXPECT_EQ(kernels_of<plain_decode>(isa::avx2).decode_scaled, &a2::decode_scaled<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain_decode>(isa::avx512).decode_scaled, &a5::decode_scaled<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<fused>(isa::avx2), (&a2::encode_fused<mf::e5m2, true, true, false>));
   EXPECT_EQ(kernels_of<fused>(isa::avx512),
-            (&a5::encode_fused<mf::e5m2, true, true, false, float>));
+            (&a5::encode_fused<mf::e5m2, true, true, false>));
   EXPECT_EQ(kernels_of<format_free>(isa::avx2).amax_bits, &a2::amax_bits);
   EXPECT_EQ(kernels_of<format_free>(isa::avx512).amax_bits, &a5::amax_bits);
   EXPECT_EQ(kernels_of<format_free>(isa::avx2).narrow_to_odd,
@@ -74,19 +75,19 @@ TEST(DispatchTable, EachX86RowHoldsItsOwnKernels) {
   EXPECT_EQ(hk::detail::target_for(isa::avx2).fma, &hk::avx2::fma_kernel);
   EXPECT_EQ(hk::detail::target_for(isa::avx512).fma, &hk::avx512::fma_kernel);
   // NEON is not compiled here: its row is the scalar one.
-  EXPECT_EQ(kernels_of<plain>(isa::neon).encode, kernels_of<plain>(isa::scalar).encode);
+  EXPECT_EQ(kernels_of<plain>(isa::neon), kernels_of<plain>(isa::scalar));
 }
 #endif
 
 #if MF_BULK_NEON
 TEST(DispatchTable, NeonRowHoldsTheNeonKernels) {
   namespace n = mf::bulk::neon_kernels;
-  EXPECT_EQ(kernels_of<plain>(isa::neon).encode, &n::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<plain>(isa::neon), &n::encode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::neon).decode, &n::decode<mf::bfloat16>);
-  EXPECT_EQ(kernels_of<fused>(isa::neon), (&n::encode_fused<mf::e5m2, true, true, false, float>));
+  EXPECT_EQ(kernels_of<fused>(isa::neon), (&n::encode_fused<mf::e5m2, true, true, false>));
   EXPECT_EQ(kernels_of<format_free>(isa::neon).amax_bits, &n::amax_bits);
   // x86 is not compiled here: those rows are the scalar one.
-  EXPECT_EQ(kernels_of<plain>(isa::avx512).encode, kernels_of<plain>(isa::scalar).encode);
+  EXPECT_EQ(kernels_of<plain>(isa::avx512), kernels_of<plain>(isa::scalar));
 }
 #endif
 
@@ -109,6 +110,7 @@ TEST(DispatchTable, SetIsaMovesEveryFamily) {
     if (!mf::bulk::isa_supported(i)) continue;
     ASSERT_EQ(mf::bulk::set_isa(i), i);
     EXPECT_EQ(&mf::bulk::detail::active_kernels<plain>(), &kernels_of<plain>(i));
+    EXPECT_EQ(&mf::bulk::detail::active_kernels<plain_decode>(), &kernels_of<plain_decode>(i));
     EXPECT_EQ(&mf::bulk::detail::active_kernels<fused>(), &kernels_of<fused>(i));
     EXPECT_EQ(&mf::bulk::detail::active_kernels<format_free>(), &kernels_of<format_free>(i));
     EXPECT_EQ(&mf::mx::detail::active_kernels<mx_blocks>(), &kernels_of<mx_blocks>(i));

@@ -38,7 +38,7 @@ inline void encode_float_plain(const float* in, typename Fmt::storage_type* out,
   static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
   assert(!ranges_overlap(in, n * sizeof(float), out,
                          n * sizeof(typename Fmt::storage_type)));
-  active_kernels<format_kernels<Fmt>>().encode(in, out, n, mode, on_overflow);
+  active_kernels<encode_kernels<Fmt>>()(in, out, n, mode, on_overflow);
 }
 
 // The plain decode kernels: out[i] == static_cast<float>(Fmt::from_bits(in[i]))
@@ -49,7 +49,7 @@ inline void decode_plain(const typename Fmt::storage_type* in, float* out, std::
   static_assert(is_minifloat_v<Fmt>, "decode from a minifloat type");
   assert(!ranges_overlap(in, n * sizeof(typename Fmt::storage_type), out,
                          n * sizeof(float)));
-  active_kernels<format_kernels<Fmt>>().decode(in, out, n);
+  active_kernels<decode_kernels<Fmt>>().decode(in, out, n);
 }
 
 }  // namespace detail

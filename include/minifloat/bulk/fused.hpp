@@ -23,13 +23,12 @@ namespace detail {
 
 // Encodes with the fused steps the template flags select; returns the
 // integer max of |x| bits (meaningful when Amax).
-template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
-inline std::uint32_t run_fused(const Src* in, typename Fmt::storage_type* out, std::size_t n,
+template <class Fmt, bool Stochastic, bool Scale, bool Amax>
+inline std::uint32_t run_fused(const float* in, typename Fmt::storage_type* out, std::size_t n,
                                const fused_request& r) {
   static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
-  static_assert(is_fused_source_v<Src>, "sources: float, mf::bfloat16, mf::binary16");
-  assert(!ranges_overlap(in, n * sizeof(Src), out, n * sizeof(typename Fmt::storage_type)));
-  return active_kernels<fused_kernels<Fmt, Stochastic, Scale, Amax, Src>>()(in, out, n, r);
+  assert(!ranges_overlap(in, n * sizeof(float), out, n * sizeof(typename Fmt::storage_type)));
+  return active_kernels<fused_kernels<Fmt, Stochastic, Scale, Amax>>()(in, out, n, r);
 }
 
 inline fused_request stochastic_request(const stochastic_rounding& sr, overflow on_overflow,

@@ -18,17 +18,8 @@ namespace mf {
 namespace bulk {
 namespace avx2_kernels {
 
-template <class Src>
-MF_TARGET_AVX2 inline __m256i load8_float_bits(const Src* p) {
-  if constexpr (std::is_same<Src, float>::value) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  } else if constexpr (std::is_same<Src, mf::bfloat16>::value) {
-    return _mm256_slli_epi32(
-        _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16);
-  } else {
-    return _mm256_castps_si256(
-        _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
-  }
+MF_TARGET_AVX2 inline __m256i load8_float_bits(const float* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
 }
 
 // FloatAddIsNearest: as in encode_vector (callers check MXCSR).
@@ -83,8 +74,8 @@ struct random_source8<true> {
 
 // 32 elements, with the random values of groups g0..g0+3 of the step.
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          bool FloatAddIsNearest, class Src>
-MF_TARGET_AVX2 inline void encode_fused32(const Src* in, typename Fmt::storage_type* out,
+          bool FloatAddIsNearest>
+MF_TARGET_AVX2 inline void encode_fused32(const float* in, typename Fmt::storage_type* out,
                                           const random_source8<Stochastic>& random,
                                           std::size_t g0, __m256 scale, __m256i& acc) {
   using F = typename Fmt::format;
@@ -101,8 +92,8 @@ MF_TARGET_AVX2 inline void encode_fused32(const Src* in, typename Fmt::storage_t
 }
 
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          bool FloatAddIsNearest, class Src>
-MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
+          bool FloatAddIsNearest>
+MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const float* in,
                                                       typename Fmt::storage_type* out,
                                                       std::size_t n,
                                                       const detail::fused_request& r) {
@@ -134,12 +125,12 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
     const std::size_t rest = n - i;
     random.fill(block, (rest + 31) / 32 * 32);  // values for the padding too
     for (std::size_t at = 0; at < rest; at += 32) {
-      Src buffer[32];
+      float buffer[32];
       std::memset(static_cast<void*>(buffer), 0, sizeof buffer);
       S result[32];
       const std::size_t count = rest - at < 32 ? rest - at : 32;
       std::memcpy(static_cast<void*>(buffer), static_cast<const void*>(in + i + at),
-                  count * sizeof(Src));
+                  count * sizeof(float));
       encode_fused32<Fmt, Stochastic, Mode, Ovf, Scale, Amax, FloatAddIsNearest>(buffer, result, random,
                                                                     at / 8, scale, acc);
       std::memcpy(out + i + at, result, count * sizeof(S));
@@ -153,8 +144,8 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused_mode(const Src* in,
   return amax;
 }
 
-template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
-MF_TARGET_AVX2 inline std::uint32_t encode_fused(const Src* in,
+template <class Fmt, bool Stochastic, bool Scale, bool Amax>
+MF_TARGET_AVX2 inline std::uint32_t encode_fused(const float* in,
                                                  typename Fmt::storage_type* out,
                                                  std::size_t n,
                                                  const detail::fused_request& r) {

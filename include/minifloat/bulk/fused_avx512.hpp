@@ -20,17 +20,9 @@ namespace mf {
 namespace bulk {
 namespace avx512_kernels {
 
-// 16 elements (lanes in m) as float bit patterns; 16-bit sources widen
-// exactly (bfloat16 is the top half of a float; vcvtph2ps is exact).
-template <class Src>
-MF_TARGET_AVX512 inline __m512i load16_float_bits(const Src* p, __mmask16 m) {
-  if constexpr (std::is_same<Src, float>::value) {
-    return _mm512_maskz_loadu_epi32(m, p);
-  } else if constexpr (std::is_same<Src, mf::bfloat16>::value) {
-    return _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p)), 16);
-  } else {
-    return _mm512_castps_si512(_mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p)));
-  }
+// 16 floats (lanes in m) as bit patterns.
+MF_TARGET_AVX512 inline __m512i load16_float_bits(const float* p, __mmask16 m) {
+  return _mm512_maskz_loadu_epi32(m, p);
 }
 
 template <bool Scale>
@@ -91,9 +83,8 @@ struct random_source16<true> {
   }
 };
 
-template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          class Src>
-MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax>
+MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const float* in,
                                                         typename Fmt::storage_type* out,
                                                         std::size_t n,
                                                         const detail::fused_request& r) {
@@ -176,8 +167,8 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const Src* in,
 }
 
 // Returns the integer max of |x| bits when Amax (see amax_from_bits).
-template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
-MF_TARGET_AVX512 inline std::uint32_t encode_fused(const Src* in,
+template <class Fmt, bool Stochastic, bool Scale, bool Amax>
+MF_TARGET_AVX512 inline std::uint32_t encode_fused(const float* in,
                                                    typename Fmt::storage_type* out,
                                                    std::size_t n,
                                                    const detail::fused_request& r) {

@@ -27,17 +27,9 @@ namespace mf {
 namespace bulk {
 namespace neon_kernels {
 
-// 4 elements as float bit patterns (bfloat16 is the top half of a float).
-template <class Src>
-inline uint32x4_t load4_float_bits(const Src* p) {
-  if constexpr (std::is_same<Src, float>::value) {
-    return vld1q_u32(reinterpret_cast<const std::uint32_t*>(p));
-  } else if constexpr (std::is_same<Src, mf::bfloat16>::value) {
-    return vshll_n_u16(vld1_u16(reinterpret_cast<const std::uint16_t*>(p)), 16);
-  } else {
-    return vreinterpretq_u32_f32(
-        vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(reinterpret_cast<const std::uint16_t*>(p)))));
-  }
+// 4 floats as bit patterns.
+inline uint32x4_t load4_float_bits(const float* p) {
+  return vld1q_u32(reinterpret_cast<const std::uint32_t*>(p));
 }
 
 template <class F, bool Stochastic, rounding Mode, overflow Ovf, bool Scale>
@@ -91,9 +83,8 @@ struct random_source4<true> {
 };
 
 // 16 elements, with the random values of groups g0..g0+3 of the step.
-template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          class Src>
-inline void encode_fused16(const Src* in, typename Fmt::storage_type* out,
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax>
+inline void encode_fused16(const float* in, typename Fmt::storage_type* out,
                            const random_source4<Stochastic>& random, std::size_t g0,
                            float32x4_t scale, uint32x4_t& acc) {
   using F = typename Fmt::format;
@@ -106,9 +97,8 @@ inline void encode_fused16(const Src* in, typename Fmt::storage_type* out,
   store_vectors(out, res[0], res[1], res[2], res[3]);
 }
 
-template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
-          class Src>
-inline std::uint32_t encode_fused_mode(const Src* in, typename Fmt::storage_type* out,
+template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax>
+inline std::uint32_t encode_fused_mode(const float* in, typename Fmt::storage_type* out,
                                        std::size_t n, const detail::fused_request& r) {
   using S = typename Fmt::storage_type;
   constexpr std::size_t step = random_source4<Stochastic>::step;
@@ -145,7 +135,7 @@ inline std::uint32_t encode_fused_mode(const Src* in, typename Fmt::storage_type
     if (at < rest) {
       // A zero adds nothing to the maximum.
       through_padded_copy<16>(in + i + at, out + i + at, rest - at,
-                              [&](const Src* padded, S* result) {
+                              [&](const float* padded, S* result) {
                                 encode_fused16<Fmt, Stochastic, Mode, Ovf, Scale, Amax>(
                                     padded, result, random, at / 4, scale, acc);
                               });
@@ -159,8 +149,8 @@ inline std::uint32_t encode_fused_mode(const Src* in, typename Fmt::storage_type
 }
 
 // Returns the integer max of |x| bits when Amax (see amax_from_bits).
-template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
-inline std::uint32_t encode_fused(const Src* in, typename Fmt::storage_type* out,
+template <class Fmt, bool Stochastic, bool Scale, bool Amax>
+inline std::uint32_t encode_fused(const float* in, typename Fmt::storage_type* out,
                                   std::size_t n, const detail::fused_request& r) {
   return detail::with_mode_and_overflow<Stochastic>(r, [&](auto mode, auto ovf) {
     return encode_fused_mode<Fmt, Stochastic, decltype(mode)::value, decltype(ovf)::value, Scale,

@@ -26,14 +26,6 @@ using stochastic_rounding = mf::stochastic_rounding;
 
 namespace detail {
 
-// Which sources the fused encoders read: float, and the 16-bit formats,
-// which widen to float exactly (so rounding the float rounds the 16-bit
-// value: every binary16 and bfloat16 value is a float).
-template <class Src>
-inline constexpr bool is_fused_source_v =
-    std::is_same<Src, float>::value || std::is_same<Src, mf::binary16>::value ||
-    std::is_same<Src, mf::bfloat16>::value;
-
 // How a fused encode rounds and what it computes besides the encodings.
 struct fused_request {
   bool stochastic;
@@ -71,15 +63,6 @@ inline float amax_from_bits(std::uint32_t magnitude_bits) noexcept {
   float f;
   std::memcpy(&f, &magnitude_bits, sizeof f);
   return f;
-}
-
-template <class Src>
-inline float widen_to_float(const Src& v) noexcept {
-  if constexpr (std::is_same<Src, float>::value) {
-    return v;
-  } else {
-    return static_cast<float>(v);
-  }
 }
 
 inline std::uint32_t float_magnitude_bits(float f) noexcept {
@@ -141,15 +124,15 @@ namespace scalar_kernels {
 // Encodes n elements starting at element `first` of the call (the random
 // word of element i is that of index offset + first + i); returns the
 // integer max of |x| bits over them (see amax_from_bits).
-template <class Fmt, bool Scale, class Src>
-inline std::uint32_t encode_fused_range(const Src* in, typename Fmt::storage_type* out,
+template <class Fmt, bool Scale>
+inline std::uint32_t encode_fused_range(const float* in, typename Fmt::storage_type* out,
                                         std::size_t n, std::size_t first,
                                         const detail::fused_request& r) {
   std::uint32_t amax = 0;
   std::uint64_t cached_block = ~std::uint64_t{0};
   philox4x32_block block{};
   for (std::size_t i = 0; i < n; ++i) {
-    const float x = detail::widen_to_float(in[i]);
+    const float x = in[i];
     const std::uint32_t a = detail::float_magnitude_bits(x);
     amax = a > amax ? a : amax;
     std::uint32_t random = 0;
@@ -167,8 +150,8 @@ inline std::uint32_t encode_fused_range(const Src* in, typename Fmt::storage_typ
   return amax;
 }
 
-template <class Fmt, bool Scale, class Src>
-inline std::uint32_t encode_fused(const Src* in, typename Fmt::storage_type* out,
+template <class Fmt, bool Scale>
+inline std::uint32_t encode_fused(const float* in, typename Fmt::storage_type* out,
                                   std::size_t n, const detail::fused_request& r) {
   return encode_fused_range<Fmt, Scale>(in, out, n, 0, r);
 }

@@ -23,58 +23,75 @@ namespace mf {
 namespace bulk {
 namespace detail {
 
-// The plain conversions of one format and its scaled decode.
+// The plain encode of one format. The encode and decode rows are separate
+// families so that a program that only decodes a format (a widening
+// conversion, a decode after a MatMul) compiles no encode kernel of it.
 template <class Fmt>
-struct format_kernels {
+struct encode_kernels {
+  using kernel = void (*)(const float*, typename Fmt::storage_type*, std::size_t, rounding,
+                          overflow);
+  static constexpr kernel row(isa_tag<isa::scalar>) noexcept {
+    return &scalar_kernels::encode<Fmt>;
+  }
+#if MF_BULK_X86
+  static constexpr kernel row(isa_tag<isa::avx2>) noexcept { return &avx2_kernels::encode<Fmt>; }
+  static constexpr kernel row(isa_tag<isa::avx512>) noexcept {
+    return &avx512_kernels::encode<Fmt>;
+  }
+#endif
+#if MF_BULK_NEON
+  static constexpr kernel row(isa_tag<isa::neon>) noexcept { return &neon_kernels::encode<Fmt>; }
+#endif
+};
+
+// The decode of one format, plain and scaled.
+template <class Fmt>
+struct decode_kernels {
   using storage = typename Fmt::storage_type;
   struct kernel_set {
-    void (*encode)(const float*, storage*, std::size_t, rounding, overflow);
     void (*decode)(const storage*, float*, std::size_t);
     void (*decode_scaled)(const storage*, float*, std::size_t, float);
   };
   static constexpr kernel_set row(isa_tag<isa::scalar>) noexcept {
-    return {&scalar_kernels::encode<Fmt>, &scalar_kernels::decode<Fmt>,
-            &scalar_kernels::decode_scaled<Fmt>};
+    return {&scalar_kernels::decode<Fmt>, &scalar_kernels::decode_scaled<Fmt>};
   }
 #if MF_BULK_X86
   static constexpr kernel_set row(isa_tag<isa::avx2>) noexcept {
-    return {&avx2_kernels::encode<Fmt>, &avx2_kernels::decode<Fmt>,
-            &avx2_kernels::decode_scaled<Fmt>};
+    return {&avx2_kernels::decode<Fmt>, &avx2_kernels::decode_scaled<Fmt>};
   }
   static constexpr kernel_set row(isa_tag<isa::avx512>) noexcept {
-    return {&avx512_kernels::encode<Fmt>, &avx512_kernels::decode<Fmt>,
-            &avx512_kernels::decode_scaled<Fmt>};
+    return {&avx512_kernels::decode<Fmt>, &avx512_kernels::decode_scaled<Fmt>};
   }
 #endif
 #if MF_BULK_NEON
   static constexpr kernel_set row(isa_tag<isa::neon>) noexcept {
-    return {&neon_kernels::encode<Fmt>, &neon_kernels::decode<Fmt>,
-            &neon_kernels::decode_scaled<Fmt>};
+    return {&neon_kernels::decode<Fmt>, &neon_kernels::decode_scaled<Fmt>};
   }
 #endif
 };
 
 // The encode with fused steps (stochastic rounding, scale, amax) from a
-// float, bfloat16 or binary16 source. The scalar set takes the steps from
-// the request at run time (only the scale is a template flag there).
-template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Src>
+// float source (encode.hpp widens every other source to float first). The
+// scalar set takes the steps from the request at run time (only the scale is
+// a template flag there).
+template <class Fmt, bool Stochastic, bool Scale, bool Amax>
 struct fused_kernels {
   using storage = typename Fmt::storage_type;
-  using kernel = std::uint32_t (*)(const Src*, storage*, std::size_t, const fused_request&);
+  using kernel = std::uint32_t (*)(const float*, storage*, std::size_t, const fused_request&);
   static constexpr kernel row(isa_tag<isa::scalar>) noexcept {
-    return &scalar_kernels::encode_fused<Fmt, Scale, Src>;
+    return &scalar_kernels::encode_fused<Fmt, Scale>;
   }
 #if MF_BULK_X86
   static constexpr kernel row(isa_tag<isa::avx2>) noexcept {
-    return &avx2_kernels::encode_fused<Fmt, Stochastic, Scale, Amax, Src>;
+    return &avx2_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>;
   }
   static constexpr kernel row(isa_tag<isa::avx512>) noexcept {
-    return &avx512_kernels::encode_fused<Fmt, Stochastic, Scale, Amax, Src>;
+    return &avx512_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>;
   }
 #endif
 #if MF_BULK_NEON
   static constexpr kernel row(isa_tag<isa::neon>) noexcept {
-    return &neon_kernels::encode_fused<Fmt, Stochastic, Scale, Amax, Src>;
+    return &neon_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>;
   }
 #endif
 };
