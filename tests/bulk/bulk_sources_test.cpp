@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "support/bulk_helpers.hpp"
+#include "support/bulk_instances.hpp"
 
 namespace {
 
@@ -141,7 +142,7 @@ MFT_TYPED_PER_ISA_TEST(BulkSources, EncodeDouble, mft::all_format_list, mft::for
         expected[k] = mf::round_to<Fmt>(in[k], mode, ovf).bits();
       }
       std::vector<S> got(in.size(), S{0x5A});
-      mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
+      mft::bulk_encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
       expect_same(got, expected, [&](std::size_t k) {
         std::ostringstream s;
         s << mf::bulk::isa_name(isa) << " " << mode_name(mode) << " saturating "
@@ -178,11 +179,11 @@ void check_every_pattern(const char* what) {
         return s.str();
       };
       std::vector<ST> got(in.size(), ST{0x5A});
-      mf::bulk::convert<To, From>(in.data(), got.data(), in.size(),
+      mft::bulk_convert<To, From>(in.data(), got.data(), in.size(),
                                   mf::conversion::with(mode, ovf));
       expect_same(got, expected, describe);
       std::vector<ST> got_objects(in.size(), ST{0x5A});
-      mf::bulk::encode<To>(objects.data(), got_objects.data(), in.size(),
+      mft::bulk_encode<To>(objects.data(), got_objects.data(), in.size(),
                            mf::conversion::with(mode, ovf));
       expect_same(got_objects, expected, describe);
     }
@@ -199,11 +200,11 @@ MFT_TYPED_PER_ISA_TEST(BulkSources, EncodeEveryBinary16AndBfloat16Pattern, mft::
   const std::vector<std::uint16_t> in = every_pattern<mf::binary16>();
   using S = typename Fmt::storage_type;
   std::vector<S> raw(in.size()), typed(in.size());
-  mf::bulk::encode_from_binary16<Fmt>(in.data(), raw.data(), in.size());
-  mf::bulk::convert<Fmt, mf::binary16>(in.data(), typed.data(), in.size());
+  mft::bulk_encode_from_binary16<Fmt>(in.data(), raw.data(), in.size());
+  mft::bulk_convert<Fmt, mf::binary16>(in.data(), typed.data(), in.size());
   expect_same(raw, typed, [](std::size_t) { return "encode_from_binary16"; });
-  mf::bulk::encode_from_bfloat16<Fmt>(in.data(), raw.data(), in.size());
-  mf::bulk::convert<Fmt, mf::bfloat16>(in.data(), typed.data(), in.size());
+  mft::bulk_encode_from_bfloat16<Fmt>(in.data(), raw.data(), in.size());
+  mft::bulk_convert<Fmt, mf::bfloat16>(in.data(), typed.data(), in.size());
   expect_same(raw, typed, [](std::size_t) { return "encode_from_bfloat16"; });
 }
 
@@ -227,8 +228,8 @@ MFT_TYPED_PER_ISA_TEST(BulkSources, DecodeToBinary16AndBfloat16, mft::all_format
   using F = typename Fmt::format;
   const std::vector<typename Fmt::storage_type> in = every_pattern<Fmt>();
   std::vector<std::uint16_t> half(in.size()), brain(in.size());
-  mf::bulk::decode_to_binary16<Fmt>(in.data(), half.data(), in.size());
-  mf::bulk::decode_to_bfloat16<Fmt>(in.data(), brain.data(), in.size());
+  mft::bulk_decode_to_binary16<Fmt>(in.data(), half.data(), in.size());
+  mft::bulk_decode_to_bfloat16<Fmt>(in.data(), brain.data(), in.size());
   for (std::size_t k = 0; k < in.size(); ++k) {
     const Fmt v = Fmt::from_bits(in[k]);
     // round_to, not the constructor: binary16(binary16) is a copy, which
@@ -270,8 +271,8 @@ TEST_P(BulkSourcesChunks, LengthsAroundTheChunkSize) {
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, chunk - 1, chunk, chunk + 1,
                         2 * chunk + 3, 3 * chunk}) {
     std::vector<std::uint8_t> out(n + 16, 0xA5), converted(n + 16, 0xA5);
-    mf::bulk::encode<mf::e4m3fn>(doubles.data() + 1, out.data() + 1, n);
-    mf::bulk::convert<mf::e5m2, mf::e4m3fn>(bytes.data() + 1, converted.data() + 1, n);
+    mft::bulk_encode<mf::e4m3fn>(doubles.data() + 1, out.data() + 1, n);
+    mft::bulk_convert<mf::e5m2, mf::e4m3fn>(bytes.data() + 1, converted.data() + 1, n);
     for (std::size_t k = 0; k < out.size(); ++k) {
       if (k >= 1 && k < n + 1) {
         ASSERT_EQ(out[k], mf::e4m3fn(doubles[k]).bits()) << n << " " << k;

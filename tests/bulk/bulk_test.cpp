@@ -18,6 +18,7 @@
 #endif
 
 #include "support/bulk_helpers.hpp"
+#include "support/bulk_instances.hpp"
 #include "support/float32_chunks.hpp"
 
 namespace {
@@ -107,7 +108,7 @@ void check_encode_all(const std::vector<float>& in, const char* what) {
     for (mf::overflow ovf : kOverflows) {
       const std::vector<S> expected = reference_encode<Fmt>(in, mode, ovf);
       std::vector<S> got(in.size(), S{0x5A});
-      mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
+      mft::bulk_encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
       const long long at = first_difference(got.data(), expected.data(), in.size());
       const std::size_t k = at < 0 ? 0 : static_cast<std::size_t>(at);
       ASSERT_LT(at, 0) << what << ": isa " << mf::bulk::isa_name(mf::bulk::active_isa())
@@ -146,7 +147,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeIndependentOfMxcsr, mft::all_format_lis
       for (mf::overflow ovf : kOverflows) {
         std::vector<S> got(in.size());
         _mm_setcsr((saved & ~0xE040u) | bits);
-        mf::bulk::encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
+        mft::bulk_encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
         _mm_setcsr(saved);
         const long long at = first_difference(got.data(), expected[k].data(), in.size());
         ASSERT_LT(at, 0) << "MXCSR bits 0x" << std::hex << bits << " isa "
@@ -177,7 +178,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLengthsAndOffsets, mft::all_format_list
           std::vector<S> out(kMax + 2 * kGuard, canary);
           S* dst = out.data() + kGuard + offset;
           const float* src = in.data() + offset;
-          mf::bulk::encode<Fmt>(src, dst, n, mf::conversion::with(mode, ovf));
+          mft::bulk_encode<Fmt>(src, dst, n, mf::conversion::with(mode, ovf));
           for (std::size_t k = 0; k < n; ++k) {
             const S expected = mf::round_to<Fmt>(src[k], mode, ovf).bits();
             ASSERT_EQ(+dst[k], +expected) << mf::bulk::isa_name(isa) << " " << mode_name(mode)
@@ -210,7 +211,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft
     expected[b] = float_bits(static_cast<float>(Fmt::from_bits(in[b])));
   }
   std::vector<float> out(count);
-  mf::bulk::decode<Fmt>(in.data(), out.data(), count);
+  mft::bulk_decode<Fmt>(in.data(), out.data(), count);
   for (std::size_t b = 0; b < count; ++b) {
     ASSERT_EQ(float_bits(out[b]), expected[b])
         << mf::bulk::isa_name(isa) << " pattern 0x" << std::hex << b;
@@ -224,7 +225,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft
     for (std::size_t n = 0; n <= kMax; ++n) {
       std::vector<float> buffer(kMax + 2 * kGuard, bits_float(0xDEADBEEFu));
       float* dst = buffer.data() + kGuard + offset;
-      mf::bulk::decode<Fmt>(cycle.data() + offset, dst, n);
+      mft::bulk_decode<Fmt>(cycle.data() + offset, dst, n);
       for (std::size_t k = 0; k < buffer.size(); ++k) {
         const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
         const std::uint32_t want =
@@ -249,7 +250,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLargeOutputs, mft::all_format_list, mft
       reference_encode<Fmt>(in, mf::rounding::nearest_even, mf::overflow::non_saturating);
   for (std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
     std::vector<S> out(n + 8, static_cast<S>(0xA5A5u));
-    mf::bulk::encode<Fmt>(in.data() + offset, out.data() + offset, n);
+    mft::bulk_encode<Fmt>(in.data() + offset, out.data() + offset, n);
     for (std::size_t k = 0; k < out.size(); ++k) {
       const bool inside = k >= offset && k < offset + n;
       ASSERT_EQ(+out[k], inside ? +expected[k] : +static_cast<S>(0xA5A5u))
@@ -268,7 +269,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft
   for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<S>(k * 2654435761u >> 7);
   for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
     std::vector<float> out(n + 8, bits_float(0xDEADBEEFu));
-    mf::bulk::decode<Fmt>(in.data() + offset, out.data() + offset, n);
+    mft::bulk_decode<Fmt>(in.data() + offset, out.data() + offset, n);
     for (std::size_t k = 0; k < out.size(); ++k) {
       const bool inside = k >= offset && k < offset + n;
       const std::uint32_t want =
@@ -358,7 +359,7 @@ TEST(BulkDispatchFirstUse, HonoursEnvironment) {
   float in[37];
   std::uint8_t out[37];
   for (int k = 0; k < 37; ++k) in[k] = static_cast<float>(k) * 0.3f - 5.0f;
-  mf::bulk::encode<mf::e4m3fn>(in, out, 37);
+  mft::bulk_encode<mf::e4m3fn>(in, out, 37);
   for (int k = 0; k < 37; ++k) {
     EXPECT_EQ(out[k], mf::e4m3fn(in[k]).bits());
   }
@@ -389,13 +390,13 @@ template <class Fmt>
 void check_float32_chunk(mf::bulk::isa isa, const std::vector<float>& in,
                          mft::sweep_failure& failure) {
   using S = typename Fmt::storage_type;
-  using kernels = mf::bulk::detail::format_kernels<Fmt>;
-  const auto& scalar_row = mf::bulk::detail::kernels_of<kernels>(mf::bulk::isa::scalar);
-  const auto& simd_row = mf::bulk::detail::kernels_of<kernels>(isa);
+  using kernels = mf::bulk::detail::encode_kernels<Fmt>;
+  const auto scalar_encode = mf::bulk::detail::kernels_of<kernels>(mf::bulk::isa::scalar);
+  const auto simd_encode = mf::bulk::detail::kernels_of<kernels>(isa);
   std::vector<S> expected(in.size()), got(in.size());
   for (const sweep_mode& m : kSweepModes) {
-    scalar_row.encode(in.data(), expected.data(), in.size(), m.mode, m.ovf);
-    simd_row.encode(in.data(), got.data(), in.size(), m.mode, m.ovf);
+    scalar_encode(in.data(), expected.data(), in.size(), m.mode, m.ovf);
+    simd_encode(in.data(), got.data(), in.size(), m.mode, m.ovf);
     const long long at = first_difference(got.data(), expected.data(), in.size());
     if (at >= 0) {
       const std::size_t k = static_cast<std::size_t>(at);

@@ -9,6 +9,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "support/bulk_instances.hpp"
 #include "support/stochastic_helpers.hpp"
 
 namespace {
@@ -48,14 +49,14 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, EncodeScaledRoundsTheFloatProductOnce, ScaleF
           expected[i] = mf::round_to<TypeParam>(product, mode, ovf).bits();
         }
         std::vector<S> got(in.size());
-        mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+        mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                     mf::conversion::with(mode, ovf), {scale, nullptr});
         ASSERT_EQ(first_difference(got.data(), expected.data(), in.size()), -1)
             << mf::bulk::isa_name(isa) << " scale " << scale << " "
             << bulk_test::mode_name(mode);
         std::vector<S> got_amax(in.size());
         float amax = 0.0f;
-        mf::bulk::encode<TypeParam>(in.data(), got_amax.data(), in.size(),
+        mft::bulk_encode<TypeParam>(in.data(), got_amax.data(), in.size(),
                                     mf::conversion::with(mode, ovf), {scale, &amax});
         ASSERT_EQ(got_amax, expected) << mf::bulk::isa_name(isa);
         ASSERT_TRUE(same_float(amax, reference_amax(in))) << amax;
@@ -85,8 +86,8 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, FollowsTheFloatingPointEnvironmentAsScalarCod
             mf::round_to_stochastic<TypeParam>(product, mf::stochastic_random_word(2, i)).bits();
       }
       std::vector<S> got(in.size()), got_sr(in.size());
-      mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(), {}, {scale, nullptr});
-      mf::bulk::encode<TypeParam>(in.data(), got_sr.data(), in.size(),
+      mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(), {}, {scale, nullptr});
+      mft::bulk_encode<TypeParam>(in.data(), got_sr.data(), in.size(),
                                   mf::conversion::stochastic({2}), {scale, nullptr});
       const bool same = got == expected && got_sr == expected_sr;
       _mm_setcsr(saved);
@@ -114,21 +115,21 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition, S
       const auto expected_bf = reference_stochastic<TypeParam>(bf, 8, 1, ovf, 32, &scale);
       const auto expected_hf = reference_stochastic<TypeParam>(hf, 8, 1, ovf, 32, &scale);
       std::vector<S> got(in.size());
-      mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+      mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                   mf::conversion::stochastic({8, 1}).with_overflow(ovf),
                                   {scale, nullptr});
       ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa) << " scale " << scale;
       float amax = 0.0f;
-      mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+      mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                   mf::conversion::stochastic({8, 1}).with_overflow(ovf),
                                   {scale, &amax});
       ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa);
       ASSERT_TRUE(same_float(amax, reference_amax(in)));
-      mf::bulk::encode<TypeParam>(bf.data(), got.data(), bf.size(),
+      mft::bulk_encode<TypeParam>(bf.data(), got.data(), bf.size(),
                                   mf::conversion::stochastic({8, 1}).with_overflow(ovf),
                                   {scale, nullptr});
       ASSERT_EQ(got, expected_bf) << "bfloat16 " << mf::bulk::isa_name(isa);
-      mf::bulk::encode<TypeParam>(hf.data(), got.data(), hf.size(),
+      mft::bulk_encode<TypeParam>(hf.data(), got.data(), hf.size(),
                                   mf::conversion::stochastic({8, 1}).with_overflow(ovf),
                                   {scale, nullptr});
       ASSERT_EQ(got, expected_hf) << "binary16 " << mf::bulk::isa_name(isa);
@@ -149,7 +150,7 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, DecodeScaledIsTheExactValueTimesTheScale, Sca
       expected[i] = static_cast<float>(TypeParam::from_bits(codes[i])) * scale;
     }
     std::vector<float> got(codes.size());
-    mf::bulk::decode<TypeParam>(codes.data(), got.data(), codes.size(), scale);
+    mft::bulk_decode<TypeParam>(codes.data(), got.data(), codes.size(), scale);
     for (std::size_t i = 0; i < codes.size(); ++i) {
       ASSERT_TRUE(same_float(got[i], expected[i]))
           << mf::bulk::isa_name(isa) << " code " << +codes[i] << " scale " << scale;

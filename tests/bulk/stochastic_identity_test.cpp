@@ -5,6 +5,7 @@
 // and chunking.
 #include <algorithm>
 
+#include "support/bulk_instances.hpp"
 #include "support/stochastic_helpers.hpp"
 
 namespace {
@@ -23,7 +24,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticBulk, MatchesTheScalarDefinition, mft::all_form
       const std::uint64_t seed = 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(bits);
       const auto expected = reference_stochastic<TypeParam>(in, seed, 0, ovf, bits);
       std::vector<S> got(in.size());
-      mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+      mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                   mf::conversion::stochastic({seed, 0, bits}).with_overflow(ovf));
       const long long d = first_difference(got.data(), expected.data(), in.size());
       ASSERT_EQ(d, -1) << mf::bulk::isa_name(isa) << " bits=" << bits << " input 0x"
@@ -43,7 +44,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticBulk, EveryRandomBitsCount, mft::all_format_lis
     const mf::overflow ovf = kOverflows[bits % 2];
     const auto expected = reference_stochastic<TypeParam>(in, 77, 3, ovf, bits);
     std::vector<S> got(in.size());
-    mf::bulk::encode<TypeParam>(in.data(), got.data(), in.size(),
+    mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                 mf::conversion::stochastic({77, 3, bits}).with_overflow(ovf));
     const long long d = first_difference(got.data(), expected.data(), in.size());
     ASSERT_EQ(d, -1) << mf::bulk::isa_name(isa) << " bits=" << bits << " input 0x"
@@ -76,11 +77,11 @@ MFT_TYPED_PER_ISA_TEST(StochasticBulk, SixteenBitSourcesRoundAsTheirExactFloatVa
                     .bits());
     }
     std::vector<S> got(bf.size());
-    mf::bulk::encode<TypeParam>(bf.data(), got.data(), bf.size(),
+    mft::bulk_encode<TypeParam>(bf.data(), got.data(), bf.size(),
                                 mf::conversion::stochastic({11, 5}).with_overflow(ovf));
     EXPECT_EQ(first_difference(got.data(), expected_bf.data(), bf.size()), -1)
         << "bfloat16 " << mf::bulk::isa_name(isa);
-    mf::bulk::encode<TypeParam>(hf.data(), got.data(), hf.size(),
+    mft::bulk_encode<TypeParam>(hf.data(), got.data(), hf.size(),
                                 mf::conversion::stochastic({11, 5}).with_overflow(ovf));
     EXPECT_EQ(first_difference(got.data(), expected_hf.data(), hf.size()), -1)
         << "binary16 " << mf::bulk::isa_name(isa);
@@ -109,7 +110,7 @@ TEST_P(StochasticBulkChunks, AllLengthsOffsetsAndAlignments) {
           const auto expected =
               reference_stochastic<mf::e4m3fn>(in, 3, offset, mf::overflow::saturating, bits);
           std::vector<std::uint8_t> got(n + 2, 0xAB);
-          mf::bulk::encode<mf::e4m3fn>(data.data() + start, got.data() + 1, n,
+          mft::bulk_encode<mf::e4m3fn>(data.data() + start, got.data() + 1, n,
                                        mf::conversion::stochastic({3, offset, bits})
                                            .with_overflow(mf::overflow::saturating));
           ASSERT_EQ(got[0], 0xAB);
@@ -140,7 +141,7 @@ TEST_P(StochasticBulkChunks, ChunkedEqualsWhole) {
       const auto expected =
           reference_stochastic<mf::e5m2>(in, 42, base, mf::overflow::non_saturating, bits);
       std::vector<std::uint8_t> whole(in.size()), chunked(in.size());
-      mf::bulk::encode<mf::e5m2>(in.data(), whole.data(), in.size(),
+      mft::bulk_encode<mf::e5m2>(in.data(), whole.data(), in.size(),
                                  mf::conversion::stochastic({42, base, bits}));
       EXPECT_EQ(first_difference(whole.data(), expected.data(), in.size()), -1)
           << mf::bulk::isa_name(isa) << " base " << base << " bits " << bits;
@@ -148,7 +149,7 @@ TEST_P(StochasticBulkChunks, ChunkedEqualsWhole) {
       std::uniform_int_distribution<std::size_t> chunk(1, 700);
       while (done < in.size()) {
         const std::size_t n = std::min(chunk(gen), in.size() - done);
-        mf::bulk::encode<mf::e5m2>(in.data() + done, chunked.data() + done, n,
+        mft::bulk_encode<mf::e5m2>(in.data() + done, chunked.data() + done, n,
                                    mf::conversion::stochastic({42, base + done, bits}));
         done += n;
       }
@@ -164,8 +165,8 @@ TEST_P(StochasticBulkChunks, TheSeedReachesEveryKernel) {
   const mf::bulk::isa isa = GetParam();
   std::vector<float> in(1000, 1.0625f);  // halfway between 1 and 1.125 in e4m3fn
   std::vector<std::uint8_t> a(in.size()), b(in.size());
-  mf::bulk::encode<mf::e4m3fn>(in.data(), a.data(), in.size(), mf::conversion::stochastic({1}));
-  mf::bulk::encode<mf::e4m3fn>(in.data(), b.data(), in.size(), mf::conversion::stochastic({2}));
+  mft::bulk_encode<mf::e4m3fn>(in.data(), a.data(), in.size(), mf::conversion::stochastic({1}));
+  mft::bulk_encode<mf::e4m3fn>(in.data(), b.data(), in.size(), mf::conversion::stochastic({2}));
   EXPECT_NE(a, b) << mf::bulk::isa_name(isa);
 }
 

@@ -3,6 +3,7 @@
 // values never moving, and the overflow and NaN rules of nearest-even.
 #include <cmath>
 
+#include "support/bulk_instances.hpp"
 #include "support/stochastic_helpers.hpp"
 
 namespace {
@@ -50,7 +51,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, RoundUpCountIsExactForEveryFraction
       const float x = static_cast<float>(a + (b - a) * (D + 0.25) / (1u << R));
       const std::vector<float> in(N, x);
       std::vector<typename TypeParam::storage_type> out(N);
-      mf::bulk::encode<TypeParam>(
+      mft::bulk_encode<TypeParam>(
           in.data(), out.data(), N,
           mf::conversion::stochastic({seed, offset, R}).with_overflow(mf::overflow::saturating));
       const auto down = mf::round_to<TypeParam>(x, mf::rounding::toward_zero).bits();
@@ -82,7 +83,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, MeanOfManyRoundingsConvergesToTheIn
       const double exact_p = (static_cast<double>(x) - a) / (b - a);
       const std::vector<float> in(N, x);
       std::vector<typename TypeParam::storage_type> out(N);
-      mf::bulk::encode<TypeParam>(in.data(), out.data(), N,
+      mft::bulk_encode<TypeParam>(in.data(), out.data(), N,
                                   mf::conversion::stochastic({77 + low}));
       double sum = 0;
       for (auto code : out) sum += static_cast<float>(TypeParam::from_bits(code));
@@ -112,7 +113,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, RepresentableValuesNeverChange, Fp8
   }
   for (mf::overflow ovf : kOverflows) {
     std::vector<typename TypeParam::storage_type> out(in.size());
-    mf::bulk::encode<TypeParam>(in.data(), out.data(), in.size(),
+    mft::bulk_encode<TypeParam>(in.data(), out.data(), in.size(),
                                 mf::conversion::stochastic({5}).with_overflow(ovf));
     EXPECT_EQ(out, expected) << mf::bulk::isa_name(isa);
   }
@@ -141,14 +142,14 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, OverflowAndNanFollowNearestEven, Fp
   for (std::size_t i = 0; i < between.size(); i += 2) between[i] = -between[i];
   for (mf::overflow ovf : kOverflows) {
     std::vector<typename TypeParam::storage_type> out(beyond.size());
-    mf::bulk::encode<TypeParam>(beyond.data(), out.data(), beyond.size(),
+    mft::bulk_encode<TypeParam>(beyond.data(), out.data(), beyond.size(),
                                 mf::conversion::stochastic({9}).with_overflow(ovf));
     for (std::size_t i = 0; i < beyond.size(); ++i) {
       EXPECT_EQ(out[i], mf::round_to<TypeParam>(beyond[i], mf::rounding::nearest_even, ovf).bits())
           << mf::bulk::isa_name(isa) << " input " << beyond[i];
     }
     out.resize(between.size());
-    mf::bulk::encode<TypeParam>(between.data(), out.data(), between.size(),
+    mft::bulk_encode<TypeParam>(between.data(), out.data(), between.size(),
                                 mf::conversion::stochastic({9}).with_overflow(ovf));
     std::size_t overflowed = 0;
     for (std::size_t i = 0; i < between.size(); ++i) {
