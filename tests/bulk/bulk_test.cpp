@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <set>
 #include <sstream>
 #include <type_traits>
 
@@ -32,14 +31,8 @@ using namespace bulk_test;
 template <class Fmt>
 std::vector<float> boundary_set() {
   using F = typename Fmt::format;
-  std::set<double> values;
-  const unsigned patterns = 1u << F::bits;
-  for (unsigned b = 0; b < patterns; ++b) {
-    const float v = static_cast<float>(
-        Fmt::from_bits(static_cast<typename Fmt::storage_type>(b)));
-    if (!std::isnan(v) && !std::isinf(v)) values.insert(static_cast<double>(v));
-  }
-  std::vector<double> sorted(values.begin(), values.end());
+  // Magnitudes: each point is added below with both signs.
+  const std::vector<double> sorted = finite_nonnegative_values<Fmt>();
   std::vector<double> points = sorted;
   for (std::size_t i = 0; i + 1 < sorted.size(); ++i) {
     points.push_back((sorted[i] + sorted[i + 1]) / 2);

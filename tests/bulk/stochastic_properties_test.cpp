@@ -10,18 +10,7 @@ namespace {
 
 using namespace stochastic_test;
 
-template <class Fmt>
-std::vector<double> finite_values() {
-  using F = typename Fmt::format;
-  std::vector<double> v;
-  for (unsigned b = 0; b < (1u << F::bits); ++b) {
-    const float f = static_cast<float>(Fmt::from_bits(static_cast<typename Fmt::storage_type>(b)));
-    if (std::isfinite(f) && f >= 0) v.push_back(f);
-  }
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
+using bulk_test::finite_nonnegative_values;
 
 // The byte formats of every special-value encoding and exponent range (the
 // statistical checks take seconds per format).
@@ -43,7 +32,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, RoundUpCountIsExactForEveryFraction
   for (std::size_t i = 0; i < N; ++i) {
     ++histogram[mf::stochastic_random_bits(seed, offset + i, R)];
   }
-  const std::vector<double> values = finite_values<TypeParam>();
+  const std::vector<double> values = finite_nonnegative_values<TypeParam>();
   for (std::size_t low : {std::size_t{0}, std::size_t{1}, values.size() / 2, values.size() - 2}) {
     const double a = values[low], b = values[low + 1];
     for (unsigned D = 0; D < (1u << R); ++D) {
@@ -75,7 +64,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, RoundUpCountIsExactForEveryFraction
 MFT_TYPED_PER_ISA_TEST(StochasticProperties, MeanOfManyRoundingsConvergesToTheInput, Fp8Formats,
                        mft::format_names) {
   constexpr std::size_t N = std::size_t{1} << 16;
-  const std::vector<double> values = finite_values<TypeParam>();
+  const std::vector<double> values = finite_nonnegative_values<TypeParam>();
   for (std::size_t low : {std::size_t{1}, values.size() / 3, values.size() - 3}) {
     const double a = values[low], b = values[low + 1];
     for (double p : {0.1, 0.5, 0.7731}) {
@@ -126,7 +115,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, RepresentableValuesNeverChange, Fp8
 MFT_TYPED_PER_ISA_TEST(StochasticProperties, OverflowAndNanFollowNearestEven, Fp8Formats,
                        mft::format_names) {
   using F = typename TypeParam::format;
-  const double max_value = finite_values<TypeParam>().back();
+  const double max_value = finite_nonnegative_values<TypeParam>().back();
   const double next = max_value + std::ldexp(1.0, F::max_exponent - F::mantissa_bits);
   std::vector<float> beyond;
   for (float f : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),

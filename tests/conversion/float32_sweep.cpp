@@ -251,39 +251,54 @@ __attribute__((target("f16c"))) void cpu_float_to_half4(const float* in, std::ui
   std::memcpy(out, &h, 4 * sizeof(std::uint16_t));
 }
 
-TEST(Float32Sweep, Binary16NearestEvenMatchesTheCpuF16cConversion) {
-  if (!cpu_has_f16c()) GTEST_SKIP() << "the CPU has no F16C";
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<pattern_range> ranges = signed_ranges();
-  shared_log log;
+// Every input of `ranges` through the CPU's instruction (`cpu`, Lanes floats
+// at a time) and through the library (`library`), compared where
+// `compared(x)` holds by `agree(library bits, cpu bits, x)`.
+template <int Lanes, class Cpu, class Library, class Compared, class Agree>
+void sweep_against_cpu(const std::vector<pattern_range>& ranges, const std::string& format,
+                       const std::string& instruction, Cpu cpu, Library library,
+                       Compared compared, Agree agree, shared_log& log) {
   run_split(ranges, [&](std::uint64_t lo, std::uint64_t hi) {
     std::uint64_t checked = 0;
     std::uint64_t mismatches = 0;
-    float in[4];
-    std::uint16_t hw[4];
-    for (std::uint64_t b = lo; b < hi; b += 4) {
-      for (int i = 0; i < 4; ++i) {
+    float in[Lanes];
+    std::uint16_t hw[Lanes];
+    for (std::uint64_t b = lo; b < hi; b += Lanes) {
+      for (int i = 0; i < Lanes; ++i) {
         in[i] = mfref::from_bits<float>(static_cast<std::uint32_t>(b + i));
       }
-      cpu_float_to_half4(in, hw);
-      for (int i = 0; i < 4; ++i) {
-        const unsigned got = mf::binary16(in[i]).bits();
-        // F16C keeps a NaN's payload; the library makes it canonical. Both
-        // must still be NaNs of the input's sign.
-        const bool same = std::isnan(in[i])
-                              ? ((got & 0x7FFFu) > 0x7C00u && (hw[i] & 0x7FFFu) > 0x7C00u &&
-                                 (got & 0x8000u) == (hw[i] & 0x8000u))
-                              : got == hw[i];
+      cpu(in, hw);
+      for (int i = 0; i < Lanes; ++i) {
+        if (!compared(in[i])) continue;
+        const unsigned got = library(in[i]);
         ++checked;
-        if (!same) {
+        if (!agree(got, hw[i], in[i])) {
           ++mismatches;
-          log.note("binary16 " + mftest::describe_input(in[i]) + ": got " + mftest::hex(got) +
-                   ", F16C " + mftest::hex(hw[i]));
+          log.note(format + " " + mftest::describe_input(in[i]) + ": got " + mftest::hex(got) +
+                   ", " + instruction + " " + mftest::hex(hw[i]));
         }
       }
     }
     log.add(checked, mismatches);
   });
+}
+
+TEST(Float32Sweep, Binary16NearestEvenMatchesTheCpuF16cConversion) {
+  if (!cpu_has_f16c()) GTEST_SKIP() << "the CPU has no F16C";
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<pattern_range> ranges = signed_ranges();
+  shared_log log;
+  sweep_against_cpu<4>(
+      ranges, "binary16", "F16C", cpu_float_to_half4,
+      [](float x) { return mf::binary16(x).bits(); }, [](float) { return true; },
+      [](unsigned got, unsigned hw, float x) {
+        // F16C keeps a NaN's payload; the library makes it canonical. Both
+        // must still be NaNs of the input's sign.
+        if (!std::isnan(x)) return got == hw;
+        return (got & 0x7FFFu) > 0x7C00u && (hw & 0x7FFFu) > 0x7C00u &&
+               (got & 0x8000u) == (hw & 0x8000u);
+      },
+      log);
   log.report(pattern_count(ranges));
   std::printf("binary16 vs F16C, %llu inputs (level %s): %.1f s\n",
               static_cast<unsigned long long>(pattern_count(ranges)), mft::level_name(),
@@ -314,29 +329,10 @@ TEST(Float32Sweep, Bfloat16NearestEvenMatchesTheCpuAvx512Bf16ConversionOnNormals
   const auto start = std::chrono::steady_clock::now();
   const std::vector<pattern_range> ranges = signed_ranges();
   shared_log log;
-  run_split(ranges, [&](std::uint64_t lo, std::uint64_t hi) {
-    std::uint64_t checked = 0;
-    std::uint64_t mismatches = 0;
-    float in[16];
-    std::uint16_t hw[16];
-    for (std::uint64_t b = lo; b < hi; b += 16) {
-      for (int i = 0; i < 16; ++i) {
-        in[i] = mfref::from_bits<float>(static_cast<std::uint32_t>(b + i));
-      }
-      cpu_float_to_bfloat16x16(in, hw);
-      for (int i = 0; i < 16; ++i) {
-        if (!std::isnormal(in[i])) continue;
-        const unsigned got = mf::bfloat16(in[i]).bits();
-        ++checked;
-        if (got != hw[i]) {
-          ++mismatches;
-          log.note("bfloat16 " + mftest::describe_input(in[i]) + ": got " + mftest::hex(got) +
-                   ", AVX512-BF16 " + mftest::hex(hw[i]));
-        }
-      }
-    }
-    log.add(checked, mismatches);
-  });
+  sweep_against_cpu<16>(
+      ranges, "bfloat16", "AVX512-BF16", cpu_float_to_bfloat16x16,
+      [](float x) { return mf::bfloat16(x).bits(); }, [](float x) { return std::isnormal(x); },
+      [](unsigned got, unsigned hw, float) { return got == hw; }, log);
   // 254 exponents x 2^23 significands x 2 signs at full level.
   log.report(mft::full_level() ? 254u * (std::uint64_t{1} << 24) : 1u);
   std::printf("bfloat16 vs AVX512-BF16, normal inputs (level %s): %.1f s\n", mft::level_name(),

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -57,6 +59,21 @@ std::vector<typename Fmt::storage_type> reference_encode(
     out[i] = mf::round_to<Fmt>(in[i], mode, ovf).bits();
   }
   return out;
+}
+
+// Every finite non-negative value of Fmt, ascending, each once (the
+// magnitudes around which its rounding changes).
+template <class Fmt>
+std::vector<double> finite_nonnegative_values() {
+  using F = typename Fmt::format;
+  std::vector<double> values;
+  for (unsigned b = 0; b < (1u << F::bits); ++b) {
+    const float v = static_cast<float>(Fmt::from_bits(static_cast<typename Fmt::storage_type>(b)));
+    if (std::isfinite(v) && v >= 0) values.push_back(v);
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
 }
 
 // Index of the first difference, or -1.

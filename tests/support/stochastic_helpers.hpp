@@ -42,13 +42,7 @@ std::vector<typename Fmt::storage_type> reference_stochastic(
 template <class Fmt>
 std::vector<float> rounding_inputs() {
   using F = typename Fmt::format;
-  std::vector<double> values;
-  for (unsigned b = 0; b < (1u << F::bits); ++b) {
-    const float v = static_cast<float>(Fmt::from_bits(static_cast<typename Fmt::storage_type>(b)));
-    if (std::isfinite(v) && v >= 0) values.push_back(v);
-  }
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::vector<double> values = bulk_test::finite_nonnegative_values<Fmt>();
   values.push_back(values.back() + std::ldexp(1.0, F::max_exponent - F::mantissa_bits));
   std::vector<float> out;
   const auto add = [&](float f) {

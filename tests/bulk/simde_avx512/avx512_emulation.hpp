@@ -133,25 +133,23 @@ namespace ae = avx512_emulation;
 #undef _mm512_mask_storeu_ps
 #define _mm512_mask_storeu_ps(p, k, a) (ae::masked_store<float, 16>((p), (k), (a)))
 
-inline void mf_emulated_mask_cvtepi32_storeu_epi8(void* p, std::uint16_t k, const __m512i& a) {
-  const ae::lanes<std::uint32_t, 16> x = ae::split<std::uint32_t, 16>(a);
-  for (int i = 0; i < 16; ++i) {
-    if ((k >> i) & 1) static_cast<std::uint8_t*>(p)[i] = static_cast<std::uint8_t>(x.v[i]);
-  }
-}
-inline void mf_emulated_mask_cvtepi32_storeu_epi16(void* p, std::uint16_t k, const __m512i& a) {
+// VPMOVDB / VPMOVDW with a mask: each selected dword truncated to To.
+template <class To>
+inline void mf_emulated_mask_narrowing_store(void* p, std::uint16_t k, const __m512i& a) {
   const ae::lanes<std::uint32_t, 16> x = ae::split<std::uint32_t, 16>(a);
   for (int i = 0; i < 16; ++i) {
     if ((k >> i) & 1) {
-      const auto v = static_cast<std::uint16_t>(x.v[i]);
-      std::memcpy(static_cast<char*>(p) + 2 * i, &v, 2);
+      const auto v = static_cast<To>(x.v[i]);
+      std::memcpy(static_cast<char*>(p) + sizeof(To) * i, &v, sizeof(To));
     }
   }
 }
 #undef _mm512_mask_cvtepi32_storeu_epi8
-#define _mm512_mask_cvtepi32_storeu_epi8(p, k, a) mf_emulated_mask_cvtepi32_storeu_epi8((p), (k), (a))
+#define _mm512_mask_cvtepi32_storeu_epi8(p, k, a) \
+  mf_emulated_mask_narrowing_store<std::uint8_t>((p), (k), (a))
 #undef _mm512_mask_cvtepi32_storeu_epi16
-#define _mm512_mask_cvtepi32_storeu_epi16(p, k, a) mf_emulated_mask_cvtepi32_storeu_epi16((p), (k), (a))
+#define _mm512_mask_cvtepi32_storeu_epi16(p, k, a) \
+  mf_emulated_mask_narrowing_store<std::uint16_t>((p), (k), (a))
 
 #undef _mm512_cmpgt_epu32_mask
 #define _mm512_cmpgt_epu32_mask(a, b) \
