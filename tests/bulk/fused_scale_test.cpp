@@ -137,6 +137,51 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition, S
   }
 }
 
+// Every binary16 and bfloat16 pattern with the fused steps. These sources
+// widen to float a chunk at a time before the float kernels (encode.hpp), so
+// this checks each pattern's widening, the amax over all chunks and each
+// chunk's position in the random stream (2^16 elements span many chunks).
+template <class Fmt, class Src>
+void check_every_16_bit_pattern_fused(mf::bulk::isa isa, const char* source) {
+  using S = typename Fmt::storage_type;
+  std::vector<Src> in(1u << 16);
+  std::vector<float> widened(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    in[i] = Src::from_bits(static_cast<std::uint16_t>(i));
+    widened[i] = static_cast<float>(in[i]);
+  }
+  const float scale = 0.75f;
+  const float expected_amax = reference_amax(widened);
+  std::vector<S> got(in.size()), expected(in.size());
+  for (mf::overflow ovf : kOverflows) {
+    float amax = 0.0f;
+    mft::bulk_encode<Fmt>(in.data(), got.data(), in.size(),
+                          mf::conversion::stochastic({5, 7}).with_overflow(ovf), {scale, &amax});
+    expected = reference_stochastic<Fmt>(in, 5, 7, ovf, 32, &scale);
+    const long long d = first_difference(got.data(), expected.data(), in.size());
+    ASSERT_EQ(d, -1) << source << " stochastic, " << mf::bulk::isa_name(isa) << ", pattern " << d;
+    ASSERT_TRUE(same_float(amax, expected_amax)) << source << " " << mf::bulk::isa_name(isa);
+    for (mf::rounding mode : bulk_test::kModes) {
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        expected[i] = mf::round_to<Fmt>(widened[i] * scale, mode, ovf).bits();
+      }
+      amax = 0.0f;
+      mft::bulk_encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf),
+                            {scale, &amax});
+      const long long e = first_difference(got.data(), expected.data(), in.size());
+      ASSERT_EQ(e, -1) << source << " " << bulk_test::mode_name(mode) << ", "
+                       << mf::bulk::isa_name(isa) << ", pattern " << e;
+      ASSERT_TRUE(same_float(amax, expected_amax)) << source << " " << mf::bulk::isa_name(isa);
+    }
+  }
+}
+
+MFT_TYPED_PER_ISA_TEST(FusedScale, EverySixteenBitPatternWithEveryFusedStep, ScaleFormats,
+                       mft::format_names) {
+  check_every_16_bit_pattern_fused<TypeParam, mf::bfloat16>(isa, "bfloat16");
+  check_every_16_bit_pattern_fused<TypeParam, mf::binary16>(isa, "binary16");
+}
+
 MFT_TYPED_PER_ISA_TEST(FusedScale, DecodeScaledIsTheExactValueTimesTheScale, ScaleFormats,
                        mft::format_names) {
   using F = typename TypeParam::format;
