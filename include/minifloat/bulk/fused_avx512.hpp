@@ -1,7 +1,7 @@
 // The AVX-512 fused kernels: encode with stochastic rounding (Philox words
 // from philox_simd.hpp), with the fused scale (x * scale rounded to float,
-// then encoded), with the fused absolute maximum, from float, bfloat16 or
-// binary16; decode with the fused scale; amax alone. Same bits as the scalar
+// then encoded), with the fused absolute maximum, from float (encode.hpp
+// widens the other sources first); decode with the fused scale; amax alone. Same bits as the scalar
 // kernels of fused_scalar.hpp for every input.
 #pragma once
 

@@ -1,15 +1,13 @@
 // The NEON fused kernels: the jobs of fused_avx512.hpp (stochastic rounding
 // with the Philox words of philox_simd.hpp, the fused scale, the fused
-// absolute maximum, float / bfloat16 / binary16 sources; decode with the
-// fused scale; amax alone) with 4 lanes, 16 elements a group. Same bits as
-// the scalar kernels of fused_scalar.hpp for every input. Tails run the same
-// vector code over a zero-padded copy.
+// absolute maximum, from float; decode with the fused scale; amax alone)
+// with 4 lanes, 16 elements a group. Same bits as the scalar kernels of
+// fused_scalar.hpp for every input. Tails run the same vector code over a
+// zero-padded copy.
 //
 // The fused scale is a vector FMUL, which rounds as the scalar `x * scale`
 // does: AArch64 Advanced SIMD follows FPCR (rounding mode, FZ) like scalar
-// floating point. binary16 widens with FCVTL, which is exact and ignores
-// FZ16 (FPCR.AHP, the alternative half-precision format, is assumed off, as
-// every AArch64 ABI leaves it).
+// floating point.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // What the fused encoders share (stochastic rounding, the fused scale, the
-// fused absolute maximum, 16-bit sources), and their scalar kernel set: a
+// fused absolute maximum), and their scalar kernel set: a
 // plain loop over the scalar conversion, the reference the SIMD kernels
 // (fused_avx2.hpp, fused_avx512.hpp) match bit for bit.
 #pragma once
