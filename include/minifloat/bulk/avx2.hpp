@@ -11,8 +11,6 @@
 #if MF_BULK_X86
 #include "x86_intrinsics.hpp"
 
-#define MF_TARGET_AVX2 MF_SIMD_TARGET_ATTRIBUTE_AVX2
-
 // The generic algorithms, compiled for AVX2.
 MF_SIMD_REGION_BEGIN_AVX2
 namespace mf::bulk::avx2_kernels {

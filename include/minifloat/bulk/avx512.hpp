@@ -13,8 +13,6 @@
 #if MF_BULK_X86
 #include "x86_intrinsics.hpp"
 
-#define MF_TARGET_AVX512 MF_SIMD_TARGET_ATTRIBUTE_AVX512
-
 // The generic algorithms, compiled for AVX-512.
 MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::bulk::avx512_kernels {
@@ -214,8 +212,6 @@ inline const decode_table<F>& get_decode_table() {
   }();
   return table;
 }
-
-#define MF_TARGET_AVX512VBMI MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI
 
 template <bool Stream>
 MF_TARGET_AVX512VBMI inline void store_floats(float* p, __m512i v) {

@@ -63,14 +63,13 @@ inline void narrow_to_odd_scalar(const double* in, float* out, std::size_t n) {
 
 #if MF_BULK_X86
 // The AVX-512 set's features (it runs only when isa::avx512 is active).
-#define MF_TARGET_AVX512_NARROW MF_SIMD_TARGET_ATTRIBUTE_AVX512
 
-MF_TARGET_AVX512_NARROW inline __m512i splat64(std::uint64_t v) {
+MF_TARGET_AVX512 inline __m512i splat64(std::uint64_t v) {
   return _mm512_set1_epi64(static_cast<long long>(v));
 }
 
 // The scalar function's steps on eight doubles, as float bits in 64-bit lanes.
-MF_TARGET_AVX512_NARROW inline __m256i narrow_to_odd8(__m512i d) {
+MF_TARGET_AVX512 inline __m256i narrow_to_odd8(__m512i d) {
   const __m512i magnitude = _mm512_and_si512(d, splat64(0x7FFFFFFFFFFFFFFFull));
   const __m512i sign = _mm512_and_si512(_mm512_srli_epi64(d, 32), splat64(0x80000000u));
   // At or above 2^-126: the top 23 mantissa bits, the exponent rebiased by
@@ -106,7 +105,7 @@ MF_TARGET_AVX512_NARROW inline __m256i narrow_to_odd8(__m512i d) {
   return _mm512_cvtepi64_epi32(_mm512_or_si512(result, sign));
 }
 
-MF_TARGET_AVX512_NARROW inline void narrow_to_odd_avx512(const double* in, float* out,
+MF_TARGET_AVX512 inline void narrow_to_odd_avx512(const double* in, float* out,
                                                          std::size_t n) {
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {

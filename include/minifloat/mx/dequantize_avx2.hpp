@@ -28,14 +28,14 @@ inline constexpr bool supports =
     !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
     (Fmt::element_bits == 8 || Fmt::element_bits == 4);
 
-MF_MX_TARGET_AVX2 inline __m256i splat8(std::uint32_t v) {
+MF_TARGET_AVX2 inline __m256i splat8(std::uint32_t v) {
   return _mm256_set1_epi32(static_cast<int>(v));
 }
 
 // 8 one-byte codes (32-bit lanes) to float bits, exactly, from the fields:
 // the bulk decode (bulk/generic/decode_lanes.hpp).
 template <class Elem>
-MF_MX_TARGET_AVX2 inline __m256 decode8_fields(__m256i c) {
+MF_TARGET_AVX2 inline __m256 decode8_fields(__m256i c) {
   return _mm256_castsi256_ps(
       bulk::avx2_kernels::decode_lanes<typename Elem::format, simd::avx2::int32_ops>(c));
 }
@@ -43,7 +43,7 @@ MF_MX_TARGET_AVX2 inline __m256 decode8_fields(__m256i c) {
 // 8 FP4 codes from 4 bytes: the magnitude (3 bits) through vpermps, which
 // reads only the low 3 bits of each index, and the sign (bit 3) to bit 31.
 template <class Elem>
-MF_MX_TARGET_AVX2 inline __m256 decode8_fp4(const std::uint8_t* in, __m256 magnitudes) {
+MF_TARGET_AVX2 inline __m256 decode8_fp4(const std::uint8_t* in, __m256 magnitudes) {
   std::int32_t word = 0;
   __builtin_memcpy(&word, in, 4);
   // Qword i = b_i | b_i << 28: dword 2i holds b_i (low nibble in bits
@@ -56,7 +56,7 @@ MF_MX_TARGET_AVX2 inline __m256 decode8_fp4(const std::uint8_t* in, __m256 magni
 }
 
 template <class Fmt>
-MF_MX_TARGET_AVX2 inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
+MF_TARGET_AVX2 inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
                                          std::size_t blocks, float* out) {
   using Elem = typename Fmt::element;
   constexpr std::size_t k = Fmt::block_size;

@@ -35,7 +35,7 @@ inline constexpr bool supports =
     !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
     (Fmt::element_bits == 8 || Fmt::element_bits == 4);
 
-MF_MX_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
+MF_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
   return _mm512_set1_epi32(static_cast<int>(v));
 }
 
@@ -44,7 +44,7 @@ MF_MX_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
 // shifted right with nearest-even rounding; above float's range +-Inf.
 // Zero, Inf and NaN lanes come back unchanged (so would a float subnormal,
 // which no element decodes to).
-MF_MX_TARGET_AVX512 inline __m512i multiply_by_scale16(__m512i p, __m512i d) {
+MF_TARGET_AVX512 inline __m512i multiply_by_scale16(__m512i p, __m512i d) {
   const __m512i a = _mm512_and_si512(p, splat(0x7FFFFFFFu));
   const __m512i e = _mm512_srli_epi32(a, 23);
   const __m512i r = _mm512_add_epi32(e, d);
@@ -67,14 +67,14 @@ MF_MX_TARGET_AVX512 inline __m512i multiply_by_scale16(__m512i p, __m512i d) {
 }
 
 // 2^(code - 127) for a code in 1..254, in every lane.
-MF_MX_TARGET_AVX512 inline __m512 power_of_two(std::uint32_t code) {
+MF_TARGET_AVX512 inline __m512 power_of_two(std::uint32_t code) {
   return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(code << 23)));
 }
 
 // 16 element values (float bits) times 2^(code - 127), the bits of
 // multiply_by_scale: outside multiply_is_exact on the bits (not inlined: rare).
 template <class Elem>
-MF_MX_TARGET_AVX512 inline __m512 scale16(__m512i p, std::uint32_t code) {
+MF_TARGET_AVX512 inline __m512 scale16(__m512i p, std::uint32_t code) {
   if (multiply_is_exact<Elem>(code)) {
     return _mm512_mul_ps(_mm512_castsi512_ps(p), power_of_two(code));
   }
@@ -101,7 +101,7 @@ constexpr std::size_t block_of(std::size_t g, std::size_t t) noexcept {
 // it out of line once an unrelated change moved its inlining budget: the
 // VBMI dequantize ran at half speed, storing and reloading v).
 template <class Fmt>
-MF_MX_TARGET_AVX512 MF_FORCE_INLINE void store_group(float* out, const std::uint8_t* scales,
+MF_TARGET_AVX512 MF_FORCE_INLINE void store_group(float* out, const std::uint8_t* scales,
                                             const __m512i (&v)[4], std::size_t g,
                                             std::size_t vectors) {
   using Elem = typename Fmt::element;
@@ -133,7 +133,7 @@ struct run_scales {
 };
 
 template <class Elem>
-MF_MX_TARGET_AVX512 inline bool load_run_scales(const std::uint8_t* scales, std::size_t count,
+MF_TARGET_AVX512 inline bool load_run_scales(const std::uint8_t* scales, std::size_t count,
                                                 run_scales& r) {
   __mmask16 unsafe = 0;
   for (std::size_t q = 0; q < count; q += 16) {
@@ -154,7 +154,7 @@ MF_MX_TARGET_AVX512 inline bool load_run_scales(const std::uint8_t* scales, std:
 // element e0 of the call: whole groups, then the rest. decode(in, count, v)
 // decodes count (<= 64) elements.
 template <class Fmt, class Decode>
-MF_MX_TARGET_AVX512 inline void dequantize_run(const std::uint8_t* scales,
+MF_TARGET_AVX512 inline void dequantize_run(const std::uint8_t* scales,
                                                const std::uint8_t* elements, float* out,
                                                std::size_t e0, std::size_t count,
                                                const run_scales& r, bool safe, Decode&& decode) {
@@ -185,14 +185,14 @@ MF_MX_TARGET_AVX512 inline void dequantize_run(const std::uint8_t* scales,
 // Dword j of the result takes dword (j % 4) * 4 + j / 4: a 4x4 transpose of
 // 4-byte groups, after which the in-lane unpacks of byte_planes_to_floats
 // leave the elements in order.
-MF_MX_TARGET_AVX512 inline __m512i transpose_groups(__m512i bytes) {
+MF_TARGET_AVX512 inline __m512i transpose_groups(__m512i bytes) {
   return _mm512_permutexvar_epi32(
       _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), bytes);
 }
 
 // Float bits 16..23 and 24..31 of 64 elements (transposed as above) to 4
 // vectors of 16 floats in element order; bits 0..15 are zero.
-MF_MX_TARGET_AVX512 inline void byte_planes_to_floats(__m512i p16, __m512i p24, __m512i (&v)[4]) {
+MF_TARGET_AVX512 inline void byte_planes_to_floats(__m512i p16, __m512i p24, __m512i (&v)[4]) {
   const __m512i zero = _mm512_setzero_si512();
   const __m512i w_lo = _mm512_unpacklo_epi8(p16, p24);
   const __m512i w_hi = _mm512_unpackhi_epi8(p16, p24);
@@ -205,14 +205,14 @@ MF_MX_TARGET_AVX512 inline void byte_planes_to_floats(__m512i p16, __m512i p24, 
 // 8-bit elements from their fields (the decoder without VBMI): exact, the
 // bulk decode (bulk/generic/decode_lanes.hpp).
 template <class Elem>
-MF_MX_TARGET_AVX512 inline __m512i decode16_fields(__m512i c) {
+MF_TARGET_AVX512 inline __m512i decode16_fields(__m512i c) {
   return bulk::avx512_kernels::decode_lanes<typename Elem::format, simd::avx512::int32_ops>(c);
 }
 
 template <class Elem>
 struct field_decoder {
   // count elements (a multiple of 16, at most 64) from in.
-  MF_MX_TARGET_AVX512 void operator()(const std::uint8_t* in, std::size_t count,
+  MF_TARGET_AVX512 void operator()(const std::uint8_t* in, std::size_t count,
                                       __m512i (&v)[4]) const {
     for (std::size_t t = 0; t < count / 16; ++t) {
       v[t] = decode16_fields<Elem>(
@@ -248,7 +248,7 @@ template <class Elem>
 struct nibble_decoder {
   __m512i t16, t24;  // the planes in each 128-bit lane
   // count elements (a multiple of 16, at most 64), count / 2 bytes, from in.
-  MF_MX_TARGET_AVX512 void operator()(const std::uint8_t* in, std::size_t count,
+  MF_TARGET_AVX512 void operator()(const std::uint8_t* in, std::size_t count,
                                       __m512i (&v)[4]) const {
     const __m256i bytes =
         count == 64 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in))
@@ -265,7 +265,7 @@ struct nibble_decoder {
 // 64 blocks: the run's scales checked and converted at once, then its
 // elements (dequantize_run).
 template <class Fmt, class Decoder>
-MF_MX_TARGET_AVX512 inline void dequantize_loop(const std::uint8_t* scales,
+MF_TARGET_AVX512 inline void dequantize_loop(const std::uint8_t* scales,
                                                 const std::uint8_t* elements, std::size_t blocks,
                                                 float* out, const Decoder& decode) {
   run_scales r;
@@ -284,7 +284,7 @@ struct byte_planes {
   __m512i b[4];  // float bits 24..31
 };
 
-MF_MX_TARGET_AVX512VBMI inline void decode64_vbmi(const byte_planes& t, const std::uint8_t* in,
+MF_TARGET_AVX512VBMI inline void decode64_vbmi(const byte_planes& t, const std::uint8_t* in,
                                                   std::size_t count, __m512i (&v)[4]) {
   const __m512i raw = count == 64 ? _mm512_loadu_si512(in)
                                   : _mm512_maskz_loadu_epi8((1ull << count) - 1u, in);
@@ -300,7 +300,7 @@ MF_MX_TARGET_AVX512VBMI inline void decode64_vbmi(const byte_planes& t, const st
 // The loop for decode64_vbmi, written out again because a VBMI function
 // cannot be inlined into one without VBMI.
 template <class Fmt>
-MF_MX_TARGET_AVX512VBMI inline void dequantize_table_vbmi(const std::uint8_t* scales,
+MF_TARGET_AVX512VBMI inline void dequantize_table_vbmi(const std::uint8_t* scales,
                                                           const std::uint8_t* elements,
                                                           std::size_t blocks, float* out) {
   using F = typename Fmt::element::format;
@@ -328,7 +328,7 @@ MF_MX_TARGET_AVX512VBMI inline void dequantize_table_vbmi(const std::uint8_t* sc
 // `blocks` whole blocks. allow_vbmi = false forces the decoder without
 // VBMI (the tests run it on machines that have VBMI).
 template <class Fmt>
-MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
+MF_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
                                            const std::uint8_t* elements, std::size_t blocks,
                                            float* out, bool allow_vbmi) {
   using Elem = typename Fmt::element;
@@ -351,7 +351,7 @@ MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
 // The same with VBMI where the active kernel set has it (the dispatch
 // table's entry).
 template <class Fmt>
-MF_MX_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
+MF_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
                                            const std::uint8_t* elements, std::size_t blocks,
                                            float* out) {
   dequantize<Fmt>(scales, elements, blocks, out, true);

@@ -31,14 +31,14 @@ inline constexpr bool supports =
     !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
     (Fmt::element_bits == 8 || Fmt::element_bits == 4);
 
-MF_MX_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
+MF_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
   return _mm512_set1_epi32(static_cast<int>(v));
 }
 
 // V * 2^shift exactly, below 2^-126 to +-0: scale.hpp's
 // scale_by_power_of_two on 16 lanes. A float subnormal V is normalised by
 // converting its integer significand to float (exact: < 2^23).
-MF_MX_TARGET_AVX512 inline __m512i scale16(__m512i x, __m512i shift, __m512i shift_subnormal) {
+MF_TARGET_AVX512 inline __m512i scale16(__m512i x, __m512i shift, __m512i shift_subnormal) {
   const __m512i a = _mm512_and_si512(x, splat(0x7FFFFFFFu));
   const __mmask16 sub = _mm512_cmplt_epu32_mask(a, splat(0x00800000u));
   const __m512i src = _mm512_mask_mov_epi32(a, sub, _mm512_castps_si512(_mm512_cvtepi32_ps(a)));
@@ -51,7 +51,7 @@ MF_MX_TARGET_AVX512 inline __m512i scale16(__m512i x, __m512i shift, __m512i shi
 
 // 16 codes (32-bit lanes) -> 16 bytes (8-bit) or 8 bytes (4-bit, packed).
 template <int Bits>
-MF_MX_TARGET_AVX512 inline void store_codes16(std::uint8_t* out, __m512i c) {
+MF_TARGET_AVX512 inline void store_codes16(std::uint8_t* out, __m512i c) {
   if constexpr (Bits == 8) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm512_cvtepi32_epi8(c));
   } else {
@@ -64,7 +64,7 @@ MF_MX_TARGET_AVX512 inline void store_codes16(std::uint8_t* out, __m512i c) {
 // The largest lane of each of 16 vectors, as the 16 lanes of one: pairs
 // are merged with in-lane unpacks, then 128-bit lanes with shuffles, each
 // step halving the vector count (lane b of the result is vector b's max).
-MF_MX_TARGET_AVX512 inline __m512i transpose_max16(const __m512i (&m)[16]) {
+MF_TARGET_AVX512 inline __m512i transpose_max16(const __m512i (&m)[16]) {
   __m512i t[8];
   for (int i = 0; i < 8; ++i) {
     t[i] = _mm512_max_epu32(_mm512_unpacklo_epi32(m[2 * i], m[2 * i + 1]),
@@ -86,7 +86,7 @@ MF_MX_TARGET_AVX512 inline __m512i transpose_max16(const __m512i (&m)[16]) {
 
 // scale.hpp's shared_scale on 16 amax bit patterns at once.
 template <class Elem, scale_rounding Mode>
-MF_MX_TARGET_AVX512 inline __m512i shared_scale16(__m512i a) {
+MF_TARGET_AVX512 inline __m512i shared_scale16(__m512i a) {
   using T = element_traits<Elem>;
   const __mmask16 special = _mm512_cmpge_epu32_mask(a, splat(0x7F800000u));
   const __mmask16 zero = _mm512_testn_epi32_mask(a, a);
@@ -123,7 +123,7 @@ inline constexpr int fast_path_min_code =
 
 // Elements of one block whose scale code is known.
 template <class Fmt>
-MF_MX_TARGET_AVX512 inline void encode_block(const float* p, std::uint8_t* out, std::uint8_t code) {
+MF_TARGET_AVX512 inline void encode_block(const float* p, std::uint8_t* out, std::uint8_t code) {
   using Elem = typename Fmt::element;
   constexpr std::size_t bytes16 = 16 * Fmt::element_bits / 8;
   if (code == scale_nan) {
@@ -162,7 +162,7 @@ MF_MX_TARGET_AVX512 inline void encode_block(const float* p, std::uint8_t* out, 
 }
 
 template <class Fmt, scale_rounding Mode>
-MF_MX_TARGET_AVX512 inline void quantize_mode(const float* in, std::size_t blocks,
+MF_TARGET_AVX512 inline void quantize_mode(const float* in, std::size_t blocks,
                                               std::uint8_t* scales, std::uint8_t* elements) {
   using Elem = typename Fmt::element;
   constexpr std::size_t k = Fmt::block_size;
@@ -202,7 +202,7 @@ MF_MX_TARGET_AVX512 inline void quantize_mode(const float* in, std::size_t block
 
 // blocks whole blocks of Fmt::block_size elements.
 template <class Fmt>
-MF_MX_TARGET_AVX512 inline void quantize(const float* in, std::size_t blocks,
+MF_TARGET_AVX512 inline void quantize(const float* in, std::size_t blocks,
                                          std::uint8_t* scales, std::uint8_t* elements,
                                          scale_rounding mode) {
   switch (mode) {

@@ -1,7 +1,8 @@
 // The MX kernels' view of the bulk dispatcher: MF_BULK_X86 (from
 // bulk/dispatch.hpp), the intrinsics, and the target attributes of the
-// kernels (the same feature sets the bulk kernels ask for). The dispatch
-// table (kernel_sets.hpp) chooses them.
+// kernels (simd/target_region.hpp's MF_TARGET_AVX2 / AVX512 / AVX512VBMI,
+// which the bulk kernels use too). The dispatch table (kernel_sets.hpp)
+// chooses them.
 #pragma once
 
 #include "../bulk/dispatch.hpp"
@@ -9,10 +10,4 @@
 
 #if MF_BULK_X86
 #include "../bulk/x86_intrinsics.hpp"
-
-#define MF_MX_TARGET_AVX2 MF_SIMD_TARGET_ATTRIBUTE_AVX2
-#define MF_MX_TARGET_AVX512 MF_SIMD_TARGET_ATTRIBUTE_AVX512
-// The same plus VBMI, used where the dispatch table's optional features
-// report it.
-#define MF_MX_TARGET_AVX512VBMI MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI
 #endif

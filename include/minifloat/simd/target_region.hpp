@@ -32,15 +32,17 @@
 #define MF_SIMD_PRAGMA(text) _Pragma(#text)
 
 // The same feature lists as per-function attributes, for the kernels that
-// are written per ISA rather than included into a region.
+// are written per ISA rather than included into a region (bulk, MX):
+// the only target-attribute macros of the library. AVX512VBMI is used where
+// the dispatch table's optional features report VBMI.
 #if MF_SIMD_X86 && defined(MINIFLOAT_SIMD_EMULATED)
-#define MF_SIMD_TARGET_ATTRIBUTE_AVX2
-#define MF_SIMD_TARGET_ATTRIBUTE_AVX512
-#define MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI
+#define MF_TARGET_AVX2
+#define MF_TARGET_AVX512
+#define MF_TARGET_AVX512VBMI
 #elif MF_SIMD_X86
-#define MF_SIMD_TARGET_ATTRIBUTE_AVX2 __attribute__((target(MF_SIMD_AVX2_FEATURES)))
-#define MF_SIMD_TARGET_ATTRIBUTE_AVX512 __attribute__((target(MF_SIMD_AVX512_FEATURES)))
-#define MF_SIMD_TARGET_ATTRIBUTE_AVX512_VBMI __attribute__((target(MF_SIMD_AVX512_VBMI_FEATURES)))
+#define MF_TARGET_AVX2 __attribute__((target(MF_SIMD_AVX2_FEATURES)))
+#define MF_TARGET_AVX512 __attribute__((target(MF_SIMD_AVX512_FEATURES)))
+#define MF_TARGET_AVX512VBMI __attribute__((target(MF_SIMD_AVX512_VBMI_FEATURES)))
 #endif
 
 // Every region also turns floating-point contraction off: GCC's default for
