@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "avx512.hpp"
 #include "fused_scalar.hpp"

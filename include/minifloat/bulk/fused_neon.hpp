@@ -12,7 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "fused_scalar.hpp"
 #include "neon.hpp"
