@@ -79,6 +79,7 @@ MF_TARGET_AVX2 inline void encode_fused32(const float* in, typename Fmt::storage
                                           std::size_t g0, __m256 scale, __m256i& acc) {
   using F = typename Fmt::format;
   __m256i res[4];
+  MF_UNROLL
   for (std::size_t k = 0; k < 4; ++k) {
     const __m256i x = load8_float_bits(in + 8 * k);
     if constexpr (Amax) {

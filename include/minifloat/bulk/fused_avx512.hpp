@@ -110,19 +110,23 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const float* in,
     random.fill(block, step);
     for (std::size_t at = 0; at < step; at += 64) {
       __m512i x[4], res[4];
+      MF_UNROLL
       for (std::size_t k = 0; k < 4; ++k) {
         x[k] = load16_float_bits(in + i + at + 16 * k, static_cast<__mmask16>(0xFFFF));
         if constexpr (Amax) acc = _mm512_max_epu32(acc, _mm512_and_si512(x[k], magnitude));
         x[k] = scaled16<Scale>(x[k], scale);
       }
       __m512i smallest = _mm512_and_si512(x[0], magnitude);
+      MF_UNROLL
       for (std::size_t k = 1; k < 4; ++k) smallest = smallest_magnitude<ops>(smallest, x[k]);
       if (!Stochastic || any_below_min_normal<F, ops>(smallest)) {
+        MF_UNROLL
         for (std::size_t k = 0; k < 4; ++k) {
           res[k] = encode_vector_fused<F, Stochastic, Mode, Ovf>(x[k],
                                                             random.values16(at / 16 + k));
         }
       } else {
+        MF_UNROLL
         for (std::size_t k = 0; k < 4; ++k) {
           res[k] = encode_vector_fused<F, Stochastic, Mode, Ovf, false>(
               x[k], random.values16(at / 16 + k));
@@ -138,6 +142,7 @@ MF_TARGET_AVX512 inline std::uint32_t encode_fused_mode(const float* in,
         _mm512_storeu_si512(out + i + at,
                             _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
       } else {
+        MF_UNROLL
         for (std::size_t k = 0; k < 4; ++k) {
           _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + at + 16 * k),
                               _mm512_cvtepi32_epi16(res[k]));
@@ -198,6 +203,7 @@ MF_TARGET_AVX512 inline std::uint32_t amax_bits(const float* in, std::size_t n,
                     _mm512_setzero_si512()};
   std::size_t i = 0;
   for (; i + 64 <= n; i += 64) {
+    MF_UNROLL
     for (int k = 0; k < 4; ++k) {
       const __m512i a = _mm512_and_si512(_mm512_loadu_si512(in + i + 16 * k), magnitude);
       acc[k] = _mm512_mask_max_epu32(acc[k], _mm512_cmplt_epu32_mask(a, limit), acc[k], a);

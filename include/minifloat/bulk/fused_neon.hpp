@@ -86,6 +86,7 @@ inline void encode_fused16(const float* in, typename Fmt::storage_type* out,
                            float32x4_t scale, uint32x4_t& acc) {
   using F = typename Fmt::format;
   uint32x4_t res[4];
+  MF_UNROLL
   for (std::size_t k = 0; k < 4; ++k) {
     const uint32x4_t x = load4_float_bits(in + 4 * k);
     if constexpr (Amax) acc = vmaxq_u32(acc, vandq_u32(x, splat(0x7FFFFFFFu)));
@@ -160,6 +161,7 @@ template <class F, class S>
 inline void decode_scaled16(const S* in, float* out, float32x4_t factor) {
   uint32x4_t v[4];
   load_codes<F>(in, v);
+  MF_UNROLL
   for (int k = 0; k < 4; ++k) {
     vst1q_f32(out + 4 * k, vmulq_f32(vreinterpretq_f32_u32(decode_vector<F>(v[k])), factor));
   }
@@ -195,6 +197,7 @@ inline std::uint32_t amax_bits(const float* in, std::size_t n, bool finite_only)
   uint32x4_t acc[4] = {vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16) {
+    MF_UNROLL
     for (int k = 0; k < 4; ++k) amax_step(in + i + 4 * k, limit, acc[k]);
   }
   for (; i + 4 <= n; i += 4) amax_step(in + i, limit, acc[0]);

@@ -152,6 +152,7 @@ template <class F, class S>
 inline void decode_vectors(const S* in, float* out) {
   uint32x4_t v[4];
   load_codes<F>(in, v);
+  MF_UNROLL
   for (int k = 0; k < 4; ++k) vst1q_f32(out + 4 * k, vreinterpretq_f32_u32(decode_vector<F>(v[k])));
 }
 

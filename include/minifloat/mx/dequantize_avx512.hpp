@@ -164,6 +164,7 @@ MF_TARGET_AVX512 inline void dequantize_run(const std::uint8_t* scales,
   if (safe) {
     for (; g + 64 <= end; g += 64) {
       decode(elements + g * Fmt::element_bits / 8, 64, v);
+      MF_UNROLL
       for (std::size_t t = 0; t < 4; ++t) {
         const __m512i x = _mm512_set1_epi32(static_cast<int>(r.bits[block_of<Fmt>(g - e0, t)]));
         _mm512_storeu_ps(out + g + 16 * t,
@@ -306,6 +307,7 @@ MF_TARGET_AVX512VBMI inline void dequantize_table_vbmi(const std::uint8_t* scale
   using F = typename Fmt::element::format;
   const auto& table = mf::bulk::avx512_kernels::get_decode_table<F>();
   byte_planes t;
+  MF_UNROLL
   for (int q = 0; q < 4; ++q) {
     t.a[q] = _mm512_load_si512(table.plane16 + 64 * q);
     t.b[q] = _mm512_load_si512(table.plane24 + 64 * q);

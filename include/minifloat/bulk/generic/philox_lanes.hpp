@@ -25,6 +25,7 @@ MF_FORCE_INLINE void philox_blocks(const detail::philox_round_keys& keys, std::u
   const vec m0 = Ops::multiplier(mf::detail::philox4x32_multiplier_0);
   const vec m1 = Ops::multiplier(mf::detail::philox4x32_multiplier_1);
   vec x0[Chains], x1[Chains], x2[Chains], x3[Chains];
+  MF_UNROLL
   for (int c = 0; c < Chains; ++c) {
     // Round 1: counter words 2 and 3 are zero, so one product and no xor
     // with them.
@@ -44,7 +45,9 @@ MF_FORCE_INLINE void philox_blocks(const detail::philox_round_keys& keys, std::u
     x2[c] = Ops::xor3(hi0, x3[c], Ops::splat(keys.k1[1]));
     x3[c] = lo0;
   }
+  MF_UNROLL
   for (int r = 2; r < 10; ++r) {
+    MF_UNROLL
     for (int c = 0; c < Chains; ++c) {
       vec hi0, lo0, hi1, lo1;
       Ops::multiply(x0[c], m0, hi0, lo0);
@@ -55,6 +58,7 @@ MF_FORCE_INLINE void philox_blocks(const detail::philox_round_keys& keys, std::u
       x3[c] = lo0;
     }
   }
+  MF_UNROLL
   for (int c = 0; c < Chains; ++c) {
     Ops::store_blocks(x0[c], x1[c], x2[c], x3[c], bytes + 16 * Ops::blocks_per_vector * c);
   }
