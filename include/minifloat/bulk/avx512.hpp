@@ -131,32 +131,12 @@ MF_TARGET_AVX512 inline void encode_mode(const float* in,
   encode_masked<Fmt, Mode, Ovf>(in + done, out + done, n - done);
 }
 
-template <class Fmt, overflow Ovf>
-MF_TARGET_AVX512 inline void encode_ovf(const float* in,
-                                        typename Fmt::storage_type* out,
-                                        std::size_t n, rounding mode) {
-  switch (mode) {
-    case rounding::nearest_even:
-      return encode_mode<Fmt, rounding::nearest_even, Ovf>(in, out, n);
-    case rounding::toward_zero:
-      return encode_mode<Fmt, rounding::toward_zero, Ovf>(in, out, n);
-    case rounding::toward_positive:
-      return encode_mode<Fmt, rounding::toward_positive, Ovf>(in, out, n);
-    case rounding::toward_negative:
-      return encode_mode<Fmt, rounding::toward_negative, Ovf>(in, out, n);
-  }
-}
-
 template <class Fmt>
-MF_TARGET_AVX512 inline void encode(const float* in,
-                                    typename Fmt::storage_type* out,
-                                    std::size_t n, rounding mode,
-                                    overflow on_overflow) {
-  if (on_overflow == overflow::saturating) {
-    encode_ovf<Fmt, overflow::saturating>(in, out, n, mode);
-  } else {
-    encode_ovf<Fmt, overflow::non_saturating>(in, out, n, mode);
-  }
+MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t n,
+                                    rounding mode, overflow on_overflow) {
+  detail::with_mode_and_overflow(mode, on_overflow, [&](auto m, auto o) {
+    encode_mode<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
+  });
 }
 
 // The float bits of the 16 encodings at in (lanes in m; the others decode

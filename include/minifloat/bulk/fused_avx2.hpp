@@ -150,7 +150,7 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused(const float* in,
                                                  std::size_t n,
                                                  const detail::fused_request& r) {
   using F = typename Fmt::format;
-  return detail::with_mode_and_overflow<Stochastic>(r, [&](auto mode, auto ovf) {
+  const auto kernel = [&](auto mode, auto ovf) {
     constexpr rounding Mode = decltype(mode)::value;
     constexpr overflow Ovf = decltype(ovf)::value;
     if constexpr (!Stochastic && fast_path_needs_mxcsr<F, Mode, Ovf>) {
@@ -159,7 +159,8 @@ MF_TARGET_AVX2 inline std::uint32_t encode_fused(const float* in,
       }
     }
     return encode_fused_mode<Fmt, Stochastic, Mode, Ovf, Scale, Amax, false>(in, out, n, r);
-  });
+  };
+  return detail::with_mode_and_overflow<Stochastic>(r.mode, r.on_overflow, kernel);
 }
 
 template <class Fmt>

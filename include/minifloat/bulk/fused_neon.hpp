@@ -150,10 +150,11 @@ inline std::uint32_t encode_fused_mode(const float* in, typename Fmt::storage_ty
 template <class Fmt, bool Stochastic, bool Scale, bool Amax>
 inline std::uint32_t encode_fused(const float* in, typename Fmt::storage_type* out,
                                   std::size_t n, const detail::fused_request& r) {
-  return detail::with_mode_and_overflow<Stochastic>(r, [&](auto mode, auto ovf) {
+  const auto kernel = [&](auto mode, auto ovf) {
     return encode_fused_mode<Fmt, Stochastic, decltype(mode)::value, decltype(ovf)::value, Scale,
                              Amax>(in, out, n, r);
-  });
+  };
+  return detail::with_mode_and_overflow<Stochastic>(r.mode, r.on_overflow, kernel);
 }
 
 // Decodes 16 encodings and multiplies them by the factor.

@@ -16,6 +16,7 @@
 #include "../random.hpp"
 #include "../rounding.hpp"
 #include "../scalar_convert.hpp"
+#include "mode_dispatch.hpp"
 
 namespace mf {
 namespace bulk {
@@ -83,38 +84,6 @@ inline typename Fmt::storage_type fused_encode_one(float x, std::uint32_t random
     return mf::round_to_stochastic<Fmt>(p, random, r.on_overflow, r.random_bits).bits();
   }
   return mf::round_to<Fmt>(p, r.mode, r.on_overflow).bits();
-}
-
-// Calls kernel(mode, overflow) with the request's rounding mode and
-// overflow as compile-time tags (std::integral_constant), so that a SIMD
-// kernel set instantiates one loop per pair and switches once per call.
-// Stochastic rounding has the one mode nearest_even (its tag is unused).
-template <rounding Mode>
-using rounding_tag = std::integral_constant<rounding, Mode>;
-template <overflow Ovf>
-using overflow_tag = std::integral_constant<overflow, Ovf>;
-
-template <bool Stochastic, class Kernel>
-inline std::uint32_t with_mode_and_overflow(const fused_request& r, Kernel kernel) {
-  const auto with_mode = [&](auto ovf) -> std::uint32_t {
-    if constexpr (Stochastic) {
-      return kernel(rounding_tag<rounding::nearest_even>{}, ovf);
-    } else {
-      switch (r.mode) {
-        case rounding::nearest_even:
-          return kernel(rounding_tag<rounding::nearest_even>{}, ovf);
-        case rounding::toward_zero:
-          return kernel(rounding_tag<rounding::toward_zero>{}, ovf);
-        case rounding::toward_positive:
-          return kernel(rounding_tag<rounding::toward_positive>{}, ovf);
-        case rounding::toward_negative:
-          return kernel(rounding_tag<rounding::toward_negative>{}, ovf);
-      }
-      return 0;
-    }
-  };
-  if (r.on_overflow == overflow::saturating) return with_mode(overflow_tag<overflow::saturating>{});
-  return with_mode(overflow_tag<overflow::non_saturating>{});
 }
 
 }  // namespace detail
