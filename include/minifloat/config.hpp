@@ -58,8 +58,8 @@
 // Before a loop of a fixed, small trip count over vectors (Philox chains and
 // rounds, the four vectors of a kernel step): unrolled at -O2 as at -O3.
 // g++ -O2 keeps such loops rolled, and their arrays of vectors then live on
-// the stack (measured: AVX-512 stochastic encode 0.61-0.70x, MX 0.58-0.83x
-// of -O3 speed). Clang reads the GCC spelling too.
+// the stack (measured on an Intel Xeon: the AVX-512 stochastic encode at
+// 0.61-0.70x of its -O3 speed). Clang reads the GCC spelling too.
 #if defined(__GNUC__) || defined(__clang__)
 #define MF_UNROLL _Pragma("GCC unroll 16")
 #else
