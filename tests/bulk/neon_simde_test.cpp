@@ -1,4 +1,5 @@
-// The NEON kernels without AArch64 hardware: neon.hpp compiled against
+// The NEON kernels without AArch64 hardware: neon.hpp and fused_neon.hpp
+// (the encode loop) compiled against
 // SIMDe's portable NEON intrinsics (simde_shim/arm_neon.h) and run natively
 // for every format, every rounding mode and both overflow modes, compared
 // bit for bit with the scalar path: at MINIFLOAT_TEST_LEVEL=full (label
@@ -22,7 +23,7 @@
 // directly).
 #undef MF_BULK_NEON
 #define MF_BULK_NEON 1
-#include <minifloat/bulk/neon.hpp>
+#include <minifloat/bulk/fused_neon.hpp>
 #include <minifloat/formats.hpp>
 
 #include "support/float32_chunks.hpp"

@@ -18,13 +18,6 @@ using ops = simd::avx2::int32_ops;
 #include "generic/decode_lanes.hpp"
 #include "generic/encode_lanes.hpp"
 
-// Encodes one vector of float bit patterns (generic/encode_lanes.hpp).
-// FloatAddIsNearest: the caller checked MXCSR (float_add_is_nearest).
-template <class F, rounding Mode, overflow Ovf, bool FloatAddIsNearest>
-MF_FORCE_INLINE __m256i encode_vector(__m256i x) {
-  return encode_lanes<F, Mode, Ovf, ops, FloatAddIsNearest>(x);
-}
-
 // Decodes one vector of encodings (32-bit lanes, bits above the format's
 // width cleared): generic/decode_lanes.hpp.
 template <class F>
@@ -41,15 +34,6 @@ namespace avx2_kernels {
 MF_TARGET_AVX2 inline __m256i splat(unsigned v) {
   return _mm256_set1_epi32(static_cast<int>(v));
 }
-
-// Whether MXCSR holds round-to-nearest and no DAZ, as the nearest-even fast
-// path's float add (AVX2 has no embedded rounding) needs.
-MF_TARGET_AVX2 inline bool float_add_is_nearest() { return (_mm_getcsr() & 0x6040u) == 0; }
-
-// Whether F in Mode takes the fast path only when float_add_is_nearest().
-template <class F, rounding Mode, overflow Ovf>
-inline constexpr bool fast_path_needs_mxcsr =
-    takes_nearest_fast_path<F, Mode, Ovf, true> != takes_nearest_fast_path<F, Mode, Ovf, false>;
 
 // Narrows 4 x 8 encodings (each < 2^16) into 32 outputs.
 template <class Storage>
@@ -68,55 +52,6 @@ MF_TARGET_AVX2 inline void store_vectors(Storage* out, __m256i r0, __m256i r1,
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 16),
                         _mm256_permute4x64_epi64(w23, 0xD8));
   }
-}
-
-template <class F, rounding Mode, overflow Ovf, bool FloatAddIsNearest>
-MF_TARGET_AVX2 MF_FORCE_INLINE __m256i encode_vector_at(const float* p) {
-  return encode_vector<F, Mode, Ovf, FloatAddIsNearest>(
-      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
-
-template <class Fmt, rounding Mode, overflow Ovf, bool FloatAddIsNearest>
-MF_TARGET_AVX2 inline void encode_loop(const float* in,
-                                       typename Fmt::storage_type* out,
-                                       std::size_t n) {
-  using F = typename Fmt::format;
-  using S = typename Fmt::storage_type;
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    const __m256i r0 = encode_vector_at<F, Mode, Ovf, FloatAddIsNearest>(in + i);
-    const __m256i r1 = encode_vector_at<F, Mode, Ovf, FloatAddIsNearest>(in + i + 8);
-    const __m256i r2 = encode_vector_at<F, Mode, Ovf, FloatAddIsNearest>(in + i + 16);
-    const __m256i r3 = encode_vector_at<F, Mode, Ovf, FloatAddIsNearest>(in + i + 24);
-    store_vectors(out + i, r0, r1, r2, r3);
-  }
-  // Tail: the same vector code over a zero-padded copy.
-  if (i < n) {
-    alignas(32) float buffer[32] = {};
-    alignas(32) S result[32];
-    const std::size_t rest = n - i;
-    std::memcpy(buffer, in + i, rest * sizeof(float));
-    encode_loop<Fmt, Mode, Ovf, FloatAddIsNearest>(buffer, result, 32);
-    std::memcpy(out + i, result, rest * sizeof(S));
-  }
-}
-
-template <class Fmt, rounding Mode, overflow Ovf>
-MF_TARGET_AVX2 inline void encode_mode(const float* in,
-                                       typename Fmt::storage_type* out,
-                                       std::size_t n) {
-  if constexpr (fast_path_needs_mxcsr<typename Fmt::format, Mode, Ovf>) {
-    if (float_add_is_nearest()) return encode_loop<Fmt, Mode, Ovf, true>(in, out, n);
-  }
-  encode_loop<Fmt, Mode, Ovf, false>(in, out, n);
-}
-
-template <class Fmt>
-MF_TARGET_AVX2 inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t n,
-                                  rounding mode, overflow on_overflow) {
-  detail::with_mode_and_overflow(mode, on_overflow, [&](auto m, auto o) {
-    encode_mode<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
-  });
 }
 
 template <class Fmt>

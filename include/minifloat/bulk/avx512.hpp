@@ -77,66 +77,59 @@ MF_TARGET_AVX512 inline void encode_masked(const float* in,
   }
 }
 
-// Whole blocks of 64; returns how many elements were done. With Stream, out
-// must be 64-byte aligned (one-byte formats only).
-template <class Fmt, rounding Mode, overflow Ovf, bool Stream>
-MF_TARGET_AVX512 inline std::size_t encode_blocks(const float* in,
-                                                  typename Fmt::storage_type* out,
-                                                  std::size_t n) {
+// Four vectors of one-byte encodings (each < 2^8) narrowed into 64 bytes.
+MF_TARGET_AVX512 inline __m512i narrow_to_bytes(__m512i r0, __m512i r1, __m512i r2, __m512i r3) {
+  const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(r0)),
+                                             _mm512_cvtepi32_epi8(r1), 1);
+  const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(r2)),
+                                             _mm512_cvtepi32_epi8(r3), 1);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+// Narrows 4 x 16 encodings (each < 2^16) into 64 outputs.
+template <class Storage>
+MF_TARGET_AVX512 inline void store_vectors(Storage* out, __m512i r0, __m512i r1, __m512i r2,
+                                           __m512i r3) {
+  if constexpr (sizeof(Storage) == 1) {
+    _mm512_storeu_si512(out, narrow_to_bytes(r0, r1, r2, r3));
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(r0));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 16), _mm512_cvtepi32_epi16(r1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32), _mm512_cvtepi32_epi16(r2));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 48), _mm512_cvtepi32_epi16(r3));
+  }
+}
+
+// One-byte encodings of whole blocks of 64 with non-temporal stores (out
+// 64-byte aligned); returns how many elements were done.
+template <class Fmt, rounding Mode, overflow Ovf>
+MF_TARGET_AVX512 inline std::size_t encode_streamed_blocks(const float* in,
+                                                           typename Fmt::storage_type* out,
+                                                           std::size_t n) {
   using F = typename Fmt::format;
-  using S = typename Fmt::storage_type;
+  static_assert(sizeof(typename Fmt::storage_type) == 1, "one-byte encodings");
   std::size_t i = 0;
   for (; i + 64 <= n; i += 64) {
-    const __m512i r0 = encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i));
-    const __m512i r1 = encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 16));
-    const __m512i r2 = encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 32));
-    const __m512i r3 = encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 48));
-    if constexpr (sizeof(S) == 1) {
-      const __m256i lo = _mm256_inserti128_si256(
-          _mm256_castsi128_si256(_mm512_cvtepi32_epi8(r0)), _mm512_cvtepi32_epi8(r1), 1);
-      const __m256i hi = _mm256_inserti128_si256(
-          _mm256_castsi128_si256(_mm512_cvtepi32_epi8(r2)), _mm512_cvtepi32_epi8(r3), 1);
-      const __m512i all = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-      if constexpr (Stream) {
-        _mm512_stream_si512(reinterpret_cast<__m512i*>(out + i), all);
-      } else {
-        _mm512_storeu_si512(out + i, all);
-      }
-    } else {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm512_cvtepi32_epi16(r0));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16), _mm512_cvtepi32_epi16(r1));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 32), _mm512_cvtepi32_epi16(r2));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 48), _mm512_cvtepi32_epi16(r3));
-    }
+    const __m512i all = narrow_to_bytes(encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i)),
+                                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 16)),
+                                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 32)),
+                                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 48)));
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(out + i), all);
   }
-  if constexpr (Stream) _mm_sfence();
+  _mm_sfence();
   return i;
 }
 
+// Outputs of nontemporal_threshold_bytes or more: aligns the output to 64
+// bytes, then streams.
 template <class Fmt, rounding Mode, overflow Ovf>
-MF_TARGET_AVX512 inline void encode_mode(const float* in,
-                                         typename Fmt::storage_type* out,
-                                         std::size_t n) {
-  using S = typename Fmt::storage_type;
-  std::size_t done = 0;
-  if (sizeof(S) == 1 && n * sizeof(S) >= nontemporal_threshold_bytes) {
-    // Align the output to 64 bytes, then stream.
-    const auto address = reinterpret_cast<std::uintptr_t>(out);
-    done = (64 - address % 64) % 64;
-    encode_masked<Fmt, Mode, Ovf>(in, out, done);
-    done += encode_blocks<Fmt, Mode, Ovf, true>(in + done, out + done, n - done);
-  } else {
-    done = encode_blocks<Fmt, Mode, Ovf, false>(in, out, n);
-  }
+MF_TARGET_AVX512 inline void encode_streamed(const float* in, typename Fmt::storage_type* out,
+                                             std::size_t n) {
+  const auto address = reinterpret_cast<std::uintptr_t>(out);
+  std::size_t done = (64 - address % 64) % 64;
+  encode_masked<Fmt, Mode, Ovf>(in, out, done);
+  done += encode_streamed_blocks<Fmt, Mode, Ovf>(in + done, out + done, n - done);
   encode_masked<Fmt, Mode, Ovf>(in + done, out + done, n - done);
-}
-
-template <class Fmt>
-MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t n,
-                                    rounding mode, overflow on_overflow) {
-  detail::with_mode_and_overflow(mode, on_overflow, [&](auto m, auto o) {
-    encode_mode<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
-  });
 }
 
 // The float bits of the 16 encodings at in (lanes in m; the others decode

@@ -31,16 +31,6 @@ inline std::uint32_t run_fused(const float* in, typename Fmt::storage_type* out,
   return active_kernels<fused_kernels<Fmt, Stochastic, Scale, Amax>>()(in, out, n, r);
 }
 
-inline fused_request stochastic_request(const stochastic_rounding& sr, overflow on_overflow,
-                                        float scale) {
-  return fused_request{true, rounding::nearest_even, on_overflow, scale, sr.seed, sr.offset,
-                       clamp_random_bits(sr.random_bits)};
-}
-
-inline fused_request deterministic_request(rounding mode, overflow on_overflow, float scale) {
-  return fused_request{false, mode, on_overflow, scale, 0, 0, stochastic_default_bits};
-}
-
 }  // namespace detail
 }  // namespace bulk
 }  // namespace mf

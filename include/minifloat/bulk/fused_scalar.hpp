@@ -41,6 +41,16 @@ inline int clamp_random_bits(int bits) noexcept {
   return bits < 1 ? 1 : (bits > 32 ? 32 : bits);
 }
 
+inline fused_request stochastic_request(const stochastic_rounding& sr, overflow on_overflow,
+                                        float scale) {
+  return fused_request{true, rounding::nearest_even, on_overflow, scale, sr.seed, sr.offset,
+                       clamp_random_bits(sr.random_bits)};
+}
+
+inline fused_request deterministic_request(rounding mode, overflow on_overflow, float scale) {
+  return fused_request{false, mode, on_overflow, scale, 0, 0, stochastic_default_bits};
+}
+
 // Where a SIMD kernel's steps sit in the random stream (random.hpp): an
 // element takes lane_bytes bytes of it, a Philox block is 16 bytes, and a
 // step starts on a block boundary. Deterministic encodes use {4, 1, 0}.

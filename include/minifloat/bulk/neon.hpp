@@ -3,7 +3,8 @@
 // reports it as supported whenever this header compiles its kernels.
 //
 // Encode and decode are generic/encode_lanes.hpp and decode_lanes.hpp over
-// simd/arm/neon/integer_ops.hpp, four 32-bit lanes at a time. Only integer
+// simd/arm/neon/integer_ops.hpp, four 32-bit lanes at a time (the encode
+// loop is generic/encode_loop.hpp, in fused_neon.hpp). Only integer
 // instructions touch the values, so the results do not depend on FPCR
 // (rounding mode, FZ, DN).
 #pragma once
@@ -33,19 +34,6 @@ namespace neon_kernels {
 
 inline uint32x4_t splat(unsigned v) { return vdupq_n_u32(v); }
 
-// Encodes one vector of float bit patterns (generic/encode_lanes.hpp). The
-// fast path's float add would follow FPCR, so only the formats whose fast
-// path is integer-only take it.
-template <class F, rounding Mode, overflow Ovf>
-MF_FORCE_INLINE uint32x4_t encode_vector(uint32x4_t x) {
-  return encode_lanes<F, Mode, Ovf, ops, false>(x);
-}
-
-template <class F, rounding Mode, overflow Ovf>
-MF_FORCE_INLINE uint32x4_t encode_vector_at(const float* p) {
-  return encode_vector<F, Mode, Ovf>(vreinterpretq_u32_f32(vld1q_f32(p)));
-}
-
 // Stores four vectors of encodings (32-bit lanes). They are below 2^16, so the
 // narrowing moves (which keep the low half of each lane) are exact.
 template <class S>
@@ -63,8 +51,8 @@ inline void store_vectors(S* out, uint32x4_t r0, uint32x4_t r1, uint32x4_t r2, u
 }
 
 // A tail of rest (< N) elements through `block`, which handles N at a time:
-// the same vector code over a zero-padded copy (a zero encodes and decodes
-// without side effects).
+// the same vector code over a zero-padded copy (a zero decodes without side
+// effects and adds nothing to a product).
 template <std::size_t N, class In, class Out, class Block>
 inline void through_padded_copy(const In* in, Out* out, std::size_t rest, Block block) {
   In buffer[N];
@@ -73,33 +61,6 @@ inline void through_padded_copy(const In* in, Out* out, std::size_t rest, Block 
   std::memcpy(static_cast<void*>(buffer), static_cast<const void*>(in), rest * sizeof(In));
   block(static_cast<const In*>(buffer), result);
   std::memcpy(static_cast<void*>(out), static_cast<const void*>(result), rest * sizeof(Out));
-}
-
-// Encodes four vectors (16 floats).
-template <class F, rounding Mode, overflow Ovf, class S>
-inline void encode_vectors(const float* in, S* out) {
-  store_vectors(out, encode_vector_at<F, Mode, Ovf>(in), encode_vector_at<F, Mode, Ovf>(in + 4),
-                encode_vector_at<F, Mode, Ovf>(in + 8), encode_vector_at<F, Mode, Ovf>(in + 12));
-}
-
-template <class Fmt, rounding Mode, overflow Ovf>
-inline void encode_mode(const float* in, typename Fmt::storage_type* out,
-                        std::size_t n) {
-  using F = typename Fmt::format;
-  using S = typename Fmt::storage_type;
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) encode_vectors<F, Mode, Ovf>(in + i, out + i);
-  if (i < n) {
-    through_padded_copy<16>(in + i, out + i, n - i, encode_vectors<F, Mode, Ovf, S>);
-  }
-}
-
-template <class Fmt>
-inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t n,
-                   rounding mode, overflow on_overflow) {
-  detail::with_mode_and_overflow(mode, on_overflow, [&](auto m, auto o) {
-    encode_mode<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
-  });
 }
 
 // Decodes one vector of encodings (32-bit lanes, bits above the format's

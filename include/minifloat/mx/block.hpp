@@ -67,5 +67,16 @@ constexpr std::size_t element_bytes(std::size_t n) noexcept {
   return packed_bytes<Fmt::element_bits>(n);
 }
 
+namespace detail {
+
+// The block formats the SIMD kernels (quantize_avx512.hpp,
+// dequantize_avx2.hpp, dequantize_avx512.hpp) cover: float elements of 8 or
+// 4 bits, blocks of a multiple of 16.
+template <class Fmt>
+inline constexpr bool simd_kernels_cover =
+    !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
+    (Fmt::element_bits == 8 || Fmt::element_bits == 4);
+
+}  // namespace detail
 }  // namespace mx
 }  // namespace mf

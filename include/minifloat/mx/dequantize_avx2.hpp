@@ -24,13 +24,9 @@ namespace mx {
 namespace avx2_dequantize {
 
 template <class Fmt>
-inline constexpr bool supports =
-    !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
-    (Fmt::element_bits == 8 || Fmt::element_bits == 4);
+inline constexpr bool supports = detail::simd_kernels_cover<Fmt>;
 
-MF_TARGET_AVX2 inline __m256i splat8(std::uint32_t v) {
-  return _mm256_set1_epi32(static_cast<int>(v));
-}
+using bulk::avx2_kernels::splat;
 
 // 8 one-byte codes (32-bit lanes) to float bits, exactly, from the fields:
 // the bulk decode (bulk/generic/decode_lanes.hpp).
@@ -51,7 +47,7 @@ MF_TARGET_AVX2 inline __m256 decode8_fp4(const std::uint8_t* in, __m256 magnitud
   const __m256i q = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(word));
   const __m256i d = _mm256_or_si256(q, _mm256_slli_epi64(q, 28));
   const __m256 mag = _mm256_permutevar8x32_ps(magnitudes, d);
-  const __m256i sign = _mm256_and_si256(_mm256_slli_epi32(d, 28), splat8(0x80000000u));
+  const __m256i sign = _mm256_and_si256(_mm256_slli_epi32(d, 28), splat(0x80000000u));
   return _mm256_or_ps(mag, _mm256_castsi256_ps(sign));
 }
 
@@ -73,7 +69,7 @@ MF_TARGET_AVX2 inline void dequantize(const std::uint8_t* scales, const std::uin
       scalar_kernels::dequantize_block<Fmt>(code, in, k, o);
       continue;
     }
-    const __m256 x = _mm256_castsi256_ps(splat8(static_cast<std::uint32_t>(code) << 23));
+    const __m256 x = _mm256_castsi256_ps(splat(static_cast<std::uint32_t>(code) << 23));
     for (std::size_t t = 0; t < k; t += 8) {
       __m256 v;
       if constexpr (Fmt::element_bits == 8) {

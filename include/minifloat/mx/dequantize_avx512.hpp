@@ -31,13 +31,9 @@ namespace mx {
 namespace avx512_dequantize {
 
 template <class Fmt>
-inline constexpr bool supports =
-    !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
-    (Fmt::element_bits == 8 || Fmt::element_bits == 4);
+inline constexpr bool supports = detail::simd_kernels_cover<Fmt>;
 
-MF_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
-  return _mm512_set1_epi32(static_cast<int>(v));
-}
+using bulk::avx512_kernels::splat;
 
 // multiply_by_scale on 16 lanes for one non-NaN scale, d = code - 127:
 // the exponent field moves by d; a result below 2^-126 is the significand

@@ -27,13 +27,9 @@ namespace avx512_kernels {
 
 // The formats and block sizes these kernels cover.
 template <class Fmt>
-inline constexpr bool supports =
-    !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&
-    (Fmt::element_bits == 8 || Fmt::element_bits == 4);
+inline constexpr bool supports = detail::simd_kernels_cover<Fmt>;
 
-MF_TARGET_AVX512 inline __m512i splat(std::uint32_t v) {
-  return _mm512_set1_epi32(static_cast<int>(v));
-}
+using bulk::avx512_kernels::splat;
 
 // V * 2^shift exactly, below 2^-126 to +-0: scale.hpp's
 // scale_by_power_of_two on 16 lanes. A float subnormal V is normalised by

@@ -11,7 +11,6 @@
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/x86/avx512.h>
 
-#include <cfenv>
 #include <cstdint>
 #include <cstring>
 
@@ -206,17 +205,20 @@ inline __m512 mf_emulated_cvtph_ps(const __m256i& a) {
 #undef _mm512_cvtph_ps
 #define _mm512_cvtph_ps(a) mf_emulated_cvtph_ps((a))
 
-// {rn-sae}: round to nearest whatever the environment says.
+// {rn-sae}: round to nearest whatever MXCSR's rounding field says. MXCSR
+// itself is restored afterwards, bit for bit (std::fesetround would restore
+// the x87 control word's rounding into MXCSR too, and undo a test's
+// _mm_setcsr for the float code that follows).
 inline __m512 mf_emulated_add_round_nearest(const __m512& a, const __m512& b) {
   const ae::lanes<float, 16> x = ae::split<float, 16>(a), y = ae::split<float, 16>(b);
   ae::lanes<float, 16> out{};
-  const int saved = std::fegetround();
-  std::fesetround(FE_TONEAREST);
+  const unsigned saved = _mm_getcsr();
+  _mm_setcsr(saved & ~0x6000u);  // RC = round to nearest
   for (int i = 0; i < 16; ++i) {
     volatile float sum = x.v[i] + y.v[i];
     out.v[i] = sum;
   }
-  std::fesetround(saved);
+  _mm_setcsr(saved);
   return ae::join<__m512>(out);
 }
 #undef _mm512_add_round_ps

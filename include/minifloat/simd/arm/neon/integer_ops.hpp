@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "../../../config.hpp"
+#include "../../float_add_rounding.hpp"
 
 // MF_BULK_NEON (bulk/dispatch.hpp, included first by every includer): set on
 // AArch64, and by the SIMDe test (tests/bulk/neon_simde_test.cpp) elsewhere.
@@ -23,6 +24,20 @@ struct int32_ops {
   static MF_FORCE_INLINE vec bit_or(vec a, vec b) noexcept { return vorrq_u32(a, b); }
   static MF_FORCE_INLINE vec add(vec a, vec b) noexcept { return vaddq_u32(a, b); }
   static MF_FORCE_INLINE vec sub(vec a, vec b) noexcept { return vsubq_u32(a, b); }
+  // The fast path's float add would follow FPCR, which the kernels do not
+  // read: only the formats whose fast path is integer-only take it.
+  static constexpr float_add_rounding float_add = float_add_rounding::not_used;
+  // The float bits of a * b (as floats), rounded as FPCR says: as the
+  // scalar product of the same thread.
+  static MF_FORCE_INLINE vec multiply_float(vec a, vec b) noexcept {
+    return vreinterpretq_u32_f32(vmulq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b)));
+  }
+  static MF_FORCE_INLINE vec load(const void* p) noexcept {
+    return vld1q_u32(static_cast<const std::uint32_t*>(p));
+  }
+  static MF_FORCE_INLINE vec load_aligned(const void* p) noexcept { return load(p); }
+  static MF_FORCE_INLINE vec max_unsigned(vec a, vec b) noexcept { return vmaxq_u32(a, b); }
+  static MF_FORCE_INLINE std::uint32_t reduce_max_unsigned(vec a) noexcept { return vmaxvq_u32(a); }
   // a | (b & c).
   static MF_FORCE_INLINE vec bit_or_and(vec a, vec b, vec c) noexcept {
     return vorrq_u32(a, vandq_u32(b, c));

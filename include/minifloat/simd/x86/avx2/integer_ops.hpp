@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "../../float_add_rounding.hpp"
 #include "../../target_region.hpp"
 
 #if MF_SIMD_X86
@@ -64,6 +65,30 @@ struct int32_ops {
   // once per call).
   static MF_FORCE_INLINE vec add_float_nearest(vec a, vec b) noexcept {
     return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  static constexpr float_add_rounding float_add = float_add_rounding::environment;
+  // MXCSR holds round-to-nearest and no DAZ.
+  static MF_FORCE_INLINE bool float_add_is_nearest() noexcept {
+    return (_mm_getcsr() & 0x6040u) == 0;
+  }
+  // The float bits of a * b (as floats), rounded as MXCSR says: as the
+  // scalar product of the same thread.
+  static MF_FORCE_INLINE vec multiply_float(vec a, vec b) noexcept {
+    return _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  static MF_FORCE_INLINE vec load(const void* p) noexcept {
+    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+  }
+  // p aligned to 32 bytes.
+  static MF_FORCE_INLINE vec load_aligned(const void* p) noexcept {
+    return _mm256_load_si256(static_cast<const __m256i*>(p));
+  }
+  static MF_FORCE_INLINE vec max_unsigned(vec a, vec b) noexcept { return _mm256_max_epu32(a, b); }
+  static MF_FORCE_INLINE std::uint32_t reduce_max_unsigned(vec a) noexcept {
+    const __m128i half = _mm_max_epu32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    const __m128i quarter = _mm_max_epu32(half, _mm_shuffle_epi32(half, 0x4E));
+    return static_cast<std::uint32_t>(
+        _mm_cvtsi128_si32(_mm_max_epu32(quarter, _mm_shuffle_epi32(quarter, 0xB1))));
   }
   static MF_FORCE_INLINE mask equal(vec a, vec b) noexcept { return _mm256_cmpeq_epi32(a, b); }
   static MF_FORCE_INLINE mask less(vec a, vec b) noexcept { return _mm256_cmpgt_epi32(b, a); }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "../../float_add_rounding.hpp"
 #include "../../target_region.hpp"
 
 #if MF_SIMD_X86
@@ -60,6 +61,19 @@ struct int32_ops {
   static MF_FORCE_INLINE vec add_float_nearest(vec a, vec b) noexcept {
     return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b),
                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  static constexpr float_add_rounding float_add = float_add_rounding::nearest_always;
+  // The float bits of a * b (as floats), rounded as MXCSR says: as the
+  // scalar product of the same thread.
+  static MF_FORCE_INLINE vec multiply_float(vec a, vec b) noexcept {
+    return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
+  }
+  static MF_FORCE_INLINE vec load(const void* p) noexcept { return _mm512_loadu_si512(p); }
+  // p aligned to 64 bytes.
+  static MF_FORCE_INLINE vec load_aligned(const void* p) noexcept { return _mm512_load_si512(p); }
+  static MF_FORCE_INLINE vec max_unsigned(vec a, vec b) noexcept { return _mm512_max_epu32(a, b); }
+  static MF_FORCE_INLINE std::uint32_t reduce_max_unsigned(vec a) noexcept {
+    return static_cast<std::uint32_t>(_mm512_reduce_max_epu32(a));
   }
   // Compares of lanes below 2^31 (the generic kernels' magnitudes, exponent
   // fields and encodings): unsigned here, signed in the AVX2 set; alike there.
