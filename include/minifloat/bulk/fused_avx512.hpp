@@ -19,6 +19,10 @@
 
 MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::bulk::avx512_kernels {
+// A stochastic group asks first whether a lane is below min normal, and
+// skips those steps when none is (the AVX-512 kernel did before the loop
+// was generic; not re-measured since).
+inline constexpr bool group_check_below_min_normal = true;
 using philox_ops = simd::avx512::philox_ops;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"

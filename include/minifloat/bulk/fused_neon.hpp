@@ -22,6 +22,9 @@
 
 // NEON is baseline on AArch64: no target region.
 namespace mf::bulk::neon_kernels {
+// A stochastic group goes straight to the general steps (as the NEON kernel
+// did before the loop was generic).
+inline constexpr bool group_check_below_min_normal = false;
 using philox_ops = simd::neon::philox_ops;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"

@@ -6,25 +6,27 @@
 // Included inside the ISA's target region and kernel namespace after
 // generic/encode_lanes.hpp, stochastic_lanes.hpp and philox_lanes.hpp
 // (fused_avx2.hpp, fused_avx512.hpp, fused_neon.hpp), which also declare
-// there `philox_ops` and store_vectors(out, r0, r1, r2, r3) (four vectors of
-// encodings narrowed to the storage type); no include guard, on purpose.
+// there `philox_ops`, store_vectors(out, r0, r1, r2, r3) (four vectors of
+// encodings narrowed to the storage type) and group_check_below_min_normal
+// (whether a stochastic group first asks if a lane is below the format's
+// min normal, a choice measured per ISA); no include guard, on purpose.
 //
 // The loop takes a group of four vectors at a time (enough independent work
-// to hide the latency of one vector's steps); the last, partial group runs
-// through the same code from a zero-padded copy. A stochastic encode also
-// steps through the random stream: 512 elements a step, each step starting
-// on a Philox block boundary, the elements before the first boundary taking
-// the scalar kernel.
+// to hide the latency of one vector's steps), 512 elements a step; the
+// last, partial step runs through the same code from a zero-padded copy. A
+// stochastic encode's steps each start on a Philox block boundary of the
+// random stream, the elements before the first boundary taking the scalar
+// kernel.
 
 // The random values of a stochastic encode, a step of elements at a time
 // (stochastic_values, generic/philox_lanes.hpp). The deterministic encodes
-// take zeros, a group a step.
+// take zeros.
 template <bool Stochastic>
 struct random_source;
 
 template <>
 struct random_source<false> {
-  static constexpr std::size_t step = 4 * ops::lanes;
+  static constexpr std::size_t step = 512;
   detail::random_step_layout layout{4, 1, 0};
   explicit random_source(const detail::fused_request&) {}
   void fill(std::uint64_t, std::size_t) {}
@@ -110,7 +112,7 @@ MF_FORCE_INLINE void encode_fused_group(const float* in, typename Fmt::storage_t
   const vec x1 = load_fused<Scale, Amax>(in + lanes, scale, amax);
   const vec x2 = load_fused<Scale, Amax>(in + 2 * lanes, scale, amax);
   const vec x3 = load_fused<Scale, Amax>(in + 3 * lanes, scale, amax);
-  if constexpr (Stochastic) {
+  if constexpr (Stochastic && group_check_below_min_normal) {
     // The fast path skips the steps of the lanes below the format's min
     // normal when no lane of the group has one (rare in scaled data).
     const vec smallest = smallest_magnitude<ops>(
@@ -147,31 +149,32 @@ inline std::uint32_t encode_fused_loop(const float* in, typename Fmt::storage_ty
   const typename ops::vec scale = ops::splat(mf::detail::bit_cast<std::uint32_t>(r.scale));
   typename ops::vec acc = ops::splat(0);
   std::uint64_t block = (r.offset + head) / per_block;
-  // The group's code appears once: the last, partial group goes through the
-  // same call, from a zero-padded copy (a zero encodes without side effects
-  // and adds nothing to the maximum).
-  float padded_in[group];
-  S padded_out[group];
+  // The group's code appears once: the last, partial step runs through the
+  // same loop from a zero-padded copy (a zero encodes without side effects
+  // and adds nothing to the maximum), in whole groups.
+  float padded_in[step];
+  S padded_out[step];
   for (std::size_t i = head; i < n; i += step, block += random.layout.blocks_per_step) {
     const std::size_t count = n - i < step ? n - i : step;
+    const float* from = in + i;
+    S* to = out + i;
+    if (count < step) {
+      const std::size_t whole_groups = (count + group - 1) / group * group;
+      std::memcpy(static_cast<void*>(padded_in), static_cast<const void*>(from),
+                  count * sizeof(float));
+      std::memset(static_cast<void*>(padded_in + count), 0,
+                  (whole_groups - count) * sizeof(float));
+      from = padded_in;
+      to = padded_out;
+    }
     random.fill(block, count);  // values for the padding too (a vector at a time)
     for (std::size_t at = 0; at < count; at += group) {
-      const bool partial = count - at < group;
-      const float* from = in + i + at;
-      S* to = out + i + at;
-      if (partial) {
-        std::memset(static_cast<void*>(padded_in), 0, sizeof padded_in);
-        std::memcpy(static_cast<void*>(padded_in), static_cast<const void*>(from),
-                    (count - at) * sizeof(float));
-        from = padded_in;
-        to = padded_out;
-      }
       encode_fused_group<Fmt, Stochastic, Mode, Ovf, Scale, Amax, FloatAddIsNearest>(
-          from, to, random, at / ops::lanes, scale, acc);
-      if (partial) {
-        std::memcpy(static_cast<void*>(out + i + at), static_cast<const void*>(padded_out),
-                    (count - at) * sizeof(S));
-      }
+          from + at, to + at, random, at / ops::lanes, scale, acc);
+    }
+    if (count < step) {
+      std::memcpy(static_cast<void*>(out + i), static_cast<const void*>(padded_out),
+                  count * sizeof(S));
     }
   }
   if constexpr (Amax) {
