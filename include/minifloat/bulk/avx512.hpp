@@ -110,10 +110,11 @@ MF_TARGET_AVX512 inline std::size_t encode_streamed_blocks(const float* in,
   static_assert(sizeof(typename Fmt::storage_type) == 1, "one-byte encodings");
   std::size_t i = 0;
   for (; i + 64 <= n; i += 64) {
-    const __m512i all = narrow_to_bytes(encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i)),
-                                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 16)),
-                                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 32)),
-                                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 48)));
+    const __m512i all =
+        narrow_to_bytes(encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i)),
+                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 16)),
+                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 32)),
+                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 48)));
     _mm512_stream_si512(reinterpret_cast<__m512i*>(out + i), all);
   }
   _mm_sfence();

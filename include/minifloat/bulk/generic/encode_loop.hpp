@@ -91,12 +91,15 @@ MF_FORCE_INLINE void encode_and_store(typename Fmt::storage_type* out, typename 
                                       typename ops::vec x3,
                                       const random_source<Stochastic>& random, std::size_t v) {
   using F = typename Fmt::format;
-  store_vectors(
-      out,
-      encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(x0, random.values(v)),
-      encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(x1, random.values(v + 1)),
-      encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(x2, random.values(v + 2)),
-      encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(x3, random.values(v + 3)));
+  store_vectors(out,
+                encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(
+                    x0, random.values(v)),
+                encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(
+                    x1, random.values(v + 1)),
+                encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(
+                    x2, random.values(v + 2)),
+                encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(
+                    x3, random.values(v + 3)));
 }
 
 // Four vectors of elements from in to out, with the random values of
@@ -156,10 +159,10 @@ inline std::uint32_t encode_fused_loop(const float* in, typename Fmt::storage_ty
   S padded_out[step];
   for (std::size_t i = head; i < n; i += step, block += random.layout.blocks_per_step) {
     const std::size_t count = n - i < step ? n - i : step;
+    const std::size_t whole_groups = (count + group - 1) / group * group;
     const float* from = in + i;
     S* to = out + i;
     if (count < step) {
-      const std::size_t whole_groups = (count + group - 1) / group * group;
       std::memcpy(static_cast<void*>(padded_in), static_cast<const void*>(from),
                   count * sizeof(float));
       std::memset(static_cast<void*>(padded_in + count), 0,
@@ -167,7 +170,7 @@ inline std::uint32_t encode_fused_loop(const float* in, typename Fmt::storage_ty
       from = padded_in;
       to = padded_out;
     }
-    random.fill(block, count);  // values for the padding too (a vector at a time)
+    random.fill(block, whole_groups);  // values for the padding too
     for (std::size_t at = 0; at < count; at += group) {
       encode_fused_group<Fmt, Stochastic, Mode, Ovf, Scale, Amax, FloatAddIsNearest>(
           from + at, to + at, random, at / ops::lanes, scale, acc);
