@@ -193,14 +193,12 @@ template <class F, rounding Mode, overflow Ovf>
 inline constexpr bool fast_path_needs_float_add =
     takes_nearest_fast_path<F, Mode, Ovf, true> != takes_nearest_fast_path<F, Mode, Ovf, false>;
 
-// Whether Ops::add_float_nearest rounds to nearest-even here and now.
+// Ops::float_add_is_nearest(), which only the sets whose float_add is
+// `environment` have: named through a template, so that the other sets'
+// instantiations never look the name up.
 template <class Ops>
-MF_FORCE_INLINE bool float_add_is_nearest() {
-  if constexpr (Ops::float_add == simd::float_add_rounding::environment) {
-    return Ops::float_add_is_nearest();
-  } else {
-    return Ops::float_add == simd::float_add_rounding::nearest_always;
-  }
+MF_FORCE_INLINE bool environment_float_add_is_nearest() {
+  return Ops::float_add_is_nearest();
 }
 
 // The fused encode's entry: the run-time modes become template constants,
@@ -216,7 +214,7 @@ inline std::uint32_t encode_fused(const float* in, typename Fmt::storage_type* o
     constexpr bool add_is_nearest = Ops::float_add == simd::float_add_rounding::nearest_always;
     if constexpr (Ops::float_add == simd::float_add_rounding::environment && !Stochastic &&
                   fast_path_needs_float_add<F, Mode, Ovf>) {
-      if (float_add_is_nearest<Ops>()) {
+      if (environment_float_add_is_nearest<Ops>()) {
         return encode_fused_loop<Fmt, Stochastic, Mode, Ovf, Scale, Amax, true>(in, out, n, r);
       }
     }
