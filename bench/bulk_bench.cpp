@@ -47,16 +47,15 @@ void set_counters(benchmark::State& state, std::size_t n, std::size_t in_bytes,
 }
 
 template <class Fmt>
-void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
-                  mf::overflow ovf) {
+void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n, mf::overflow ovf,
+                  mf::rounding mode = mf::rounding::nearest_even) {
   using S = typename Fmt::storage_type;
   if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> in(n);
   aligned_buffer<S> out(n);
   fill_floats(in.data, n);
   for (auto _ : state) {
-    mf::bulk::encode<Fmt>(in.data, out.data, n,
-                          mf::conversion::with(mf::rounding::nearest_even, ovf));
+    mf::bulk::encode<Fmt>(in.data, out.data, n, mf::conversion::with(mode, ovf));
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
   }
@@ -481,6 +480,18 @@ void register_all() {
             ("encode/e5m2/" + std::string(ovf_name(ovf)) + name).c_str(),
             [=](benchmark::State& s) { bench_encode<mf::e5m2>(s, isa, n_encode, ovf); });
       }
+      // Toward zero: the formats that take the encode through binary16
+      // (bulk/generic/binary16_lanes.hpp) on AVX2.
+      benchmark::RegisterBenchmark(
+          ("encode/e4m3fn/toward_zero" + name).c_str(), [=](benchmark::State& s) {
+            bench_encode<mf::e4m3fn>(s, isa, n_encode, mf::overflow::non_saturating,
+                                     mf::rounding::toward_zero);
+          });
+      benchmark::RegisterBenchmark(
+          ("encode/e5m2/toward_zero" + name).c_str(), [=](benchmark::State& s) {
+            bench_encode<mf::e5m2>(s, isa, n_encode, mf::overflow::non_saturating,
+                                   mf::rounding::toward_zero);
+          });
       benchmark::RegisterBenchmark(
           ("decode/e4m3fn/exact" + name).c_str(),
           [=](benchmark::State& s) { bench_decode<mf::e4m3fn>(s, isa, n_decode); });

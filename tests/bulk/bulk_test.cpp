@@ -363,8 +363,8 @@ TEST(BulkDispatchFirstUse, HonoursEnvironment) {
 // Each SIMD kernel set's encode against the scalar set's, called through
 // the dispatch table's rows (not the active selection: the sweep's threads
 // all use one ISA, but the scalar row is the reference), for every format,
-// nearest-even with both overflow modes and toward-zero. At full level all
-// 2^32 float32 inputs on MINIFLOAT_TEST_THREADS threads (minutes); at ci
+// nearest-even and toward-zero, each with both overflow modes. At full level
+// all 2^32 float32 inputs on MINIFLOAT_TEST_THREADS threads (minutes); at ci
 // level two chunks of 2^20, [1, 2) and around -448 (the e4m3fn maximum):
 // the strided sweep above already spans the range.
 class BulkEveryFloat32 : public mft::per_isa {};
@@ -377,6 +377,7 @@ const sweep_mode kSweepModes[] = {
     {mf::rounding::nearest_even, mf::overflow::non_saturating},
     {mf::rounding::nearest_even, mf::overflow::saturating},
     {mf::rounding::toward_zero, mf::overflow::non_saturating},
+    {mf::rounding::toward_zero, mf::overflow::saturating},
 };
 
 template <class Fmt>

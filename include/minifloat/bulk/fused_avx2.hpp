@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "avx2.hpp"
 #include "fused_scalar.hpp"
@@ -21,6 +22,7 @@ namespace mf::bulk::avx2_kernels {
 // slower (Zen 1, docs/performance.md).
 inline constexpr bool group_check_below_min_normal = false;
 using philox_ops = simd::avx2::philox_ops;
+using binary16_ops = simd::avx2::int16_ops;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"
 }  // namespace mf::bulk::avx2_kernels

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "avx512.hpp"
 #include "fused_scalar.hpp"
@@ -24,6 +25,8 @@ namespace mf::bulk::avx512_kernels {
 // was generic; not re-measured since).
 inline constexpr bool group_check_below_min_normal = true;
 using philox_ops = simd::avx512::philox_ops;
+// No encode through binary16 yet: not timed on AVX-512.
+using binary16_ops = void;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"
 }  // namespace mf::bulk::avx512_kernels

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "fused_scalar.hpp"
 #include "neon.hpp"
@@ -26,6 +27,8 @@ namespace mf::bulk::neon_kernels {
 // did before the loop was generic).
 inline constexpr bool group_check_below_min_normal = false;
 using philox_ops = simd::neon::philox_ops;
+// No encode through binary16: NEON converts to it in FPCR's rounding mode only.
+using binary16_ops = void;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"
 }  // namespace mf::bulk::neon_kernels

@@ -6,10 +6,11 @@
 // Included inside the ISA's target region and kernel namespace after
 // generic/encode_lanes.hpp, stochastic_lanes.hpp and philox_lanes.hpp
 // (fused_avx2.hpp, fused_avx512.hpp, fused_neon.hpp), which also declare
-// there `philox_ops`, store_vectors(out, r0, r1, r2, r3) (four vectors of
-// encodings narrowed to the storage type) and group_check_below_min_normal
-// (whether a stochastic group first asks if a lane is below the format's
-// min normal, a choice measured per ISA); no include guard, on purpose.
+// there `philox_ops`, `binary16_ops` (generic/binary16_lanes.hpp),
+// store_vectors(out, r0, r1, r2, r3) (four vectors of encodings narrowed to
+// the storage type) and group_check_below_min_normal (whether a stochastic
+// group first asks if a lane is below the format's min normal, a choice
+// measured per ISA); no include guard, on purpose.
 //
 // The loop takes a group of four vectors at a time (enough independent work
 // to hide the latency of one vector's steps), 512 elements a step; the
@@ -17,6 +18,8 @@
 // stochastic encode's steps each start on a Philox block boundary of the
 // random stream, the elements before the first boundary taking the scalar
 // kernel.
+
+#include "binary16_lanes.hpp"
 
 // The random values of a stochastic encode, a step of elements at a time
 // (stochastic_values, generic/philox_lanes.hpp). The deterministic encodes
@@ -91,6 +94,10 @@ MF_FORCE_INLINE void encode_and_store(typename Fmt::storage_type* out, typename 
                                       typename ops::vec x3,
                                       const random_source<Stochastic>& random, std::size_t v) {
   using F = typename Fmt::format;
+  if constexpr (!Stochastic && takes_binary16_route<Fmt, Mode, binary16_ops>) {
+    encode_through_binary16<Fmt, Ovf, binary16_ops, ops>(out, x0, x1, x2, x3);
+    return;
+  }
   store_vectors(out,
                 encode_fused_vector<F, Stochastic, Mode, Ovf, FloatAddIsNearest, MayBeBelow>(
                     x0, random.values(v)),

@@ -142,6 +142,53 @@ struct int32_ops {
   }
 };
 
+// AVX2 operations on sixteen 16-bit integer lanes: the encodes through
+// binary16 (bulk/generic/binary16_lanes.hpp), whose lanes hold binary16 bit
+// patterns and then encodings of at most 8 bits. equal / greater are
+// signed, used on magnitudes below 2^15.
+struct int16_ops {
+  using vec = __m256i;
+  using mask = __m256i;
+  static constexpr int lanes = 16;
+  static MF_FORCE_INLINE vec splat(std::uint32_t x) noexcept {
+    return _mm256_set1_epi16(static_cast<short>(x));
+  }
+  static MF_FORCE_INLINE vec bit_and(vec a, vec b) noexcept { return _mm256_and_si256(a, b); }
+  template <int Bits>
+  static MF_FORCE_INLINE vec shift_right(vec a) noexcept {
+    return _mm256_srli_epi16(a, Bits);
+  }
+  static MF_FORCE_INLINE mask equal(vec a, vec b) noexcept { return _mm256_cmpeq_epi16(a, b); }
+  static MF_FORCE_INLINE mask greater(vec a, vec b) noexcept { return _mm256_cmpgt_epi16(a, b); }
+  static MF_FORCE_INLINE mask is_zero(vec a) noexcept {
+    return _mm256_cmpeq_epi16(a, _mm256_setzero_si256());
+  }
+  static MF_FORCE_INLINE mask negative_lanes(vec a) noexcept { return _mm256_srai_epi16(a, 15); }
+  static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {
+    return _mm256_blendv_epi8(if_false, if_true, m);
+  }
+  static MF_FORCE_INLINE vec clear_where(mask m, vec a) noexcept {
+    return _mm256_andnot_si256(m, a);
+  }
+  static MF_FORCE_INLINE vec or_where(mask m, vec a, vec b) noexcept {
+    return _mm256_or_si256(a, _mm256_and_si256(m, b));
+  }
+  // The floats a then b (bit patterns, 8 lanes each) as binary16, rounded
+  // toward zero: the rounding is the instruction's immediate, so MXCSR
+  // cannot change it; a finite float never becomes Inf.
+  static MF_FORCE_INLINE vec binary16_toward_zero(__m256i a, __m256i b) noexcept {
+    constexpr int toward_zero = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+    const __m128i low = _mm256_cvtps_ph(_mm256_castsi256_ps(a), toward_zero);
+    const __m128i high = _mm256_cvtps_ph(_mm256_castsi256_ps(b), toward_zero);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
+  }
+  // The low bytes of the lanes of a then b (each below 256) to out[0..31].
+  static MF_FORCE_INLINE void store_low_bytes(void* out, vec a, vec b) noexcept {
+    const __m256i bytes = _mm256_packus_epi16(a, b);  // a0-7 b0-7 | a8-15 b8-15
+    _mm256_storeu_si256(static_cast<__m256i*>(out), _mm256_permute4x64_epi64(bytes, 0xD8));
+  }
+};
+
 }  // namespace mf::simd::avx2
 MF_SIMD_REGION_END
 #endif
