@@ -49,15 +49,9 @@ MF_FORCE_INLINE typename Ops16::vec encode_binary16_toward_zero(typename Ops16::
   const vec magnitude = Ops16::bit_and(h, Ops16::splat(0x7FFFu));
   const typename Ops16::mask negative = Ops16::negative_lanes(h);
   const vec kept = Ops16::template shift_right<10 - F::mantissa_bits>(magnitude);
-  const vec result = signed_encoding<F, constants, Ops16>(kept, negative);
   // Only Inf and NaN inputs reach binary16's Inf and NaN (0x7C00 and up).
-  const vec with_nan = Ops16::select(Ops16::greater(magnitude, Ops16::splat(0x7C00u)),
-                                     select_by_sign<Ops16>(negative, constants::nan_pos,
-                                                           constants::nan_neg),
-                                     result);
-  return Ops16::select(Ops16::equal(magnitude, Ops16::splat(0x7C00u)),
-                       select_by_sign<Ops16>(negative, constants::inf_pos, constants::inf_neg),
-                       with_nan);
+  return with_special_inputs<F, constants, Ops16, 0x7C00u>(
+      signed_encoding<F, constants, Ops16>(kept, negative), magnitude, negative);
 }
 
 // Encodes the float bit patterns x0..x3 (four vectors of Ops32) into out,

@@ -83,8 +83,10 @@ MF_FORCE_INLINE typename Ops::mask below_min_normal(typename Ops::vec exponent) 
 }
 
 // result with the inputs that do not round by magnitude put right: negative
-// non-zero values in the unsigned formats, Inf and NaN.
-template <class F, class Constants, class Ops>
+// non-zero values in the unsigned formats, Inf and NaN. magnitude is |x| in
+// a binary format whose Inf has the bits InfBits (float's, or binary16's for
+// generic/binary16_lanes.hpp).
+template <class F, class Constants, class Ops, unsigned InfBits = 0x7F800000u>
 MF_FORCE_INLINE typename Ops::vec with_special_inputs(typename Ops::vec result,
                                                       typename Ops::vec magnitude,
                                                       typename Ops::mask negative) {
@@ -94,14 +96,14 @@ MF_FORCE_INLINE typename Ops::vec with_special_inputs(typename Ops::vec result,
     result = Ops::select(Ops::nonzero_within(negative, magnitude), Ops::splat(F::positive_nan),
                          result);
   }
-  result = Ops::select(Ops::greater(magnitude, Ops::splat(0x7F7FFFFFu)),
+  result = Ops::select(Ops::greater(magnitude, Ops::splat(InfBits - 1u)),
                        select_by_sign<Ops>(negative, Constants::nan_pos, Constants::nan_neg),
                        result);
   if constexpr (Constants::inf_pos == Constants::nan_pos &&
                 Constants::inf_neg == Constants::nan_neg) {
-    return result;  // Inf is among the lanes above max float, and encodes as NaN does
+    return result;  // Inf is among the lanes above max finite, and encodes as NaN does
   } else {
-    return Ops::select(Ops::equal(magnitude, Ops::splat(0x7F800000u)),
+    return Ops::select(Ops::equal(magnitude, Ops::splat(InfBits)),
                        select_by_sign<Ops>(negative, Constants::inf_pos, Constants::inf_neg),
                        result);
   }
