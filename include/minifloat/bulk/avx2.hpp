@@ -16,14 +16,8 @@ MF_SIMD_REGION_BEGIN_AVX2
 namespace mf::bulk::avx2_kernels {
 using ops = simd::avx2::int32_ops;
 #include "generic/decode_lanes.hpp"
+#include "generic/decode_loop.hpp"
 #include "generic/encode_lanes.hpp"
-
-// Decodes one vector of encodings (32-bit lanes, bits above the format's
-// width cleared): generic/decode_lanes.hpp.
-template <class F>
-MF_FORCE_INLINE __m256i decode_vector(__m256i v) {
-  return decode_lanes<F, ops>(v);
-}
 }  // namespace mf::bulk::avx2_kernels
 MF_SIMD_REGION_END
 
@@ -54,37 +48,11 @@ MF_TARGET_AVX2 inline void store_vectors(Storage* out, __m256i r0, __m256i r1,
   }
 }
 
+// generic/decode_loop.hpp.
 template <class Fmt>
-MF_TARGET_AVX2 inline void decode(const typename Fmt::storage_type* in,
-                                  float* out, std::size_t n) {
-  using F = typename Fmt::format;
-  using S = typename Fmt::storage_type;
-  const __m256i valid = _mm256_set1_epi32(detail::decode_constants<F>::valid_mask);
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m256i v0, v1;
-    if constexpr (sizeof(S) == 1) {
-      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
-      v0 = _mm256_cvtepu8_epi32(b);
-      v1 = _mm256_cvtepu8_epi32(_mm_unpackhi_epi64(b, b));
-    } else {
-      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
-      v0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w));
-      v1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1));
-    }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
-                        decode_vector<F>(_mm256_and_si256(v0, valid)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 8),
-                        decode_vector<F>(_mm256_and_si256(v1, valid)));
-  }
-  if (i < n) {
-    S buffer[16] = {};
-    alignas(32) float result[16];
-    const std::size_t rest = n - i;
-    std::memcpy(buffer, in + i, rest * sizeof(S));
-    decode<Fmt>(buffer, result, 16);
-    std::memcpy(out + i, result, rest * sizeof(float));
-  }
+MF_TARGET_AVX2 inline void decode(const typename Fmt::storage_type* in, float* out,
+                                  std::size_t n) {
+  decode_loop<Fmt, false>(in, out, n, 1.0f);
 }
 
 }  // namespace avx2_kernels

@@ -1,8 +1,8 @@
 // The AVX-512 kernel set (F/BW/VL/DQ/CD). Every function carries its own
 // target attribute, so no -march flag is needed; dispatch.hpp only calls
-// these after CPUID and XCR0 said the CPU and OS support them. Heads and
-// tails use masked loads and stores, so no byte outside the ranges is read
-// or written.
+// these after CPUID and XCR0 said the CPU and OS support them. No byte
+// outside the ranges is read or written: the streamed encode's heads and
+// tails use masked loads and stores, the generic loops a zero-padded copy.
 #pragma once
 
 #include "../simd/target_region.hpp"
@@ -18,6 +18,7 @@ MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::bulk::avx512_kernels {
 using ops = simd::avx512::int32_ops;
 #include "generic/decode_lanes.hpp"
+#include "generic/decode_loop.hpp"
 #include "generic/encode_lanes.hpp"
 
 // Encodes one vector of float bit patterns (generic/encode_lanes.hpp). The
@@ -26,13 +27,6 @@ using ops = simd::avx512::int32_ops;
 template <class F, rounding Mode, overflow Ovf>
 MF_FORCE_INLINE __m512i encode_vector(__m512i x) {
   return encode_lanes<F, Mode, Ovf, ops, true>(x);
-}
-
-// Decodes one vector of encodings (32-bit lanes, bits above the format's
-// width cleared): generic/decode_lanes.hpp.
-template <class F>
-MF_FORCE_INLINE __m512i decode_vector(__m512i v) {
-  return decode_lanes<F, ops>(v);
 }
 }  // namespace mf::bulk::avx512_kernels
 MF_SIMD_REGION_END
@@ -133,27 +127,12 @@ MF_TARGET_AVX512 inline void encode_streamed(const float* in, typename Fmt::stor
   encode_masked<Fmt, Mode, Ovf>(in + done, out + done, n - done);
 }
 
-// The float bits of the 16 encodings at in (lanes in m; the others decode
-// 0), bits above the format's width ignored.
-template <class F, class S>
-MF_TARGET_AVX512 inline __m512i decode_vector_at(const S* in, __mmask16 m) {
-  __m512i v;
-  if constexpr (sizeof(S) == 1) {
-    v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, in));
-  } else {
-    v = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, in));
-  }
-  return decode_vector<F>(_mm512_and_si512(v, splat(detail::decode_constants<F>::valid_mask)));
-}
-
+// The decode of generic/decode_loop.hpp: every format, and the head and
+// tail of the table decode below.
 template <class Fmt>
 MF_TARGET_AVX512 inline void decode_generic(const typename Fmt::storage_type* in,
                                             float* out, std::size_t n) {
-  using F = typename Fmt::format;
-  for (std::size_t i = 0; i < n; i += 16) {
-    const __mmask16 m = first_lanes(n - i);
-    _mm512_mask_storeu_epi32(out + i, m, decode_vector_at<F>(in + i, m));
-  }
+  decode_loop<Fmt, false>(in, out, n, 1.0f);
 }
 
 // ---- table decode (AVX-512 VBMI), formats of 8 bits or fewer -------------

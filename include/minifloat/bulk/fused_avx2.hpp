@@ -38,35 +38,11 @@ MF_TARGET_AVX2 inline void encode(const float* in, typename Fmt::storage_type* o
   encode_through_cache<Fmt>(in, out, n, mode, on_overflow);
 }
 
-template <class Fmt>
-MF_TARGET_AVX2 inline void decode_scaled8(const typename Fmt::storage_type* in, float* out,
-                                          __m256 factor) {
-  using F = typename Fmt::format;
-  using S = typename Fmt::storage_type;
-  __m256i v;
-  if constexpr (sizeof(S) == 1) {
-    v = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in)));
-  } else {
-    v = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
-  }
-  v = _mm256_and_si256(v, splat(detail::decode_constants<F>::valid_mask));
-  _mm256_storeu_ps(out, _mm256_mul_ps(_mm256_castsi256_ps(decode_vector<F>(v)), factor));
-}
-
+// generic/decode_loop.hpp (avx2.hpp).
 template <class Fmt>
 MF_TARGET_AVX2 inline void decode_scaled(const typename Fmt::storage_type* in, float* out,
                                          std::size_t n, float scale) {
-  using S = typename Fmt::storage_type;
-  const __m256 factor = _mm256_set1_ps(scale);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) decode_scaled8<Fmt>(in + i, out + i, factor);
-  if (i < n) {
-    S buffer[8] = {};
-    float result[8];
-    std::memcpy(buffer, in + i, (n - i) * sizeof(S));
-    decode_scaled8<Fmt>(buffer, result, factor);
-    std::memcpy(out + i, result, (n - i) * sizeof(float));
-  }
+  decode_loop<Fmt, true>(in, out, n, scale);
 }
 
 }  // namespace avx2_kernels

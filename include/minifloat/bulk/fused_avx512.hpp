@@ -50,16 +50,11 @@ MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type*
   encode_through_cache<Fmt>(in, out, n, mode, on_overflow);
 }
 
+// generic/decode_loop.hpp (avx512.hpp).
 template <class Fmt>
 MF_TARGET_AVX512 inline void decode_scaled(const typename Fmt::storage_type* in, float* out,
                                            std::size_t n, float scale) {
-  using F = typename Fmt::format;
-  const __m512 factor = _mm512_set1_ps(scale);
-  for (std::size_t i = 0; i < n; i += 16) {
-    const __mmask16 m = first_lanes(n - i);
-    const __m512 value = _mm512_castsi512_ps(decode_vector_at<F>(in + i, m));
-    _mm512_mask_storeu_ps(out + i, m, _mm512_mul_ps(value, factor));
-  }
+  decode_loop<Fmt, true>(in, out, n, scale);
 }
 
 }  // namespace avx512_kernels

@@ -43,30 +43,11 @@ inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t
   encode_through_cache<Fmt>(in, out, n, mode, on_overflow);
 }
 
-// Decodes 16 encodings and multiplies them by the factor.
-template <class F, class S>
-inline void decode_scaled16(const S* in, float* out, float32x4_t factor) {
-  uint32x4_t v[4];
-  load_codes<F>(in, v);
-  MF_UNROLL
-  for (int k = 0; k < 4; ++k) {
-    vst1q_f32(out + 4 * k, vmulq_f32(vreinterpretq_f32_u32(decode_vector<F>(v[k])), factor));
-  }
-}
-
+// generic/decode_loop.hpp (neon.hpp).
 template <class Fmt>
 inline void decode_scaled(const typename Fmt::storage_type* in, float* out, std::size_t n,
                           float scale) {
-  using F = typename Fmt::format;
-  using S = typename Fmt::storage_type;
-  const float32x4_t factor = vdupq_n_f32(scale);
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) decode_scaled16<F>(in + i, out + i, factor);
-  if (i < n) {
-    through_padded_copy<16>(in + i, out + i, n - i, [&](const S* padded, float* result) {
-      decode_scaled16<F>(padded, result, factor);
-    });
-  }
+  decode_loop<Fmt, true>(in, out, n, scale);
 }
 
 }  // namespace neon_kernels

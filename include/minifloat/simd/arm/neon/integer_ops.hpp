@@ -36,6 +36,31 @@ struct int32_ops {
     return vld1q_u32(static_cast<const std::uint32_t*>(p));
   }
   static MF_FORCE_INLINE vec load_aligned(const void* p) noexcept { return load(p); }
+  static MF_FORCE_INLINE void store(void* p, vec a) noexcept {
+    vst1q_u32(static_cast<std::uint32_t*>(p), a);
+  }
+  // Four vectors of 1- or 2-byte encodings (16 of them), zero-extended to
+  // the lanes, in order: one 16-byte load (two for 2-byte encodings) and
+  // the widening moves, not four loads of a quarter vector each.
+  static constexpr bool widens_four_at_once = true;
+  template <class S>
+  static MF_FORCE_INLINE void load_four_widened(const S* in, vec& v0, vec& v1, vec& v2,
+                                                vec& v3) noexcept {
+    static_assert(sizeof(S) == 1 || sizeof(S) == 2, "one or two byte encodings");
+    uint16x8_t low, high;
+    if constexpr (sizeof(S) == 1) {
+      const uint8x16_t b = vld1q_u8(reinterpret_cast<const std::uint8_t*>(in));
+      low = vmovl_u8(vget_low_u8(b));
+      high = vmovl_u8(vget_high_u8(b));
+    } else {
+      low = vld1q_u16(reinterpret_cast<const std::uint16_t*>(in));
+      high = vld1q_u16(reinterpret_cast<const std::uint16_t*>(in) + 8);
+    }
+    v0 = vmovl_u16(vget_low_u16(low));
+    v1 = vmovl_u16(vget_high_u16(low));
+    v2 = vmovl_u16(vget_low_u16(high));
+    v3 = vmovl_u16(vget_high_u16(high));
+  }
   static MF_FORCE_INLINE vec max_unsigned(vec a, vec b) noexcept { return vmaxq_u32(a, b); }
   static MF_FORCE_INLINE std::uint32_t reduce_max_unsigned(vec a) noexcept { return vmaxvq_u32(a); }
   // a | (b & c).

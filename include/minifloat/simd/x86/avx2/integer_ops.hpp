@@ -83,6 +83,21 @@ struct int32_ops {
   static MF_FORCE_INLINE vec load_aligned(const void* p) noexcept {
     return _mm256_load_si256(static_cast<const __m256i*>(p));
   }
+  static MF_FORCE_INLINE void store(void* p, vec a) noexcept {
+    _mm256_storeu_si256(static_cast<__m256i*>(p), a);
+  }
+  // One vector of 1- or 2-byte encodings, zero-extended to the lanes: a
+  // load per vector (vpmovzx* from memory) is as cheap as any other way.
+  static constexpr bool widens_four_at_once = false;
+  template <class S>
+  static MF_FORCE_INLINE vec load_widened(const S* in) noexcept {
+    static_assert(sizeof(S) == 1 || sizeof(S) == 2, "one or two byte encodings");
+    if constexpr (sizeof(S) == 1) {
+      return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in)));
+    } else {
+      return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
+    }
+  }
   static MF_FORCE_INLINE vec max_unsigned(vec a, vec b) noexcept { return _mm256_max_epu32(a, b); }
   static MF_FORCE_INLINE std::uint32_t reduce_max_unsigned(vec a) noexcept {
     const __m128i half = _mm_max_epu32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));

@@ -71,6 +71,19 @@ struct int32_ops {
   static MF_FORCE_INLINE vec load(const void* p) noexcept { return _mm512_loadu_si512(p); }
   // p aligned to 64 bytes.
   static MF_FORCE_INLINE vec load_aligned(const void* p) noexcept { return _mm512_load_si512(p); }
+  static MF_FORCE_INLINE void store(void* p, vec a) noexcept { _mm512_storeu_si512(p, a); }
+  // One vector of 1- or 2-byte encodings, zero-extended to the lanes: a
+  // load per vector (vpmovzx* from memory) is as cheap as any other way.
+  static constexpr bool widens_four_at_once = false;
+  template <class S>
+  static MF_FORCE_INLINE vec load_widened(const S* in) noexcept {
+    static_assert(sizeof(S) == 1 || sizeof(S) == 2, "one or two byte encodings");
+    if constexpr (sizeof(S) == 1) {
+      return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
+    } else {
+      return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
+    }
+  }
   static MF_FORCE_INLINE vec max_unsigned(vec a, vec b) noexcept { return _mm512_max_epu32(a, b); }
   static MF_FORCE_INLINE std::uint32_t reduce_max_unsigned(vec a) noexcept {
     return static_cast<std::uint32_t>(_mm512_reduce_max_epu32(a));
