@@ -62,15 +62,18 @@ void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n, mf:
   set_counters(state, n, n * sizeof(float), n * sizeof(S));
 }
 
+// scale: 1 is the plain decode; another value the decode with a scale (one
+// product per element).
 template <class Fmt>
-void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
+void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
+                  float scale = 1.0f) {
   using S = typename Fmt::storage_type;
   if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<S> in(n);
   aligned_buffer<float> out(n);
   fill_codes(in.data, n);
   for (auto _ : state) {
-    mf::bulk::decode<Fmt>(in.data, out.data, n);
+    mf::bulk::decode<Fmt>(in.data, out.data, n, scale);
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
   }
@@ -498,6 +501,9 @@ void register_all() {
       benchmark::RegisterBenchmark(
           ("decode/e5m2/exact" + name).c_str(),
           [=](benchmark::State& s) { bench_decode<mf::e5m2>(s, isa, n_decode); });
+      benchmark::RegisterBenchmark(
+          ("decode/e4m3fn/scaled" + name).c_str(),
+          [=](benchmark::State& s) { bench_decode<mf::e4m3fn>(s, isa, n_decode, 0.375f); });
     }
   }
   // The other formats, best ISA, L1 only (target: within 1.5x of e4m3fn).
