@@ -42,40 +42,54 @@ TEST(DispatchTable, ScalarRowHoldsTheScalarKernels) {
 #if MF_BULK_X86
 TEST(DispatchTable, EachX86RowHoldsItsOwnKernels) {
   namespace a2 = mf::bulk::avx2_kernels;
-  namespace a5 = mf::bulk::avx512_kernels;
   EXPECT_EQ(kernels_of<plain>(isa::avx2), &a2::encode<mf::e4m3fn>);
-  EXPECT_EQ(kernels_of<plain>(isa::avx512), &a5::encode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::avx2).decode, &a2::decode<mf::bfloat16>);
-  EXPECT_EQ(kernels_of<wide>(isa::avx512).decode, &a5::decode<mf::bfloat16>);
   EXPECT_EQ(kernels_of<plain_decode>(isa::avx2).decode_scaled, &a2::decode_scaled<mf::e4m3fn>);
-  EXPECT_EQ(kernels_of<plain_decode>(isa::avx512).decode_scaled, &a5::decode_scaled<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<fused>(isa::avx2), (&a2::encode_fused<mf::e5m2, true, true, false>));
-  EXPECT_EQ(kernels_of<fused>(isa::avx512),
-            (&a5::encode_fused<mf::e5m2, true, true, false>));
   EXPECT_EQ(kernels_of<format_free>(isa::avx2).amax_bits, &a2::amax_bits);
-  EXPECT_EQ(kernels_of<format_free>(isa::avx512).amax_bits, &a5::amax_bits);
   EXPECT_EQ(kernels_of<format_free>(isa::avx2).narrow_to_odd,
             &mf::bulk::detail::narrow_to_odd_scalar);
-  EXPECT_EQ(kernels_of<format_free>(isa::avx512).narrow_to_odd,
-            &mf::bulk::detail::narrow_to_odd_avx512);
   // MX: quantize on AVX-512 only, dequantize on both, packing on AVX-512.
   EXPECT_EQ(kernels_of<mx_blocks>(isa::avx2).quantize, nullptr);
-  EXPECT_EQ(kernels_of<mx_blocks>(isa::avx512).quantize,
-            &mf::mx::avx512_kernels::quantize<mf::mx::mxfp8_e4m3>);
   EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).dequantize, nullptr);
-  EXPECT_NE(kernels_of<mx_blocks>(isa::avx512).dequantize, nullptr);
-  EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).dequantize,
-            kernels_of<mx_blocks>(isa::avx512).dequantize);
   EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::avx2).pack_fp6, nullptr);
-  EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::avx512).pack_fp6,
-            &mf::mx::avx512_packing::pack_fp6);
   // The MatMul tiles.
   namespace hk = mf::hybrid::kernels;
   EXPECT_EQ(hk::detail::target_for(isa::scalar).fma, &hk::scalar::fma_kernel);
   EXPECT_EQ(hk::detail::target_for(isa::avx2).fma, &hk::avx2::fma_kernel);
-  EXPECT_EQ(hk::detail::target_for(isa::avx512).fma, &hk::avx512::fma_kernel);
   // NEON is not compiled here: its row is the scalar one.
   EXPECT_EQ(kernels_of<plain>(isa::neon), kernels_of<plain>(isa::scalar));
+}
+#endif
+
+#if MF_BULK_AVX512
+TEST(DispatchTable, Avx512RowHoldsItsOwnKernels) {
+  namespace a5 = mf::bulk::avx512_kernels;
+  EXPECT_EQ(kernels_of<plain>(isa::avx512), &a5::encode<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<wide>(isa::avx512).decode, &a5::decode<mf::bfloat16>);
+  EXPECT_EQ(kernels_of<plain_decode>(isa::avx512).decode_scaled, &a5::decode_scaled<mf::e4m3fn>);
+  EXPECT_EQ(kernels_of<fused>(isa::avx512),
+            (&a5::encode_fused<mf::e5m2, true, true, false>));
+  EXPECT_EQ(kernels_of<format_free>(isa::avx512).amax_bits, &a5::amax_bits);
+  EXPECT_EQ(kernels_of<format_free>(isa::avx512).narrow_to_odd,
+            &mf::bulk::detail::narrow_to_odd_avx512);
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::avx512).quantize,
+            &mf::mx::avx512_kernels::quantize<mf::mx::mxfp8_e4m3>);
+  EXPECT_NE(kernels_of<mx_blocks>(isa::avx512).dequantize, nullptr);
+  EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).dequantize,
+            kernels_of<mx_blocks>(isa::avx512).dequantize);
+  EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::avx512).pack_fp6,
+            &mf::mx::avx512_packing::pack_fp6);
+  namespace hk = mf::hybrid::kernels;
+  EXPECT_EQ(hk::detail::target_for(isa::avx512).fma, &hk::avx512::fma_kernel);
+}
+#else
+// Built without the AVX-512 kernels (MINIFLOAT_BULK_NO_AVX512, or not x86):
+// the row is the scalar one, and no CPU is offered it.
+TEST(DispatchTable, Avx512RowIsTheScalarOneWhenNotCompiled) {
+  EXPECT_EQ(kernels_of<plain>(isa::avx512), kernels_of<plain>(isa::scalar));
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::avx512).quantize, nullptr);
+  EXPECT_FALSE(mf::bulk::isa_supported(isa::avx512));
 }
 #endif
 
@@ -87,14 +101,14 @@ TEST(DispatchTable, NeonRowHoldsTheNeonKernels) {
   EXPECT_EQ(kernels_of<fused>(isa::neon), (&n::encode_fused<mf::e5m2, true, true, false>));
   EXPECT_EQ(kernels_of<format_free>(isa::neon).amax_bits, &n::amax_bits);
   // x86 is not compiled here: those rows are the scalar one.
-  EXPECT_EQ(kernels_of<plain>(isa::avx512), kernels_of<plain>(isa::scalar));
+  EXPECT_EQ(kernels_of<plain>(isa::avx2), kernels_of<plain>(isa::scalar));
 }
 #endif
 
 TEST(DispatchTable, OptionalFeaturesOnlyInTheAvx512Row) {
   for (isa i : every_isa) {
     const auto& f = mf::bulk::detail::optional_features_of(i);
-    if (i == isa::avx512) {
+    if (i == isa::avx512 && MF_BULK_AVX512) {
       EXPECT_EQ(f.avx512vbmi, mf::bulk::detail::cpu().avx512vbmi);
       EXPECT_EQ(f.avx512bf16, mf::bulk::detail::cpu().avx512bf16);
     } else {

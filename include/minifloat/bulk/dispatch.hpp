@@ -22,6 +22,19 @@
 #define MF_BULK_X86 0
 #endif
 
+// MINIFLOAT_BULK_NO_AVX512 (defined before the first include, in every
+// translation unit of a program): build without the AVX-512 kernels of every
+// module (bulk, MX, the MatMul tiles); an AVX-512 CPU then runs the AVX2 ones
+// and `MINIFLOAT_ISA=avx512` falls back. For programs that do not want them
+// (code size, clock throttling on some CPUs), and for compile time: the
+// AVX-512 kernels are about half of what a translation unit that calls the
+// bulk entries of a format compiles (docs/performance.md, "Build options").
+#if MF_BULK_X86 && !defined(MINIFLOAT_BULK_NO_AVX512)
+#define MF_BULK_AVX512 1
+#else
+#define MF_BULK_AVX512 0
+#endif
+
 // NEON is baseline on AArch64: its kernels compile whenever the target is
 // AArch64 (no attribute, no run-time check).
 #if defined(__aarch64__) && !defined(MINIFLOAT_BULK_NO_SIMD)
@@ -147,7 +160,7 @@ inline bool isa_supported(isa i) noexcept {
   switch (i) {
     case isa::scalar: return true;
     case isa::avx2: return detail::cpu().avx2;
-    case isa::avx512: return detail::cpu().avx512;
+    case isa::avx512: return MF_BULK_AVX512 != 0 && detail::cpu().avx512;
     case isa::neon: return MF_BULK_NEON != 0;  // baseline on AArch64
   }
   return false;
@@ -255,8 +268,8 @@ inline constexpr std::size_t isa_count = 4;  // the enumerators of isa
 // filling it with the scalar kernels keeps every family free of #if.
 constexpr isa compiled_or_scalar(isa i) noexcept {
   switch (i) {
-    case isa::avx2:
-    case isa::avx512: return MF_BULK_X86 ? i : isa::scalar;
+    case isa::avx2: return MF_BULK_X86 ? i : isa::scalar;
+    case isa::avx512: return MF_BULK_AVX512 ? i : isa::scalar;
     case isa::neon: return MF_BULK_NEON ? i : isa::scalar;
     default: return isa::scalar;
   }
