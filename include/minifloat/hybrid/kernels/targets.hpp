@@ -249,7 +249,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.rows, target.double_columns, target.chunked, packing::float64, false,
               static_cast<std::size_t>(model.chunk), target.epilogue, {}};
     case model_kind::avx512_bf16_pairs:
-#if MF_SIMD_X86
+#if MF_BULK_AVX512
       // The instruction itself: only where the CPU has it.
       if (bulk::detail::optional_features_of(isa).avx512bf16) {  // the AVX-512 row only
         return {avx512_bf16::rows, avx512_bf16::vectors * avx512_bf16::pair_ops::lanes,
