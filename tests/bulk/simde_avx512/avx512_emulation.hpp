@@ -171,6 +171,15 @@ inline void mf_emulated_mask_narrowing_store(void* p, std::uint16_t k, const __m
 #undef _mm512_cmpneq_epi64_mask
 #define _mm512_cmpneq_epi64_mask(a, b) \
   static_cast<__mmask8>(ae::compare<std::uint64_t, 8>((a), (b), [](std::uint64_t x, std::uint64_t y) { return x != y; }))
+#undef _mm512_cmpeq_epi16_mask
+#define _mm512_cmpeq_epi16_mask(a, b) \
+  static_cast<__mmask32>(ae::compare<std::uint16_t, 32>((a), (b), [](std::uint16_t x, std::uint16_t y) { return x == y; }))
+#undef _mm512_cmpgt_epu16_mask
+#define _mm512_cmpgt_epu16_mask(a, b) \
+  static_cast<__mmask32>(ae::compare<std::uint16_t, 32>((a), (b), [](std::uint16_t x, std::uint16_t y) { return x > y; }))
+#undef _mm512_testn_epi16_mask
+#define _mm512_testn_epi16_mask(a, b) \
+  static_cast<__mmask32>(ae::compare<std::uint16_t, 32>((a), (b), [](std::uint16_t x, std::uint16_t y) { return (x & y) == 0; }))
 #undef _mm512_testn_epi32_mask
 #define _mm512_testn_epi32_mask(a, b) \
   static_cast<__mmask16>(ae::compare<std::uint32_t, 16>((a), (b), [](std::uint32_t x, std::uint32_t y) { return (x & y) == 0; }))
@@ -204,6 +213,21 @@ inline __m512 mf_emulated_cvtph_ps(const __m256i& a) {
 }
 #undef _mm512_cvtph_ps
 #define _mm512_cvtph_ps(a) mf_emulated_cvtph_ps((a))
+
+// VCVTPS2PH zmm: the F16C instruction (the build has -mf16c) on each half,
+// with the same rounding immediate.
+template <int Rounding>
+inline __m256i mf_emulated_cvtps_ph(const __m512& a) {
+  const ae::lanes<float, 16> x = ae::split<float, 16>(a);
+  const __m128i low = _mm256_cvtps_ph(_mm256_loadu_ps(x.v), Rounding);
+  const __m128i high = _mm256_cvtps_ph(_mm256_loadu_ps(x.v + 8), Rounding);
+  ae::lanes<std::uint16_t, 16> out{};
+  std::memcpy(out.v, &low, sizeof low);
+  std::memcpy(out.v + 8, &high, sizeof high);
+  return ae::join<__m256i>(out);
+}
+#undef _mm512_cvtps_ph
+#define _mm512_cvtps_ph(a, rounding) mf_emulated_cvtps_ph<(rounding)>((a))
 
 // {rn-sae}: round to nearest whatever MXCSR's rounding field says. MXCSR
 // itself is restored afterwards, bit for bit (std::fesetround would restore

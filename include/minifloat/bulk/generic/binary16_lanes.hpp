@@ -17,9 +17,10 @@
 // Round to nearest-even takes the same route once the conversion rounds to
 // odd (toward zero, then the last bit set where it was inexact: binary16
 // keeps at least two bits more than these formats, so the second rounding
-// is then correct). The extra conversion back and compare made it slower
-// than encode_lanes_nearest on AVX2 (Zen 1, docs/performance.md), so no set
-// takes that route yet.
+// is then correct). The conversion back and compare that find the inexact
+// lanes made it slower than encode_lanes_nearest on AVX2 (Zen 1) and no
+// faster on AVX-512 (Zen 4; docs/performance.md), so no set takes that
+// route.
 //
 // Included by generic/encode_loop.hpp in each ISA's kernel namespace; the
 // set names its 16-bit operations `binary16_ops` (void where it has no

@@ -145,6 +145,55 @@ struct int32_ops {
   }
 };
 
+// AVX-512 operations on thirty-two 16-bit integer lanes (BW): the encodes
+// through binary16 (bulk/generic/binary16_lanes.hpp), whose lanes hold
+// binary16 bit patterns and then encodings of at most 8 bits. A mask is an
+// opmask register (__mmask32); compares are unsigned, on magnitudes.
+struct int16_ops {
+  using vec = __m512i;
+  using mask = __mmask32;
+  static constexpr int lanes = 32;
+  static MF_FORCE_INLINE vec splat(std::uint32_t x) noexcept {
+    return _mm512_set1_epi16(static_cast<short>(x));
+  }
+  static MF_FORCE_INLINE vec bit_and(vec a, vec b) noexcept { return _mm512_and_si512(a, b); }
+  template <int Bits>
+  static MF_FORCE_INLINE vec shift_right(vec a) noexcept {
+    return _mm512_srli_epi16(a, Bits);
+  }
+  static MF_FORCE_INLINE mask equal(vec a, vec b) noexcept { return _mm512_cmpeq_epi16_mask(a, b); }
+  static MF_FORCE_INLINE mask greater(vec a, vec b) noexcept {
+    return _mm512_cmpgt_epu16_mask(a, b);
+  }
+  static MF_FORCE_INLINE mask is_zero(vec a) noexcept { return _mm512_testn_epi16_mask(a, a); }
+  static MF_FORCE_INLINE mask negative_lanes(vec a) noexcept { return _mm512_movepi16_mask(a); }
+  static MF_FORCE_INLINE vec select(mask m, vec if_true, vec if_false) noexcept {
+    return _mm512_mask_mov_epi16(if_false, m, if_true);
+  }
+  static MF_FORCE_INLINE vec clear_where(mask m, vec a) noexcept {
+    return _mm512_mask_mov_epi16(a, m, _mm512_setzero_si512());
+  }
+  static MF_FORCE_INLINE vec or_where(mask m, vec a, vec b) noexcept {
+    return _mm512_mask_mov_epi16(a, m, _mm512_or_si512(a, b));
+  }
+  // The floats a then b (bit patterns, 16 lanes each) as binary16, rounded
+  // toward zero: the rounding is the instruction's immediate, so MXCSR
+  // cannot change it; a finite float never becomes Inf.
+  static MF_FORCE_INLINE vec binary16_toward_zero(__m512i a, __m512i b) noexcept {
+    constexpr int toward_zero = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+    const __m256i low = _mm512_cvtps_ph(_mm512_castsi512_ps(a), toward_zero);
+    const __m256i high = _mm512_cvtps_ph(_mm512_castsi512_ps(b), toward_zero);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1);
+  }
+  // The low bytes of the lanes of a then b (each below 256) to out[0..63].
+  static MF_FORCE_INLINE void store_low_bytes(void* out, vec a, vec b) noexcept {
+    // packus leaves a0-7 b0-7 | a8-15 b8-15 | ...: the quadwords back in order.
+    const __m512i bytes = _mm512_packus_epi16(a, b);
+    _mm512_storeu_si512(out, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
+                                                      bytes));
+  }
+};
+
 }  // namespace mf::simd::avx512
 MF_SIMD_REGION_END
 #endif
