@@ -41,7 +41,12 @@ template <class Fmt>
 MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type* out,
                                     std::size_t n, rounding mode, overflow on_overflow) {
   if constexpr (sizeof(typename Fmt::storage_type) == 1) {
-    if (n >= nontemporal_threshold_bytes) {
+    // The streamed stores serve the 32-bit lanes; an encode through binary16
+    // is fast enough that the cached loop keeps up with memory anyway.
+    constexpr bool truncates_through_binary16 =
+        takes_binary16_route<Fmt, rounding::toward_zero, binary16_ops>;
+    if (n >= nontemporal_threshold_bytes &&
+        !(truncates_through_binary16 && mode == rounding::toward_zero)) {
       detail::with_mode_and_overflow(mode, on_overflow, [&](auto m, auto o) {
         encode_streamed<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
       });
