@@ -15,7 +15,7 @@ namespace mf {
 //   mf::round_to<mf::e4m3fn>(300.0f, mf::rounding::toward_zero,
 //                            mf::overflow::saturating)
 template <class To, class From>
-MF_HOST_DEVICE constexpr To round_to(
+MF_HOST_DEVICE MF_FORCE_INLINE constexpr To round_to(
     From value, rounding mode = rounding::nearest_even,
     overflow on_overflow = overflow::non_saturating) noexcept {
   static_assert(is_minifloat_v<To>, "round_to converts into a minifloat type");
@@ -35,7 +35,7 @@ MF_HOST_DEVICE constexpr To round_to(
 // Above max finite the neighbours come from the unbounded exponent range and
 // a result past max finite follows `on_overflow` (Inf/NaN or max).
 template <class To, class From>
-MF_HOST_DEVICE constexpr To round_to_stochastic(
+MF_HOST_DEVICE MF_FORCE_INLINE constexpr To round_to_stochastic(
     From value, std::uint32_t random,
     overflow on_overflow = overflow::non_saturating,
     int random_bits = stochastic_default_bits) noexcept {

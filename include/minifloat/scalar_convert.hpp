@@ -56,7 +56,7 @@ MF_HOST_DEVICE constexpr unsigned zero_encoding(bool negative) {
 // leading bit). The magnitude is rounded with an unbounded exponent range
 // above, gradual underflow below; a result past max finite is an overflow.
 template <class Format>
-MF_HOST_DEVICE constexpr unsigned round_finite(bool negative, int exponent,
+MF_HOST_DEVICE MF_FORCE_INLINE constexpr unsigned round_finite(bool negative, int exponent,
                                                std::uint64_t significand,
                                                rounding_request r) {
   if (negative && !Format::is_signed) return Format::positive_nan;
@@ -157,9 +157,12 @@ MF_HOST_DEVICE constexpr unsigned inf_input_encoding(bool negative,
 }
 
 // IEEE binary interchange formats as sources: split, normalise, round.
+// Forced inline like round_finite: g++ -O2 called it out of line from the
+// scalar stochastic encode, whose request then went through memory (a
+// store-forwarding stall per element: half the -O3 speed).
 template <class Format, class UInt, int SourceMantissa, int SourceBias,
           int SourceExponentMax>
-MF_HOST_DEVICE constexpr unsigned round_binary(UInt bits, int total_bits,
+MF_HOST_DEVICE MF_FORCE_INLINE constexpr unsigned round_binary(UInt bits, int total_bits,
                                                rounding_request r) {
   const bool negative = (bits >> (total_bits - 1)) & 1u;
   const UInt mantissa = bits & ((UInt{1} << SourceMantissa) - 1);
