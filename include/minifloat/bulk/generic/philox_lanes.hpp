@@ -64,6 +64,17 @@ MF_FORCE_INLINE void philox_blocks(const detail::philox_round_keys& keys, std::u
   }
 }
 
+// Each of `groups` vectors of LaneBytes-byte stream lanes, widened and
+// shifted (Ops::store_widened), to out.
+template <class Ops, int LaneBytes>
+MF_FORCE_INLINE void widen_lanes(const std::uint8_t* bytes, int shift, std::uint32_t* out,
+                                 std::size_t groups) {
+  for (std::size_t g = 0; g < groups; ++g) {
+    Ops::store_widened(bytes + std::size_t{Ops::lanes * LaneBytes} * g, LaneBytes, shift,
+                       out + Ops::lanes * g);
+  }
+}
+
 // The random values of `count` (<= 512) consecutive elements whose lanes
 // start at Philox block `block`, as the rounding kernels take them: element
 // e's lane (lane_bytes bytes of the stream, see random.hpp) shifted left by
@@ -95,8 +106,13 @@ MF_NOINLINE void stochastic_values(const detail::philox_round_keys& keys, std::u
       block += Ops::blocks_per_vector;
     }
   }
-  for (std::size_t g = 0; g < groups; ++g) {
-    Ops::store_widened(bytes + Ops::lanes * static_cast<std::size_t>(lane_bytes) * g, lane_bytes,
-                       shift, out + Ops::lanes * g);
+  // One loop per lane width, so the width is a constant inside each (g++ -O2
+  // does not unswitch the loop itself: the 16-bit AVX2 encode lost 14%).
+  if (lane_bytes == 1) {
+    widen_lanes<Ops, 1>(bytes, shift, out, groups);
+  } else if (lane_bytes == 2) {
+    widen_lanes<Ops, 2>(bytes, shift, out, groups);
+  } else {
+    widen_lanes<Ops, 4>(bytes, shift, out, groups);
   }
 }
