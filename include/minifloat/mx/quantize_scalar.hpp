@@ -56,7 +56,7 @@ namespace scalar_kernels {
 // One block of `count` (<= K) elements: its scale byte, and its elements
 // written from `elements` on (packed for FP4/FP6).
 template <class Fmt>
-inline void quantize_block(const float* in, std::size_t count, std::uint8_t& scale,
+MF_FORCE_INLINE void quantize_block(const float* in, std::size_t count, std::uint8_t& scale,
                            std::uint8_t* elements, scale_rounding mode) noexcept {
   using Elem = typename Fmt::element;
   std::uint8_t codes[Fmt::block_size] = {};
@@ -75,7 +75,7 @@ inline void quantize_block(const float* in, std::size_t count, std::uint8_t& sca
 }
 
 template <class Fmt>
-inline void dequantize_block(std::uint8_t scale, const std::uint8_t* elements,
+MF_FORCE_INLINE void dequantize_block(std::uint8_t scale, const std::uint8_t* elements,
                              std::size_t count, float* out) noexcept {
   using Elem = typename Fmt::element;
   std::uint8_t codes[Fmt::block_size];
@@ -95,13 +95,20 @@ inline void dequantize_block(std::uint8_t scale, const std::uint8_t* elements,
   }
 }
 
+// The whole blocks pass their size as a constant, so that each block's
+// loops have a known trip count: g++ -O2 vectorizes only such loops (the
+// scalar MXFP4 quantize lost 7% at -O2 to its element-by-element maximum).
 template <class Fmt>
 inline void quantize(const float* in, std::size_t n, std::uint8_t* scales,
                      std::uint8_t* elements, scale_rounding mode) noexcept {
   constexpr std::size_t k = Fmt::block_size;
-  for (std::size_t j = 0; j * k < n; ++j) {
-    const std::size_t count = n - j * k < k ? n - j * k : k;
-    quantize_block<Fmt>(in + j * k, count, scales[j], elements + j * Fmt::element_bytes, mode);
+  const std::size_t whole = n / k;
+  for (std::size_t j = 0; j < whole; ++j) {
+    quantize_block<Fmt>(in + j * k, k, scales[j], elements + j * Fmt::element_bytes, mode);
+  }
+  if (n % k != 0) {
+    quantize_block<Fmt>(in + whole * k, n % k, scales[whole],
+                        elements + whole * Fmt::element_bytes, mode);
   }
 }
 
@@ -109,9 +116,13 @@ template <class Fmt>
 inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n,
                        float* out) noexcept {
   constexpr std::size_t k = Fmt::block_size;
-  for (std::size_t j = 0; j * k < n; ++j) {
-    const std::size_t count = n - j * k < k ? n - j * k : k;
-    dequantize_block<Fmt>(scales[j], elements + j * Fmt::element_bytes, count, out + j * k);
+  const std::size_t whole = n / k;
+  for (std::size_t j = 0; j < whole; ++j) {
+    dequantize_block<Fmt>(scales[j], elements + j * Fmt::element_bytes, k, out + j * k);
+  }
+  if (n % k != 0) {
+    dequantize_block<Fmt>(scales[whole], elements + whole * Fmt::element_bytes, n % k,
+                          out + whole * k);
   }
 }
 
