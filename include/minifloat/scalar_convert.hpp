@@ -57,8 +57,8 @@ MF_HOST_DEVICE constexpr unsigned zero_encoding(bool negative) {
 // above, gradual underflow below; a result past max finite is an overflow.
 template <class Format>
 MF_HOST_DEVICE MF_FORCE_INLINE constexpr unsigned round_finite(bool negative, int exponent,
-                                               std::uint64_t significand,
-                                               rounding_request r) {
+                                                               std::uint64_t significand,
+                                                               rounding_request r) {
   if (negative && !Format::is_signed) return Format::positive_nan;
   if (exponent > Format::max_exponent) {
     return overflow_encoding<Format>(negative, r);
@@ -163,7 +163,7 @@ MF_HOST_DEVICE constexpr unsigned inf_input_encoding(bool negative,
 template <class Format, class UInt, int SourceMantissa, int SourceBias,
           int SourceExponentMax>
 MF_HOST_DEVICE MF_FORCE_INLINE constexpr unsigned round_binary(UInt bits, int total_bits,
-                                               rounding_request r) {
+                                                               rounding_request r) {
   const bool negative = (bits >> (total_bits - 1)) & 1u;
   const UInt mantissa = bits & ((UInt{1} << SourceMantissa) - 1);
   const int field = static_cast<int>(

@@ -57,7 +57,7 @@ namespace scalar_kernels {
 // written from `elements` on (packed for FP4/FP6).
 template <class Fmt>
 MF_FORCE_INLINE void quantize_block(const float* in, std::size_t count, std::uint8_t& scale,
-                           std::uint8_t* elements, scale_rounding mode) noexcept {
+                                    std::uint8_t* elements, scale_rounding mode) noexcept {
   using Elem = typename Fmt::element;
   std::uint8_t codes[Fmt::block_size] = {};
   const std::uint8_t code = shared_scale<Elem>(detail::amax_bits(in, count), mode);
@@ -76,7 +76,7 @@ MF_FORCE_INLINE void quantize_block(const float* in, std::size_t count, std::uin
 
 template <class Fmt>
 MF_FORCE_INLINE void dequantize_block(std::uint8_t scale, const std::uint8_t* elements,
-                             std::size_t count, float* out) noexcept {
+                                      std::size_t count, float* out) noexcept {
   using Elem = typename Fmt::element;
   std::uint8_t codes[Fmt::block_size];
   detail::load_codes<Fmt::element_bits>(elements, codes, count);
