@@ -41,16 +41,17 @@ template <class Fmt>
 MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type* out,
                                     std::size_t n, rounding mode, overflow on_overflow) {
   if constexpr (sizeof(typename Fmt::storage_type) == 1) {
-    // The streamed stores serve the 32-bit lanes; an encode through binary16
-    // is fast enough that the cached loop keeps up with memory anyway.
-    constexpr bool truncates_through_binary16 =
-        takes_binary16_route<Fmt, rounding::toward_zero, binary16_ops>;
-    if (n >= nontemporal_threshold_bytes &&
-        !(truncates_through_binary16 && mode == rounding::toward_zero)) {
+    if (n >= nontemporal_threshold_bytes) {
+      bool streamed = false;
       detail::with_mode_and_overflow(mode, on_overflow, [&](auto m, auto o) {
-        encode_streamed<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
+        // The streamed stores serve the 32-bit lanes; an encode through
+        // binary16 is fast enough that the cached loop keeps up with memory.
+        if constexpr (!takes_binary16_route<Fmt, decltype(m)::value, binary16_ops>) {
+          encode_streamed<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
+          streamed = true;
+        }
       });
-      return;
+      if (streamed) return;
     }
   }
   encode_through_cache<Fmt>(in, out, n, mode, on_overflow);
