@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "support/bulk_helpers.hpp"
-#include "support/bulk_instances.hpp"
+#include "support/bulk_entries.hpp"
 
 namespace {
 

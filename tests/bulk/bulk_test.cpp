@@ -17,7 +17,7 @@
 #endif
 
 #include "support/bulk_helpers.hpp"
-#include "support/bulk_instances.hpp"
+#include "support/bulk_entries.hpp"
 #include "support/float32_chunks.hpp"
 
 namespace {

@@ -20,7 +20,7 @@
 #include <minifloat/bulk.hpp>
 
 #include "support/bulk_helpers.hpp"
-#include "support/bulk_instances.hpp"
+#include "support/bulk_entries.hpp"
 
 namespace {
 

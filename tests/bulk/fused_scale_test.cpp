@@ -9,7 +9,7 @@
 #include <xmmintrin.h>
 #endif
 
-#include "support/bulk_instances.hpp"
+#include "support/bulk_entries.hpp"
 #include "support/stochastic_helpers.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 // and chunking.
 #include <algorithm>
 
-#include "support/bulk_instances.hpp"
+#include "support/bulk_entries.hpp"
 #include "support/stochastic_helpers.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 // values never moving, and the overflow and NaN rules of nearest-even.
 #include <cmath>
 
-#include "support/bulk_instances.hpp"
+#include "support/bulk_entries.hpp"
 #include "support/stochastic_helpers.hpp"
 
 namespace {

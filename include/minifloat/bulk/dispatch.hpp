@@ -283,11 +283,16 @@ struct isa_tag {
   static constexpr isa value = I;
 };
 
-// The row of `i`: Family::row(isa_tag<I>{}) for each ISA, in the
-// enumeration's order, filled at the first call.
+// What a family's row holds: one function pointer, or a struct of them.
 template <class Family>
-MF_FORCE_INLINE const auto& kernels_of(isa i) noexcept {
-  using row_type = decltype(Family::row(isa_tag<isa::scalar>{}));
+using row_type_of = decltype(Family::row(isa_tag<isa::scalar>{}));
+
+// The row of `i`: Family::row(isa_tag<I>{}) for each ISA, in the
+// enumeration's order, filled at the first call. Instantiating it compiles
+// every kernel the family names, for every ISA.
+template <class Family>
+MF_FORCE_INLINE const row_type_of<Family>& table_of(isa i) noexcept {
+  using row_type = row_type_of<Family>;
   static const row_type rows[isa_count] = {
       Family::row(isa_tag<compiled_or_scalar(isa::scalar)>{}),
       Family::row(isa_tag<compiled_or_scalar(isa::avx2)>{}),
@@ -295,6 +300,46 @@ MF_FORCE_INLINE const auto& kernels_of(isa i) noexcept {
       Family::row(isa_tag<compiled_or_scalar(isa::neon)>{})};
   static_assert(static_cast<int>(isa::neon) == 3, "rows follow the enumeration");
   return rows[static_cast<unsigned char>(i)];
+}
+
+// Kernels compiled once per program. A program that links the CMake target
+// minifloat::kernels (src/kernels/) gets MINIFLOAT_KERNELS_COMPILED: the
+// tables of the families that library compiles are only declared in its
+// translation units, so none of them compiles a kernel of those families
+// (the way {fmt}'s compiled mode keeps its formatting code out of the
+// user's files). Without it, every table is instantiated where it is used,
+// as a header-only library does. The library's own sources define
+// MINIFLOAT_KERNELS_BUILDING.
+#if defined(MINIFLOAT_KERNELS_COMPILED) && !defined(MINIFLOAT_KERNELS_BUILDING)
+#define MF_KERNELS_FROM_LIBRARY 1
+#else
+#define MF_KERNELS_FROM_LIBRARY 0
+#endif
+
+// True for the families minifloat::kernels compiles: each family says so
+// beside its definition (bulk/kernel_sets.hpp, mx/kernel_sets.hpp,
+// hybrid/kernels/targets.hpp), and src/kernels/ instantiates exactly those.
+// A family outside the list (a format the user defined) is compiled where
+// it is used, in both modes.
+template <class Family>
+struct compiled_in_library {
+  static constexpr bool value = false;
+};
+
+// table_of<Family>, instantiated once in minifloat::kernels.
+template <class Family>
+const row_type_of<Family>& library_table_of(isa i) noexcept;
+
+// The row of `i` for the kernels of Family: from minifloat::kernels where
+// the program links it and the library compiles the family, else the table
+// above, compiled here.
+template <class Family>
+MF_FORCE_INLINE const row_type_of<Family>& kernels_of(isa i) noexcept {
+  if constexpr (MF_KERNELS_FROM_LIBRARY && compiled_in_library<Family>::value) {
+    return library_table_of<Family>(i);
+  } else {
+    return table_of<Family>(i);
+  }
 }
 
 template <class Family>

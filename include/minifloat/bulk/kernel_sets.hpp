@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#include "../formats.hpp"
 #include "avx2.hpp"
 #include "avx512.hpp"
 #include "dispatch.hpp"
@@ -22,6 +24,20 @@
 namespace mf {
 namespace bulk {
 namespace detail {
+
+// The formats whose kernels minifloat::kernels compiles (dispatch.hpp's
+// compiled_in_library): every format of formats.hpp. src/kernels/ compiles
+// one translation unit per `using` line of formats.hpp and checks there
+// that its format is in this list.
+template <class Fmt>
+inline constexpr bool is_compiled_format =
+    std::is_same_v<Fmt, e4m3fn> || std::is_same_v<Fmt, e5m2> ||
+    std::is_same_v<Fmt, e4m3fnuz> || std::is_same_v<Fmt, e5m2fnuz> ||
+    std::is_same_v<Fmt, e2m1fn> || std::is_same_v<Fmt, e2m3fn> ||
+    std::is_same_v<Fmt, e3m2fn> || std::is_same_v<Fmt, e8m0fnu> ||
+    std::is_same_v<Fmt, e4m3> || std::is_same_v<Fmt, e3m4> ||
+    std::is_same_v<Fmt, e4m3b11fnuz> || std::is_same_v<Fmt, binary16> ||
+    std::is_same_v<Fmt, bfloat16>;
 
 // The plain encode of one format. The encode and decode rows are separate
 // families so that a program that only decodes a format (a widening
@@ -96,6 +112,21 @@ struct fused_kernels {
 #endif
 };
 
+template <class Fmt>
+struct compiled_in_library<encode_kernels<Fmt>> {
+  static constexpr bool value = is_compiled_format<Fmt>;
+};
+template <class Fmt>
+struct compiled_in_library<decode_kernels<Fmt>> {
+  static constexpr bool value = is_compiled_format<Fmt>;
+};
+// The combinations encode.hpp's run_fused_steps asks for (the plain case
+// takes encode_kernels).
+template <class Fmt, bool Stochastic, bool Scale, bool Amax>
+struct compiled_in_library<fused_kernels<Fmt, Stochastic, Scale, Amax>> {
+  static constexpr bool value = is_compiled_format<Fmt> && (Stochastic || Scale || Amax);
+};
+
 // The kernels that do not depend on a format: amax and the double -> float
 // narrowing (AVX-512 only; every other set narrows with the scalar code).
 struct format_free_kernels {
@@ -119,6 +150,11 @@ struct format_free_kernels {
     return {&neon_kernels::amax_bits, &narrow_to_odd_scalar};
   }
 #endif
+};
+
+template <>
+struct compiled_in_library<format_free_kernels> {
+  static constexpr bool value = true;
 };
 
 // Every in[i] rounded to odd into out[i] (narrow_double.hpp).

@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "../bulk/dispatch.hpp"
+#include "block.hpp"
 #include "dequantize_avx2.hpp"
 #include "dequantize_avx512.hpp"
 #include "packing_avx512.hpp"
@@ -82,4 +84,21 @@ inline const auto& active_kernels() noexcept {
 
 }  // namespace detail
 }  // namespace mx
+
+// minifloat::kernels compiles the MX kernels of the formats of OCP MX v1.0
+// §5.1, Table 1 (block.hpp) and the packers (bulk/dispatch.hpp's
+// compiled_in_library).
+namespace bulk::detail {
+template <class Fmt>
+struct compiled_in_library<mx::detail::block_kernels<Fmt>> {
+  static constexpr bool value =
+      std::is_same_v<Fmt, mx::mxfp8_e4m3> || std::is_same_v<Fmt, mx::mxfp8_e5m2> ||
+      std::is_same_v<Fmt, mx::mxfp6_e2m3> || std::is_same_v<Fmt, mx::mxfp6_e3m2> ||
+      std::is_same_v<Fmt, mx::mxfp4> || std::is_same_v<Fmt, mx::mxint8>;
+};
+template <>
+struct compiled_in_library<mx::detail::packing_kernels> {
+  static constexpr bool value = true;
+};
+}  // namespace bulk::detail
 }  // namespace mf

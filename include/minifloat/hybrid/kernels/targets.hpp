@@ -170,7 +170,9 @@ namespace mf::hybrid::kernels {
 
 namespace detail {
 
-// The three kernels of one target and their tile.
+// The kernels of one target and their tile; bf16_pairs (VDPBF16PS) is null
+// except in the AVX-512 row of a build with the AVX-512 kernels, and runs
+// only where the CPU has AVX512_BF16.
 struct target_kernels {
   int rows;
   int float_columns;
@@ -180,6 +182,9 @@ struct target_kernels {
   tile_function chunked;
   epilogue_function epilogue;
   packers (*pack)(packing) noexcept;
+  tile_function bf16_pairs = nullptr;
+  int pair_rows = 0;
+  int pair_columns = 0;
 };
 
 // The dispatch table's family of these kernels (bulk/dispatch.hpp).
@@ -198,13 +203,36 @@ struct target_family {
             &avx2::chunked_kernel, &avx2::epilogue_kernel, &avx2::packers_for};
   }
   static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx512>) noexcept {
-    return {avx512::rows, avx512::vectors * simd::avx512::float_ops::lanes,
-            avx512::vectors * simd::avx512::double_ops::lanes, &avx512::fma_kernel,
-            &avx512::exact_kernel, &avx512::chunked_kernel, &avx512::epilogue_kernel,
-            &avx512::packers_for};
+    return {avx512::rows,
+            avx512::vectors * simd::avx512::float_ops::lanes,
+            avx512::vectors * simd::avx512::double_ops::lanes,
+            &avx512::fma_kernel,
+            &avx512::exact_kernel,
+            &avx512::chunked_kernel,
+            &avx512::epilogue_kernel,
+            &avx512::packers_for,
+#if MF_BULK_AVX512
+            &avx512_bf16::pair_kernel,
+            avx512_bf16::rows,
+            avx512_bf16::vectors * avx512_bf16::pair_ops::lanes
+#endif
+    };
   }
 #endif
 };
+
+}  // namespace detail
+}  // namespace mf::hybrid::kernels
+
+// minifloat::kernels compiles the MatMul tiles (bulk/dispatch.hpp's
+// compiled_in_library).
+template <>
+struct mf::bulk::detail::compiled_in_library<mf::hybrid::kernels::detail::target_family> {
+  static constexpr bool value = true;
+};
+
+namespace mf::hybrid::kernels {
+namespace detail {
 
 inline target_kernels target_for(bulk::isa isa) noexcept {
   return bulk::detail::kernels_of<target_family>(isa);
@@ -249,13 +277,11 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.rows, target.double_columns, target.chunked, packing::float64, false,
               static_cast<std::size_t>(model.chunk), target.epilogue, {}};
     case model_kind::avx512_bf16_pairs:
-#if MF_BULK_AVX512
       // The instruction itself: only where the CPU has it.
-      if (bulk::detail::optional_features_of(isa).avx512bf16) {  // the AVX-512 row only
-        return {avx512_bf16::rows, avx512_bf16::vectors * avx512_bf16::pair_ops::lanes,
-                &avx512_bf16::pair_kernel, packing::bf16_pairs, false, 0, target.epilogue, {}};
+      if (target.bf16_pairs != nullptr && bulk::detail::optional_features_of(isa).avx512bf16) {
+        return {target.pair_rows, target.pair_columns, target.bf16_pairs, packing::bf16_pairs,
+                false, 0, target.epilogue, {}};
       }
-#endif
       return {};
     default: return {};
   }
