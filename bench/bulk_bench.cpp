@@ -220,8 +220,8 @@ MF_BENCH_AVX512 void stream_decode_avx512(const std::uint8_t* in, float* out,
 // The memory-destination vcvtps2ph is slower on AMD cores: on a Zen 4
 // (family 25 model 17) 1.1-1.2x for the 512-bit form and 2.0-2.1x for the
 // ymm form in L1 (docs/performance.md); about 2.7x has been reported on a
-// Zen 5. g++ folds `store(cvtps_ph(x))` into it, which is what this
-// benchmark timed before.
+// Zen 5. g++ folds `store(cvtps_ph(x))` into it unless the value is pinned
+// in a register, so an unpinned baseline times the slow form.
 // The bulk kernels are compared with the faster form of each (hw_f16/...);
 // the memory forms are the extra rows hw_f16_mem/...
 //

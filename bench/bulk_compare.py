@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Prints the ratios of issue 4 from a minifloat_bench_bulk JSON output.
+"""Prints the bulk conversion ratios of docs/performance.md (each kernel
+against the CPU's own float32 <-> binary16 conversion, a memory stream and
+the scalar set) from a minifloat_bench_bulk JSON output.
 
     build/bench/minifloat_bench_bulk --benchmark_repetitions=5 \\
         --benchmark_report_aggregates_only=true \\

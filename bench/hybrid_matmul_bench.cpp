@@ -24,7 +24,8 @@
 // the fraction of output elements that differ from the reference of the
 // same model (peers: of sequential_fp32; the data below make FP32 sums
 // exact for the FP8 pairs, so there it must be 0). bench/hybrid_matmul_compare.py
-// prints the ratios; docs/performance.md ("Hybrid MatMul") the run.
+// prints the ratios that docs/performance.md ("Hybrid MatMul") sets as
+// targets, from the JSON output of a run.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the MX ratios of issue 6 from a minifloat_bench_mx JSON output.
+"""Prints the MX ratios of docs/performance.md from a minifloat_bench_mx JSON
+output.
 
     build/bench/minifloat_bench_mx --benchmark_repetitions=5 \\
         --benchmark_report_aggregates_only=true \\

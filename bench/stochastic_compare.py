@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the stochastic-rounding table of issue 5 (docs/performance.md) from
-a minifloat_bench_stochastic JSON output.
+"""Prints the stochastic-rounding table of docs/performance.md from a
+minifloat_bench_stochastic JSON output.
 
     build/ci/bench/minifloat_bench_stochastic --benchmark_filter='/(avx512|avx2)/' \\
         --benchmark_repetitions=12 --benchmark_enable_random_interleaving=true \\

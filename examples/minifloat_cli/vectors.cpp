@@ -13,9 +13,9 @@
 namespace minifloat_cli {
 namespace {
 
-// The random inputs come from the seed's Philox stream xored with this
-// constant (2^64 / golden ratio), so they are independent of the
-// stochastic-rounding words, which use the seed itself.
+// The random inputs come from the Philox stream of the --seed value xored
+// with this constant (2^64 / golden ratio), so they are independent of the
+// stochastic-rounding words, which use the --seed value itself.
 constexpr std::uint64_t random_input_stream = 0x9E3779B97F4A7C15u;
 
 template <class T>

@@ -222,7 +222,7 @@ enum mf_hybrid_type {
 
 /* Type tables (mf::hybrid::table_id). */
 enum mf_hybrid_table {
-  MF_TABLE_VENDOR_HYBRID_FP8 = 0, /* the seed's unit: K a multiple of 16 */
+  MF_TABLE_VENDOR_HYBRID_FP8 = 0, /* the "Hybrid FP8 ONNX" unit: K % 16 == 0 */
   MF_TABLE_CUBLASLT_FP8 = 1,
   MF_TABLE_ANY = 2
 };

@@ -145,8 +145,9 @@ MF_HOST_DEVICE constexpr unsigned inf_input_encoding(bool negative,
                : Format::positive_nan;
   }
   if (Format::encoding == specials::fnuz) {
-    // The seed's cast table keeps NaN even when saturating (ONNX 1.19 later
-    // changed this to +-max; see docs/semantics.md).
+    // ONNX's "Float stored in 8 bits" cast table (Cast-19 to Cast-23) gives
+    // NaN even when saturating; Cast-24 gives +-max, which mf::onnx::cast
+    // applies on top of this (docs/semantics.md 3.6, docs/onnx.md).
     return Format::positive_nan;
   }
   if (on_overflow == overflow::saturating || !Format::has_nan) {

@@ -169,7 +169,8 @@ TYPED_TEST(OperatorsOnSampledPairs, DivisionIsTheCorrectlyRoundedExactQuotient) 
   expect_correctly_rounded<TypeParam>(op::divide, sampled_pairs<TypeParam>());
 }
 
-// The boundaries the issue pins, as readable instances of the rule above.
+// The overflow boundaries of docs/semantics.md (3.4, 3.5), as readable
+// instances of the rule above.
 TEST(OperatorWorkedExamples, OverflowFollowsEachFormatsRule) {
   // e4m3fn: 448 + 16 = 464 is the tie between 448 and 480; 448 is even.
   EXPECT_EQ((mf::e4m3fn(448.0f) + mf::e4m3fn(16.0f)).bits(), 0x7E);

@@ -52,7 +52,7 @@ static_assert(is_same<promote_t<std::uint64_t, mf::binary16>, float>::value, "")
 // Two formats. Worked out from "the one that represents every value of the
 // other exactly, otherwise float" (values include -0, Inf and NaN):
 // ---------------------------------------------------------------------------
-// The issue's examples.
+// The examples of docs/semantics.md, section 6.
 static_assert(is_same<promote_t<mf::bfloat16, mf::e4m3fn>, mf::bfloat16>::value, "");
 static_assert(is_same<promote_t<mf::e4m3fn, mf::bfloat16>, mf::bfloat16>::value, "");
 static_assert(is_same<promote_t<mf::binary16, mf::e5m2>, mf::binary16>::value, "");

@@ -21,8 +21,8 @@ using Fp8Formats = mft::type_list<mf::e4m3fn, mf::e5m2, mf::e4m3fnuz, mf::e5m2fn
 // exactly those elements whose random word's low R bits r satisfy
 // r >= 2^R - D. Over a tensor of N copies, the number of round-ups is the
 // number of words (a histogram of the known Philox stream) at or above that
-// threshold, for every D = 0..2^R - 1: the scalar issue's "exactly D of the
-// 2^R random values" at bulk level.
+// threshold, for every D = 0..2^R - 1: the scalar rule's "exactly D of the
+// 2^R random values" (docs/stochastic-rounding.md) at bulk level.
 MFT_TYPED_PER_ISA_TEST(StochasticProperties, RoundUpCountIsExactForEveryFractionWithFourBits, Fp8Formats,
                        mft::format_names) {
   constexpr int R = 4;

@@ -522,13 +522,14 @@ static void check_hybrid(void) {
   CHECK(mf_hybrid_matmul(MF_HYBRID_HF8, MF_HYBRID_HF8, MF_HYBRID_HF8, &o, a, 15, b, 1, &c, 1, 1, 1,
                          16) == MF_ERR_BAD_SIZE,
         "hybrid lda < k");
-  /* Seed 000: arange(16) in E5M2 dotted with itself is 1280 (0x65) in E5M2. */
+  /* The StableHLO FNUZ RFC's example, in E5M2: arange(16) dotted with
+     itself is 1280 (0x65). */
   {
     static const unsigned int arange[16] = {0x00, 0x3c, 0x40, 0x42, 0x44, 0x45, 0x46, 0x47,
                                             0x48, 0x48, 0x49, 0x4a, 0x4a, 0x4a, 0x4b, 0x4c};
     CHECK(mf_hybrid_matmul(MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, &o, arange, 16, arange, 1,
                            &c, 1, 1, 1, 16) == MF_OK && c == 0x65u,
-          "hybrid seed arange: %x", c);
+          "hybrid rfc arange: %x", c);
   }
 }
 

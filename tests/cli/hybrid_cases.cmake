@@ -1,11 +1,12 @@
 # The hybrid arithmetic commands (matmul, eltwise, vectors-matmul) through the
 # real binary; included by minifloat_cli_add_tests, which defines cli_case.
 
-# Seed 000: arange(16) in E5M2 (9 -> 8, 11 and 13 -> 12, 15 -> 16) dotted
-# with itself is 1252, 1280 in E5M2 (0x65).
+# The example of the StableHLO FNUZ RFC (rfcs/20230321-fp8_fnuz.md), in
+# E5M2: arange(16) (9 -> 8, 11 and 13 -> 12, 15 -> 16) dotted with itself is
+# 1252, 1280 in E5M2 (0x65).
 set(arange "0x00 0x3c 0x40 0x42 0x44 0x45 0x46 0x47 0x48 0x48 0x49 0x4a 0x4a 0x4a 0x4b 0x4c")
 string(REPLACE " " "\\n" arange_column "${arange}")
-cli_case(hybrid_matmul_seed_arange ARGS matmul --a BF8 --b BF8 --out BF8
+cli_case(hybrid_matmul_rfc_arange ARGS matmul --a BF8 --b BF8 --out BF8
          INPUT "1 16 1\\n${arange}\\n${arange_column}\\n" STDOUT "0x65\\n")
 # 1 + 2^-24 + 2^-24: sequential_fp32 gives 1, exact 1 + 2^-23, one ulp away.
 set(small_k "1 3 1\\n3f80 3980 3980\\n3f80\\n3980\\n3980\\n")

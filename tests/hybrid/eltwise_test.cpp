@@ -1,5 +1,6 @@
-// The element-wise unit: the seed's scale rules, each rounding worked by
-// hand, the exact option and the operands placement, broadcasting.
+// The element-wise unit: the scale rules of the vendor's "Hybrid FP8 ONNX"
+// notes, each rounding worked by hand, the exact option and the operands
+// placement, broadcasting.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -66,7 +67,7 @@ TEST(HybridEltwise, MulCombinesScalesAfterTheProduct) {
   EXPECT_EQ(one(T::hf8, T::hf8, T::bf16, 1, 1, o), mf::bfloat16(1.0f + 0x1p-6f).bits());
 }
 
-// The seed's rules, each an error when broken.
+// The notes' rules ("Rules for Eltwise Add/Sub"), each an error when broken.
 TEST(HybridEltwise, ScaleRules) {
   // FP8 op 16-bit: the FP8 scale must be in the 16-bit tensor's format.
   auto o = scaled(hy::eltwise_op::add, T::bf16, 2.0f, 1.0f);

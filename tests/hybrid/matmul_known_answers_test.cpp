@@ -29,11 +29,11 @@ hy::matmul_options with(hy::accumulation_model m) {
   return o;
 }
 
-// Seed 000: arange(16) in e5m2fnuz (9 -> 8, 11 and 13 -> 12, 15 -> 16)
-// dotted with itself: 1252 exactly in FP32, 1280 in e5m2fnuz (spacing 256
-// there). The hybrid types have E5M2 (BF8), whose values in this range are
-// the same, and whose rounding of 1252 is the same 1280.
-TEST(HybridKnownAnswers, SeedArangeDotProduct) {
+// The StableHLO FNUZ RFC's example: arange(16) in e5m2fnuz (9 -> 8, 11 and 13
+// -> 12, 15 -> 16) dotted with itself: 1252 exactly in FP32, 1280 in e5m2fnuz
+// (spacing 256 there). The hybrid types have E5M2 (BF8), whose values in this
+// range are the same, and whose rounding of 1252 is the same 1280.
+TEST(HybridKnownAnswers, FnuzRfcArangeDotProduct) {
   std::vector<double> a;
   for (int i = 0; i < 16; ++i) {
     const double fnuz = static_cast<float>(mf::e5m2fnuz(static_cast<float>(i)));

@@ -214,7 +214,7 @@ TYPED_TEST(Limits, DescribeABoundedInexactNonModularNonTrappingFloatingType) {
 
 // infinity() and quiet_NaN() are, where the format has them, its Inf and its
 // canonical NaN; where it has not, what converting float's Inf or NaN gives
-// (the issue's cast table).
+// (the special-input table, docs/semantics.md 3.6).
 TYPED_TEST(Limits, InfinityIsTheInfinityOrTheConversionOfFloatInfinity) {
   using T = TypeParam;
   const T inf = std::numeric_limits<T>::infinity();
@@ -248,7 +248,8 @@ TYPED_TEST(Limits, SignalingNanIsANanWithTheQuietBitClearWhereThereIsOne) {
   }
 }
 
-// The table of the issue, where a format lacks Inf or NaN.
+// The special-input table (docs/semantics.md 3.6), where a format lacks Inf
+// or NaN.
 TEST(LimitsWithoutInfinity, InfinityAndNanFollowTheCastTable) {
   EXPECT_EQ(std::numeric_limits<mf::e4m3fn>::infinity().bits(), 0x7F);
   EXPECT_EQ(std::numeric_limits<mf::e4m3fn>::quiet_NaN().bits(), 0x7F);
@@ -264,7 +265,7 @@ TEST(LimitsWithoutInfinity, InfinityAndNanFollowTheCastTable) {
   EXPECT_EQ(std::numeric_limits<mf::e5m2>::quiet_NaN().bits(), 0x7E);
 }
 
-// The issue's table of the formats, as numbers.
+// The format table (README.md, docs/formats/), as numbers.
 TEST(LimitsOfTheNamedFormats, MatchTheFormatTable) {
   EXPECT_EQ(static_cast<float>(std::numeric_limits<mf::e4m3fn>::max()), 448.0f);
   EXPECT_EQ(static_cast<float>(std::numeric_limits<mf::e4m3fn>::denorm_min()), 0x1p-9f);

@@ -74,7 +74,8 @@ struct magnitude_table {
   }
 };
 
-// Encodings of the special results (the cast table, non-saturating).
+// Encodings of the special results (the special-input table of
+// docs/semantics.md 3.6, non-saturating).
 template <class T>
 expected_encoding nan_result() {
   using p = params<T>;

@@ -99,8 +99,8 @@ decoded reference_decode(std::uint32_t bits) {
   return {cls, sign, sign ? -magnitude : magnitude};
 }
 
-// The canonical NaN encodings of the table: conversions produce
-// exactly these. Formats without NaN report false.
+// The canonical NaN encodings of docs/semantics.md's tables: conversions
+// produce exactly these. Formats without NaN report false.
 template <class T>
 bool is_canonical_nan(std::uint32_t bits) {
   using p = params<T>;

@@ -10,9 +10,9 @@
 //   encode_scaled_stochastic[_amax], encode_stochastic_amax: the same, combined
 //   decode_scaled(in, out, n, s)                   -> decode(in, out, n, s)
 //   encode / convert / encode_from_*(..., mode, ovf) -> (..., conversion::with(mode, ovf))
-// A scale of exactly 1 now skips the multiply (the same bits unless
-// flush-to-zero or denormals-are-zero is set, where x * 1 flushed a
-// subnormal x and the unscaled path does not).
+// A scale of exactly 1 skips the multiply, as in encode.hpp: the same bits
+// unless flush-to-zero or denormals-are-zero is set, where x * 1 would
+// flush a subnormal x and the unscaled path does not.
 #pragma once
 
 #include <cstddef>

@@ -51,9 +51,10 @@ struct fused_steps {
 
 namespace detail {
 
-// The one place the fused kernels' template flags are chosen: every call
-// below names a combination an old entry point instantiated (the plain
-// deterministic, unscaled, amax-free case never reaches here).
+// The one place the fused kernels' template flags are chosen, so that each
+// of the seven combinations of stochastic / scale / amax is instantiated
+// from here alone; the eighth (deterministic, unscaled, no amax) takes the
+// plain kernels of api.hpp and never reaches here.
 template <class Fmt>
 inline std::uint32_t run_fused_steps(const float* in, typename Fmt::storage_type* out,
                                      std::size_t n, const conversion& c, float scale,

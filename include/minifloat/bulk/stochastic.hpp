@@ -1,6 +1,6 @@
-// Bulk stochastic rounding is an option of mf::bulk::encode now
+// Bulk stochastic rounding is an option of mf::bulk::encode
 // (mf::conversion::stochastic, conversion.hpp and encode.hpp); this header
-// keeps the old include path and the deprecated names (deprecated.hpp). See
+// keeps its include path working and the deprecated names (deprecated.hpp). See
 // docs/stochastic-rounding.md.
 #pragma once
 

@@ -14,17 +14,17 @@
 
 namespace mf::hybrid {
 
-// HF8 is E4M3FN, BF8 is E5M2 (the seed's footnote: "HF8 -> E4M3 and BF8 ->
-// E5M2"). f32 appears only as an output type and as the operand type of the
-// `operands` scale placement.
+// HF8 is E4M3FN, BF8 is E5M2 (the footnote of the vendor's "Hybrid FP8 ONNX"
+// notes: "HF8 -> E4M3 and BF8 -> E5M2"). f32 appears only as an output type
+// and as the operand type of the `operands` scale placement.
 enum class element_type : unsigned char { i8, u8, hf8, bf8, f16, bf16, f32 };
 
 inline constexpr element_type all_element_types[] = {
     element_type::i8,  element_type::u8,   element_type::hf8, element_type::bf8,
     element_type::f16, element_type::bf16, element_type::f32};
 
-// The names of the seed's tables (the CLI accepts these and the library's
-// format names).
+// The names in the tables of the vendor's "Hybrid FP8 ONNX" notes (the CLI
+// accepts these and the library's format names).
 constexpr std::string_view name(element_type t) noexcept {
   switch (t) {
     case element_type::i8: return "I8";

@@ -1,8 +1,9 @@
-// Element-wise add, sub and mul of the hybrid unit, with the seed's scale
-// rules: FP8 tensors carry a scale in a 16-bit format (FP16 or BF16), the
-// same for both FP8 operands, or the format of the 16-bit operand; a 16-bit
-// tensor carries none. Shapes: B is the same shape as A, a scalar, or one
-// value per column (the innermost dimension), broadcast over the rows.
+// Element-wise add, sub and mul of the hybrid unit, with the scale rules of
+// the vendor's "Hybrid FP8 ONNX" notes ("Rules for Eltwise Add/Sub"): FP8
+// tensors carry a scale in a 16-bit format (FP16 or BF16), the same for both
+// FP8 operands, or the format of the 16-bit operand; a 16-bit tensor carries
+// none. Shapes: B is the same shape as A, a scalar, or one value per column
+// (the innermost dimension), broadcast over the rows.
 #pragma once
 
 #include <cmath>
@@ -36,7 +37,7 @@ struct eltwise_options {
   // instead of through float32.
   bool exact = false;
   // operands: dequantize each FP8 tensor to the scale's 16-bit format first
-  // (the seed's ONNX suggestion), then compute without scales.
+  // (the notes' "ONNX Suggestion"), then compute without scales.
   placement where = placement::epilogue;
   output_conversion output;
   bool check_z_multiple = true;  // the vendor table: the innermost dimension % 16 == 0
@@ -56,7 +57,7 @@ inline float round_to_16bit(element_type t, double v) {
                                  : static_cast<float>(round_to<mf::binary16>(v));
 }
 
-// The scale each operand is multiplied by, after checking the seed's rules.
+// The scale each operand is multiplied by, after checking the notes' rules.
 inline void eltwise_scales(element_type ta, element_type tb, const eltwise_options& o, float& sa,
                            float& sb) {
   const auto check = [&](element_type t, const tensor_scale& s, element_type other,

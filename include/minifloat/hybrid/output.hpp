@@ -14,9 +14,9 @@
 
 namespace mf::hybrid {
 
-// Where the scales apply: after the sum (the seed's "post processing
-// engine"), or to each operand before it (PyTorch's CPU emulation of
-// _scaled_mm: dequantize to float32, then multiply).
+// Where the scales apply: after the sum (the "post processing engine" of the
+// vendor's "Hybrid FP8 ONNX" notes), or to each operand before it (PyTorch's
+// CPU emulation of _scaled_mm: dequantize to float32, then multiply).
 enum class placement : unsigned char { epilogue, operands };
 
 // How the output scale applies: cuBLAS and PyTorch on CUDA multiply by it;

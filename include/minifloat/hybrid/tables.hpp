@@ -1,7 +1,7 @@
 // Which (activation, weight) -> output type combinations a unit accepts, as
-// data: the seed accelerator's Hybrid FP8 tables (the default), cuBLASLt's
-// FP8 table, and `any` for research. A policy type names a table, so the
-// same MatMul code runs under each.
+// data: the tables of an accelerator vendor's "Hybrid FP8 ONNX" notes (the
+// default), cuBLASLt's FP8 table, and `any` for research. A policy type names
+// a table, so the same MatMul code runs under each.
 #pragma once
 
 #include <cstddef>
@@ -31,7 +31,7 @@ struct type_row {
 namespace detail {
 using T = element_type;
 
-// The seed's "Acts/Wts cross data type support (ZM)" table, one row per
+// The vendor notes' "Acts/Wts cross data type support (ZM)" table, one row per
 // output (BF8 x HF8 -> BF8/HF8 is two rows).
 inline constexpr type_row vendor_matmul_rows[] = {
     {T::i8, T::i8, T::i8},      {T::u8, T::u8, T::u8},
@@ -45,7 +45,7 @@ inline constexpr type_row vendor_matmul_rows[] = {
     {T::hf8, T::hf8, T::hf8},   {T::hf8, T::bf8, T::hf8},
     {T::hf8, T::bf8, T::bf8}};
 
-// The seed's "Acts/Wts data type support (Elt-wise)" table.
+// The vendor notes' "Acts/Wts data type support (Elt-wise)" table.
 inline constexpr type_row vendor_eltwise_rows[] = {
     {T::i8, T::i8, T::i8},       {T::u8, T::u8, T::u8},
     {T::bf8, T::bf8, T::f16},    {T::bf8, T::bf8, T::bf16},
@@ -107,8 +107,9 @@ constexpr bool eltwise_supported(table_id table, element_type a, element_type b,
   return false;
 }
 
-// The seed's "Input Z multiple 16": the vendor unit takes a reduction (or,
-// element-wise, innermost) dimension that is a multiple of 16.
+// The vendor notes' "Input Z multiple" column (16 in every row): the unit
+// takes a reduction (or, element-wise, innermost) dimension that is a
+// multiple of 16.
 constexpr std::size_t required_z_multiple(table_id table) noexcept {
   return table == table_id::vendor_hybrid_fp8 ? 16 : 1;
 }

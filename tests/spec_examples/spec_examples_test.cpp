@@ -1,5 +1,5 @@
-// The example of the seed RFC (../shared/seeds/000_253b71dab45e481b.txt,
-// "RFC: Float8E4M3FNUZ and Float8E5M2FNUZ"), a JAX session:
+// The example of the StableHLO RFC "Float8E4M3FNUZ and Float8E5M2FNUZ"
+// (openxla/stablehlo, rfcs/20230321-fp8_fnuz.md), run in JAX:
 //
 //   >>> x = jnp.arange(16, dtype=jnp.float8_e5m2fnuz)
 //   >>> x
@@ -24,7 +24,7 @@ std::array<mf::e5m2fnuz, 16> arange16() {
   return x;
 }
 
-TEST(SeedExample, Arange16InE5m2fnuzRoundsToTheRfcsValues) {
+TEST(SpecExample, Arange16InE5m2fnuzRoundsToTheRfcsValues) {
   const std::array<float, 16> expected = {0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 10, 12, 12, 12, 14, 16};
   const std::array<mf::e5m2fnuz, 16> x = arange16();
   for (std::size_t i = 0; i < 16; ++i) {
@@ -40,7 +40,7 @@ TEST(SeedExample, Arange16InE5m2fnuzRoundsToTheRfcsValues) {
   }
 }
 
-TEST(SeedExample, DotProductOfArange16WithItselfIs1280) {
+TEST(SpecExample, DotProductOfArange16WithItselfIs1280) {
   const std::array<mf::e5m2fnuz, 16> x = arange16();
   float accumulator = 0.0f;
   for (const mf::e5m2fnuz v : x) {
