@@ -157,6 +157,49 @@ TEST(HybridProperties, ExactAgainstIntegerSum) {
 // The accumulator is sized per type pair: E4M3 x E4M3 sums of up to 2^27 - 1
 // products fit one 64-bit limb (36 + 27 bits), E5M2 x E5M2 needs two from
 // the first product (64 bits), BF16 x BF16 nine.
+// exact(true) computes C from the exact y2 = S * s + bias: with an FP32
+// output and no output scale, C is that y2 rounded once to float32, so
+// amax = max |y2| must be max |C|, element for element the same roundings
+// (the float32 path's y2, rounded twice, differs from it on wide-range
+// data). Random wide-range FP16 and BF16 codes, with and without bias.
+TEST(HybridProperties, ExactToOutputAmaxIsThatOfTheExactY2) {
+  std::mt19937_64 rng(20261129);
+  const std::size_t m = 3, n = 4, k = 37;
+  int cases_where_rounding_twice_differs = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    for (T t : {T::f16, T::bf16}) {
+      const auto a = hybrid_test::random_matrix(t, m * k, rng);
+      const auto b = hybrid_test::random_matrix(t, k * n, rng);
+      hy::matmul_options o = with(hy::models::exact(true));
+      std::vector<float> bias(n);
+      for (auto& v : bias) v = std::ldexp(static_cast<float>(rng() % 2001) - 1000.0f, -3);
+      if (trial % 2 == 1) o.scales.bias = bias.data();
+      float amax = -1.0f;
+      o.amax = &amax;
+      const auto c = run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, o);
+      float largest = 0.0f;
+      bool nan = false;
+      for (std::uint32_t bits : c) {
+        const float v = as_float(bits);
+        nan = nan || std::isnan(v);
+        largest = std::fabs(v) > largest ? std::fabs(v) : largest;
+      }
+      if (nan) {
+        EXPECT_TRUE(std::isnan(amax));
+        continue;
+      }
+      ASSERT_EQ(amax, largest) << "trial " << trial;
+      float rounded_amax = -1.0f;
+      o.model = hy::models::exact();
+      o.amax = &rounded_amax;
+      run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, o);
+      if (rounded_amax != amax) ++cases_where_rounding_twice_differs;
+    }
+  }
+  // The data must tell the two roundings apart, or the check above proves nothing.
+  EXPECT_GT(cases_where_rounding_twice_differs, 0);
+}
+
 TEST(HybridProperties, AccumulatorWidthPerTypePair) {
   using hy::sum_layout_for;
   EXPECT_EQ(sum_layout_for(T::hf8, T::hf8, (std::size_t{1} << 27) - 1).limbs, 1);
