@@ -274,7 +274,8 @@ binary_type parse_binary_type(std::string_view option, std::string_view text) {
   const std::optional<mf::format_id> id = mf::find_format(text);
   if (id == mf::format_id::float32) return binary_type::f32;
   if (id == mf::format_id::float64) return binary_type::f64;
-  throw_unknown_value(option, "type", text, "f32 (float32), f64 (float64)");
+  throw_not_a_type(option, text, option == "--from" ? "a source type" : "a target type",
+                   "f32 (float32), f64 (float64)");
 }
 
 constexpr choice<std::string_view> methods[] = {
@@ -389,9 +390,13 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   }
   const std::optional<mf::format_id> format = mf::find_minifloat(line.operands[0]);
   if (!format) {
-    throw usage_error("unknown format " + quoted(line.operands[0]) + " (one of: " +
-                      canonical_format_names() +
-                      "; or an alias of one, in any case: 'minifloat --help' lists them)");
+    const std::string valid = canonical_format_names() +
+                              "; or an alias of one, in any case: 'minifloat --help' lists them";
+    if (mf::find_format(line.operands[0])) {
+      throw usage_error(name + ": " + quoted(line.operands[0]) +
+                        " is not a minifloat format (one of: " + valid + ")");
+    }
+    throw usage_error("unknown format " + quoted(line.operands[0]) + " (one of: " + valid + ")");
   }
   o.format = *format;
 

@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include <minifloat/format_registry.hpp>
+
 namespace minifloat_cli {
 namespace {
 
@@ -174,6 +176,15 @@ void throw_unknown_value(std::string_view option, std::string_view noun, std::st
                          std::string_view valid) {
   throw usage_error(std::string(option) + ": unknown " + std::string(noun) + " " + quoted(text) +
                     " (one of: " + std::string(valid) + ")");
+}
+
+void throw_not_a_type(std::string_view option, std::string_view text, std::string_view what,
+                      std::string_view valid) {
+  if (mf::find_format(text)) {
+    throw usage_error(std::string(option) + ": " + quoted(text) + " is not " + std::string(what) +
+                      " (one of: " + std::string(valid) + ")");
+  }
+  throw_unknown_value(option, "type", text, valid);
 }
 
 std::string_view mode_name(rounding_mode mode) {

@@ -46,6 +46,13 @@ struct choice {
 [[noreturn]] void throw_unknown_value(std::string_view option, std::string_view noun,
                                       std::string_view text, std::string_view valid);
 
+// Throws usage_error for a type name the option does not take: "OPTION:
+// 'TEXT' is not WHAT (one of: VALID)" when the format registry knows the
+// name (a real type, of the wrong kind), else "OPTION: unknown type 'TEXT'
+// (one of: VALID)".
+[[noreturn]] void throw_not_a_type(std::string_view option, std::string_view text,
+                                   std::string_view what, std::string_view valid);
+
 // The value called `text` among `choices`, or the usage_error above listing
 // every name.
 template <class Value, std::size_t N>

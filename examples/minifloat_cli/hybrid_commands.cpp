@@ -69,11 +69,7 @@ hy::element_type parse_type(const command_line& in, std::string_view key) {
   if (!v) throw usage_error(std::string(key) + " TYPE is required");
   hy::element_type t;
   if (hy::parse_element_type(*v, t)) return t;
-  if (mf::find_format(*v)) {
-    throw usage_error(std::string(key) + ": " + quoted(*v) +
-                      " is not a type of the hybrid unit (one of: " + element_type_list() + ")");
-  }
-  throw_unknown_value(key, "type", *v, element_type_list());
+  throw_not_a_type(key, *v, "a type of the hybrid unit", element_type_list());
 }
 
 constexpr choice<hy::table_id> tables[] = {{"vendor_hybrid_fp8", hy::table_id::vendor_hybrid_fp8},

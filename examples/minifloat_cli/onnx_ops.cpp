@@ -110,11 +110,9 @@ std::vector<std::int64_t> parse_shape(std::string_view context, std::string_view
 // "HF8", "FLOAT16", "fp32", ...).
 onnx::data_type parse_type(std::string_view context, std::string_view text) {
   const onnx::data_type t = onnx::data_type_from_name(text);
-  if (t == onnx::data_type::undefined) {
-    throw_unknown_value(context, "type", text,
-                        onnx::data_type_list() + "; or an alias of one, in any case");
-  }
-  return t;
+  if (t != onnx::data_type::undefined) return t;
+  throw_not_a_type(context, text, "a type of the ONNX operators",
+                   onnx::data_type_list() + "; or an alias of one, in any case");
 }
 
 // One element of `type` from text: "0x" + hex bits, or a number. Returns

@@ -65,9 +65,14 @@ cli_case(unknown_round ARGS encode e4m3fn --round sideways STATUS 2 NO_STDOUT
          STDERR "--round: unknown mode 'sideways' \\(one of: nearest-even \\(rne\\), toward-zero \\(rtz\\), toward-positive \\(up, ceil\\), toward-negative \\(down, floor\\), stochastic \\(sr\\)\\)")
 cli_case(unknown_format_lists ARGS encode e9m9 STATUS 2 NO_STDOUT
          STDERR "unknown format 'e9m9' \\(one of: e4m3fn e4m3fnuz .* bfloat16; or an alias")
+cli_case(not_a_minifloat ARGS info int8 STATUS 2 NO_STDOUT
+         STDERR "info: 'int8' is not a minifloat format \\(one of: e4m3fn ")
 cli_case(unknown_onnx_type_lists ARGS quantize-linear --shape 1 --scales 1 --output-dtype float9
          STATUS 2 NO_STDOUT
          STDERR "--output-dtype: unknown type 'float9' \\(one of: float, uint8, int8, .*float8e8m0; or an alias")
+cli_case(format_not_an_onnx_type ARGS dequantize-linear --shape 1 --x-type e2m3fn --scales 1
+         STATUS 2 NO_STDOUT
+         STDERR "--x-type: 'e2m3fn' is not a type of the ONNX operators \\(one of: float, uint8")
 cli_case(rejected_pair_suggests_any ARGS matmul --a BF8 --b BF8 --out HF8 STATUS 2 NO_STDOUT
          STDERR "vendor_hybrid_fp8 does not accept MatMul BF8 x BF8 -> HF8 \\(--table any accepts it\\)")
 cli_case(rejected_eltwise_pair_suggests_any ARGS eltwise --op add --a HF8 --b HF8 --out HF8
