@@ -5,13 +5,12 @@
 #include <minifloat/config.hpp>
 
 #include "commands.hpp"
-#include "format_registry.hpp"
 #include "line_io.hpp"
 
 namespace minifloat_cli {
 namespace {
 
-constexpr std::string_view usage =
+constexpr std::string_view usage_head =
     "usage: minifloat COMMAND [ARGS]\n"
     "\n"
     "Inspect and convert the minifloat formats (minifloat " MINIFLOAT_VERSION_STRING ").\n"
@@ -41,8 +40,16 @@ constexpr std::string_view usage =
     "                [--power-of-two] [--per-row N] [--binary]\n"
     "                                numbers on stdin -> a static scale and its cost\n"
     "\n"
-    "FORMAT: e4m3fn e4m3fnuz e5m2 e5m2fnuz e2m1fn e2m3fn e3m2fn e8m0fnu e4m3 e3m4\n"
-    "        e4m3b11fnuz binary16 bfloat16\n"
+    "FORMAT: a name or an alias, in any case:\n";
+
+constexpr std::string_view usage_types =
+    "\n"
+    "The type options of matmul, eltwise, vectors-matmul (--a, --b, --out,\n"
+    "--scale-type), quantize-linear and dequantize-linear (--x-type,\n"
+    "--output-dtype, ...) and encode/decode's --from/--to take the same names,\n"
+    "and these:\n";
+
+constexpr std::string_view usage_tail =
     "\n"
     "'minifloat COMMAND --help' describes a command. '--' ends the options.\n"
     "\n"
@@ -97,7 +104,8 @@ constexpr std::string_view encode_help =
     "('\\v', '\\f', '\\r'), is an error.\n"
     "\n"
     "  --round MODE    nearest-even (rne, the default), toward-zero (rtz),\n"
-    "                  toward-positive (up), toward-negative (down), or\n"
+    "                  toward-positive (up, ceil), toward-negative (down,\n"
+    "                  floor), or\n"
     "                  stochastic (sr): line i (0-based) is rounded by\n"
     "                  mf::round_to_stochastic with the random bits\n"
     "                  mf::stochastic_random_bits(seed, i, B), as the bulk\n"
@@ -109,7 +117,8 @@ constexpr std::string_view encode_help =
     "  --random-bits B random bits per value for stochastic, 1..32 (default 32;\n"
     "                  with 8 or fewer four values share a Philox word, with 16\n"
     "                  or fewer two); an error without --round stochastic\n"
-    "  --from f32|f64  the source type (default f32)\n";
+    "  --from f32|f64  the source type (default f32; float32, float64 and their\n"
+    "                  other aliases too)\n";
 
 constexpr std::string_view decode_help =
     "usage: minifloat decode FORMAT [--to f32|f64]\n"
@@ -154,6 +163,85 @@ constexpr std::string_view vectors_help =
     "  --csv           add a column header line and a third column, the class\n"
     "                  of the output (zero, subnormal, normal, inf, nan)\n";
 
+constexpr std::string_view matmul_help =
+    "usage: minifloat matmul --a TYPE --b TYPE --out TYPE [options] < input\n"
+    "\n"
+    "C = out(post(sum_k A[i,k] * B[k,j])) by the hybrid reference (docs/hybrid.md).\n"
+    "Input: a line 'M K N' (or --m/--k/--n), then M*K hex encodings of A and K*N of\n"
+    "B, row-major, separated by spaces or newlines ('0x' optional). Output: C, one\n"
+    "row per line; with --amax a final '# amax: X' line; with --exact-error a\n"
+    "'# error_ulps' block: each element's error against the exact model, in ulps\n"
+    "of the output type (the exact value rounded to float32).\n"
+    "\n"
+    "  TYPE                 HF8 (e4m3fn), BF8 (e5m2), FP16 (binary16), BF16\n"
+    "                       (bfloat16), I8 (int8), U8 (uint8); --out also FP32\n"
+    "                       (float32); any alias of these, in any case\n"
+    "  --table T            vendor_hybrid_fp8 (default: the vendor's Hybrid FP8\n"
+    "                       table, K a multiple of 16), cublaslt_fp8, any\n"
+    "  --no-z-check         accept any K under the vendor table\n"
+    "  --model M            sequential_fp32 (default), exact, exact-to-output,\n"
+    "                       avx512_bf16_pairs, amx_tile_pairs, chunked_exact,\n"
+    "                       reduced_precision\n"
+    "  --chunk N            amx_tile_pairs (default 32) / chunked_exact (64)\n"
+    "  --order sdm|guide    amx_tile_pairs product order (default sdm)\n"
+    "  --chunk-rounding R   chunked_exact: nearest-even (rne, default) or\n"
+    "                       toward-zero (rtz)\n"
+    "  --presum-round       chunked_exact: round the chunk sum first\n"
+    "  --bits N --promote-every N --variant seq|block --block N\n"
+    "  --trunc toward-zero|floor (rtz, toward-negative, down)\n"
+    "                       reduced_precision (defaults 14, 128, seq, 32, toward-zero)\n"
+    "  --scale-a X --scale-b X\n"
+    "                       per-tensor float32 scales (default 1)\n"
+    "  --scale-a-rows L --scale-b-columns L --bias L\n"
+    "                       comma-separated float32 lists (M, N and N values)\n"
+    "  --output-scale X --output-scale-rule multiply|divide\n"
+    "                       the output scale; the rule is required with it\n"
+    "  --placement epilogue|operands\n"
+    "  --saturate           saturating output conversion\n"
+    "  --round nearest-even|stochastic (rne, sr) [--seed N] [--random-bits B]\n"
+    "        [--offset N]\n"
+    "  --int-scale X --requant exact|fp32\n"
+    "                       integer MatMul requantization (default 1, exact)\n"
+    "\n"
+    "An option the request does not use is an error (status 2, with the reason):\n"
+    "a model's own options under another model (--chunk under sequential_fp32\n"
+    "or exact), --int-scale/--requant for a float MatMul, and for an integer\n"
+    "MatMul (I8 x I8, U8 x U8) every option but --int-scale, --requant and the\n"
+    "sizes.\n";
+
+constexpr std::string_view eltwise_help =
+    "usage: minifloat eltwise --op add|sub|mul --a TYPE --b TYPE --out TYPE [options]\n"
+    "\n"
+    "C = out(A op B) by the hybrid element-wise reference (docs/hybrid.md).\n"
+    "Input: a line 'ROWS COLUMNS' (or --rows/--columns), then ROWS*COLUMNS hex\n"
+    "encodings of A, then B: ROWS*COLUMNS, 1 (--b-shape scalar) or COLUMNS\n"
+    "(--b-shape row) encodings. Output: C, one row per line.\n"
+    "\n"
+    "  --table T            vendor_hybrid_fp8 (default) or any; --no-z-check\n"
+    "  --scale-type FP16|BF16\n"
+    "                       the format of the FP8 tensors' scales (required with a scale)\n"
+    "  --scale-a X --scale-b X\n"
+    "                       scales of FP8 tensors (values of the scale type)\n"
+    "  --exact              round once from the exact value\n"
+    "  --placement epilogue|operands\n"
+    "  --saturate, --round nearest-even|stochastic (rne, sr) [--seed N]\n"
+    "        [--random-bits B] [--offset N]\n"
+    "\n"
+    "TYPE as for matmul. An option the request does not use is an error\n"
+    "(--scale-type without a scale; for integer tensors the scales, --exact,\n"
+    "--placement, --saturate and --round).\n";
+
+constexpr std::string_view vectors_matmul_help =
+    "usage: minifloat vectors-matmul --a TYPE --b TYPE --out TYPE --m M --k K --n N\n"
+    "                                [--data-seed N] [matmul options]\n"
+    "\n"
+    "A seeded random MatMul case for a testbench: '#' lines naming every\n"
+    "parameter, then 'M K N', A and B as `minifloat matmul` reads them (uniformly\n"
+    "random finite encodings, so every exponent occurs), then a '# C' line and C.\n"
+    "Element i of A's stream has bits stochastic_random_word(data_seed ^\n"
+    "0xa5a5a5a5a5a5a5a5, i) (B: ^ 0x5a5a5a5a5a5a5a5a), cut to the type's width;\n"
+    "non-finite codes are skipped. --seed is the stochastic output rounding's.\n";
+
 constexpr std::string_view calibrate_help =
     "usage: minifloat calibrate FORMAT [--method max|percentile|mse|kl] [--percentile P]\n"
     "                          [--power-of-two] [--per-row N] [--binary]\n"
@@ -181,269 +269,54 @@ constexpr std::string_view calibrate_help =
     "power_of_two, values, zeros, nan, inf, amax, scale (decimal, hex-float and\n"
     "bits), scale_inv, mse, sqnr_db, saturated, flushed.\n";
 
-struct command_name {
-  std::string_view name;
-  command what;
-};
-
-constexpr command_name commands[] = {
-    {"formats", command::formats}, {"info", command::info},
-    {"table", command::table},     {"encode", command::encode},
-    {"decode", command::decode},   {"vectors", command::vectors},
-    {"quantize-linear", command::quantize_linear},
-    {"dequantize-linear", command::dequantize_linear},
-    {"calibrate", command::calibrate},
-};
-
-struct mode_spelling {
-  std::string_view name;
-  rounding_mode mode;
-};
-
-constexpr mode_spelling mode_spellings[] = {
-    {"nearest-even", rounding_mode::nearest_even},
-    {"rne", rounding_mode::nearest_even},
-    {"toward-zero", rounding_mode::toward_zero},
-    {"rtz", rounding_mode::toward_zero},
-    {"toward-positive", rounding_mode::toward_positive},
-    {"up", rounding_mode::toward_positive},
-    {"toward-negative", rounding_mode::toward_negative},
-    {"down", rounding_mode::toward_negative},
-    {"stochastic", rounding_mode::stochastic},
-    {"sr", rounding_mode::stochastic},
-};
-
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
-// A non-negative integer: decimal, or hex with 0x; the whole text, no sign.
-std::uint64_t parse_unsigned(std::string_view context, std::string_view text) {
-  const bool is_hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-  const std::string_view digits = is_hex ? text.substr(2) : text;
-  const std::uint64_t base = is_hex ? 16 : 10;
-  std::uint64_t value = 0;
-  bool ok = !digits.empty();
-  for (const char c : digits) {
-    std::uint64_t digit = 16;
-    if (c >= '0' && c <= '9') digit = static_cast<std::uint64_t>(c - '0');
-    else if (is_hex && c >= 'a' && c <= 'f') digit = static_cast<std::uint64_t>(c - 'a' + 10);
-    else if (is_hex && c >= 'A' && c <= 'F') digit = static_cast<std::uint64_t>(c - 'A' + 10);
-    if (digit >= base || value > (~std::uint64_t{0} - digit) / base) {
-      ok = false;
-      break;
-    }
-    value = value * base + digit;
-  }
-  if (!ok) {
-    throw usage_error(std::string(context) + ": not an unsigned 64-bit integer: " + quoted(text));
-  }
-  return value;
+// --from / --to: float32 or float64 in any spelling of the registry.
+binary_type parse_binary_type(std::string_view option, std::string_view text) {
+  const std::optional<mf::format_id> id = mf::find_format(text);
+  if (id == mf::format_id::float32) return binary_type::f32;
+  if (id == mf::format_id::float64) return binary_type::f64;
+  throw_not_a_type(option, text, option == "--from" ? "a source type" : "a target type",
+                   "f32 (float32), f64 (float64)");
 }
 
-binary_type parse_binary_type(std::string_view context, std::string_view text) {
-  if (text == "f32") return binary_type::f32;
-  if (text == "f64") return binary_type::f64;
-  throw usage_error(std::string(context) + ": expected f32 or f64, got " + quoted(text));
+constexpr choice<std::string_view> methods[] = {
+    {"max", "max"}, {"percentile", "percentile"}, {"mse", "mse"}, {"kl", "kl"}};
+
+const std::vector<rounding_mode> every_mode = {
+    rounding_mode::nearest_even, rounding_mode::toward_zero, rounding_mode::toward_positive,
+    rounding_mode::toward_negative, rounding_mode::stochastic};
+
+std::string canonical_format_names() {
+  std::string names;
+  mf::for_each_minifloat([&](auto tag) {
+    if (!names.empty()) names += ' ';
+    names += mf::canonical_name(tag.id);
+  });
+  return names;
 }
 
-rounding_mode parse_mode(std::string_view text) {
-  for (const auto& spelling : mode_spellings) {
-    if (spelling.name == text) return spelling.mode;
+// encode, vectors: --round, --saturate, --seed, --random-bits, and the
+// rules that make an option without effect an error.
+void read_conversion_options(const command_line& line, options& o) {
+  const std::string name = line.name();
+  if (const auto mode = line.value("--round")) {
+    o.mode = parse_rounding_mode("--round", *mode, every_mode);
   }
-  throw usage_error("--round: unknown mode " + quoted(text) +
-                    " (nearest-even, toward-zero, toward-positive, toward-negative, "
-                    "stochastic, or rne, rtz, up, down, sr)");
-}
-
-// Which options each command takes.
-bool accepts(command what, std::string_view option) {
-  switch (what) {
-    case command::table:
-      return option == "--csv" || option == "--markdown";
-    case command::encode:
-      return option == "--round" || option == "--saturate" || option == "--seed" ||
-             option == "--random-bits" || option == "--from";
-    case command::decode:
-      return option == "--to";
-    case command::vectors:
-      return option == "--round" || option == "--saturate" || option == "--seed" ||
-             option == "--random-bits" || option == "--count" || option == "--csv";
-    case command::calibrate:
-      return option == "--method" || option == "--percentile" || option == "--power-of-two" ||
-             option == "--per-row" || option == "--binary";
-    default:
-      return false;
+  o.saturate = line.has("--saturate");
+  if (const auto seed = line.value("--seed")) {
+    o.seed = parse_unsigned("--seed", *seed);
+    o.has_seed = true;
   }
-}
-
-bool takes_value(std::string_view option) {
-  return option == "--round" || option == "--seed" || option == "--random-bits" ||
-         option == "--from" || option == "--to" || option == "--count" ||
-         option == "--method" || option == "--percentile" || option == "--per-row";
-}
-
-}  // namespace
-
-options parse_arguments(const std::vector<std::string_view>& arguments) {
-  options o;
-  if (arguments.empty()) throw usage_error("missing COMMAND (try 'minifloat --help')");
-  const std::string_view first = arguments[0];
-  if (first == "--help" || first == "-h" || first == "help") {
-    o.help = true;
-    if (first == "help" && arguments.size() > 1) {
-      for (const auto& c : commands) {
-        if (c.name == arguments[1]) o.what = c.what;
-      }
-      if (o.what == command::none) {
-        throw usage_error("help: unknown command " + quoted(arguments[1]));
-      }
-    }
-    return o;
-  }
-  if (first == "--version") {
-    o.version = true;
-    return o;
-  }
-  for (const auto& c : commands) {
-    if (c.name == first) o.what = c.what;
-  }
-  if (o.what == command::none) {
-    throw usage_error("unknown command " + quoted(first) + " (try 'minifloat --help')");
-  }
-  const std::string name(first);
-  if (o.what == command::quantize_linear || o.what == command::dequantize_linear) {
-    for (std::size_t i = 1; i < arguments.size(); ++i) {
-      if (arguments[i] == "--help" || arguments[i] == "-h") o.help = true;
-    }
-    o.onnx_arguments.assign(arguments.begin() + 1, arguments.end());
-    return o;
-  }
-
-  std::vector<std::string_view> positional;
-  bool table_style_given = false;
-  bool random_bits_given = false;
-  bool options_ended = false;
-  bool percentile_given = false;
-  for (std::size_t i = 1; i < arguments.size(); ++i) {
-    std::string_view argument = arguments[i];
-    if (!options_ended && (argument == "--help" || argument == "-h")) {
-      o.help = true;
-      return o;
-    }
-    if (argument == "--" && !options_ended) {
-      options_ended = true;  // POSIX: everything after "--" is an operand
-      continue;
-    }
-    if (options_ended || argument.size() < 2 || argument[0] != '-') {
-      positional.push_back(argument);
-      continue;
-    }
-    // --option value, or --option=value
-    std::string_view option = argument;
-    std::string_view value;
-    bool value_inline = false;
-    const std::size_t equals = argument.find('=');
-    if (equals != std::string_view::npos) {
-      option = argument.substr(0, equals);
-      value = argument.substr(equals + 1);
-      value_inline = true;
-    }
-    if (!accepts(o.what, option)) {
-      throw usage_error(name + ": unknown option " + quoted(argument) + " (try 'minifloat " +
-                        name + " --help')");
-    }
-    if (takes_value(option)) {
-      if (!value_inline) {
-        if (i + 1 >= arguments.size()) {
-          throw usage_error(name + ": option " + std::string(option) + " needs a value");
-        }
-        value = arguments[++i];
-      }
-    } else if (value_inline) {
-      throw usage_error(name + ": option " + std::string(option) + " takes no value");
-    }
-
-    if (option == "--csv" || option == "--markdown") {
-      if (o.what == command::vectors) {
-        o.csv = true;
-      } else {
-        const table_style style = option == "--csv" ? table_style::csv : table_style::markdown;
-        if (table_style_given && style != o.style) {
-          throw usage_error(name + ": --csv and --markdown exclude each other");
-        }
-        o.style = style;
-        table_style_given = true;
-      }
-    } else if (option == "--round") {
-      o.mode = parse_mode(value);
-    } else if (option == "--saturate") {
-      o.saturate = true;
-    } else if (option == "--seed") {
-      o.seed = parse_unsigned("--seed", value);
-      o.has_seed = true;
-    } else if (option == "--random-bits") {
-      const std::uint64_t bits = parse_unsigned("--random-bits", value);
-      if (bits < 1 || bits > 32) {
-        throw usage_error(name + ": --random-bits must be 1..32, not " + std::string(value));
-      }
-      o.random_bits = static_cast<int>(bits);
-      random_bits_given = true;
-    } else if (option == "--count") {
-      o.count = parse_unsigned("--count", value);
-    } else if (option == "--from") {
-      o.from = parse_binary_type("--from", value);
-    } else if (option == "--to") {
-      o.to = parse_binary_type("--to", value);
-    } else if (option == "--method") {
-      if (value != "max" && value != "percentile" && value != "mse" && value != "kl") {
-        throw usage_error("--method: expected max, percentile, mse or kl, got " + quoted(value));
-      }
-      o.method = std::string(value);
-    } else if (option == "--percentile") {
-      const std::string text(value);
-      char* end = nullptr;
-      o.percentile = std::strtod(text.c_str(), &end);
-      if (text.empty() || end != text.c_str() + text.size() || !(o.percentile > 0) ||
-          !(o.percentile <= 100)) {
-        throw usage_error("--percentile: expected a number in (0, 100], got " + quoted(value));
-      }
-      percentile_given = true;
-    } else if (option == "--power-of-two") {
-      o.power_of_two = true;
-    } else if (option == "--per-row") {
-      o.per_row = parse_unsigned("--per-row", value);
-      if (o.per_row == 0) throw usage_error(name + ": --per-row must be at least 1");
-    } else if (option == "--binary") {
-      o.binary = true;
-    }
-  }
-
-  if (o.what == command::formats) {
-    if (!positional.empty()) {
-      throw usage_error("formats: unexpected argument " + quoted(positional[0]));
-    }
-    return o;
-  }
-  if (positional.empty()) {
-    throw usage_error(name + ": missing FORMAT (one of: " + std::string(format_names) + ")");
-  }
-  if (positional.size() > 1) {
-    throw usage_error(name + ": unexpected argument " + quoted(positional[1]));
-  }
-  o.format = std::string(positional[0]);
-  if (!with_format(o.format, [](const auto&) {})) {
-    throw usage_error("unknown format " + quoted(o.format) + " (one of: " +
-                      std::string(format_names) + ")");
-  }
+  o.random_bits = static_cast<int>(line.unsigned_value("--random-bits", 32, 1, 32));
+  o.count = line.has("--count") ? parse_unsigned("--count", *line.value("--count")) : 0;
   if (o.mode == rounding_mode::stochastic && !o.has_seed) {
     throw usage_error(name + ": --round stochastic needs --seed N");
   }
-  if (random_bits_given && o.mode != rounding_mode::stochastic) {
+  if (line.has("--random-bits") && o.mode != rounding_mode::stochastic) {
     throw usage_error(name + ": --random-bits needs --round stochastic");
   }
   // An option that would change nothing is a mistake (a testbench that
   // meant stochastic vectors would get nearest-even ones): vectors' seed also
-  // draws the --count random inputs. Commands with other uses of --seed
-  // decide for themselves.
+  // draws the --count random inputs.
   const bool seed_only_for_rounding =
       o.what == command::encode || (o.what == command::vectors && o.count == 0);
   if (o.has_seed && o.mode != rounding_mode::stochastic && seed_only_for_rounding) {
@@ -451,24 +324,97 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
                                   ? ": --seed needs --round stochastic or --count N"
                                   : ": --seed needs --round stochastic"));
   }
-  if (percentile_given && o.method != "percentile") {
-    throw usage_error(name + ": --percentile needs --method percentile");
-  }
-  if (o.what == command::calibrate && o.format == "e8m0fnu") {
-    throw usage_error(name + ": e8m0fnu has no zero to quantize into (a scale format)");
-  }
-  return o;
 }
 
-std::string_view mode_name(rounding_mode mode) {
-  switch (mode) {
-    case rounding_mode::nearest_even: return "nearest-even";
-    case rounding_mode::toward_zero: return "toward-zero";
-    case rounding_mode::toward_positive: return "toward-positive";
-    case rounding_mode::toward_negative: return "toward-negative";
-    case rounding_mode::stochastic: return "stochastic";
+void read_calibrate_options(const command_line& line, options& o) {
+  const std::string name = line.name();
+  o.method = std::string(line.choice_value("--method", "method", std::string_view("max"), methods));
+  if (const auto p = line.value("--percentile")) {
+    const std::string text(*p);
+    char* end = nullptr;
+    o.percentile = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !(o.percentile > 0) ||
+        !(o.percentile <= 100)) {
+      throw usage_error("--percentile: expected a number in (0, 100], got " + quoted(*p));
+    }
+    if (o.method != "percentile") {
+      throw usage_error(name + ": --percentile needs --method percentile");
+    }
   }
-  return "?";
+  o.power_of_two = line.has("--power-of-two");
+  if (const auto rows = line.value("--per-row")) {
+    o.per_row = parse_unsigned("--per-row", *rows);
+    if (o.per_row == 0) throw usage_error(name + ": --per-row must be at least 1");
+  }
+  o.binary = line.has("--binary");
+  if (o.format == mf::format_id::e8m0fnu) {
+    throw usage_error(name + ": e8m0fnu has no zero to quantize into (a scale format)");
+  }
+}
+
+}  // namespace
+
+std::string format_vocabulary(bool minifloats) {
+  std::string text;
+  for (std::size_t i = 0; i < mf::format_count; ++i) {
+    const auto id = static_cast<mf::format_id>(i);
+    if (mf::names_a_minifloat(id) != minifloats) continue;
+    std::string line = "  " + std::string(mf::canonical_name(id));
+    line.resize(15, ' ');
+    for (const mf::format_name& row : mf::format_names) {
+      if (row.id == id && row.name != mf::canonical_name(id)) {
+        line += ' ';
+        line += row.name;
+      }
+    }
+    text += line + "\n";
+  }
+  return text;
+}
+
+options parse_arguments(const std::vector<std::string_view>& arguments) {
+  options o;
+  o.line = parse_command_line(arguments);
+  const command_line& line = o.line;
+  o.what = line.what;
+  o.help = line.help;
+  o.version = line.version;
+  if (o.help || o.version || !takes_format(o.what)) return o;
+
+  const std::string name = line.name();
+  if (line.operands.empty()) {
+    throw usage_error(name + ": missing FORMAT (one of: " + canonical_format_names() + ")");
+  }
+  if (line.operands.size() > 1) {
+    throw usage_error(name + ": unexpected argument " + quoted(line.operands[1]));
+  }
+  const std::optional<mf::format_id> format = mf::find_minifloat(line.operands[0]);
+  if (!format) {
+    const std::string valid = canonical_format_names() +
+                              "; or an alias of one, in any case: 'minifloat --help' lists them";
+    if (mf::find_format(line.operands[0])) {
+      throw usage_error(name + ": " + quoted(line.operands[0]) +
+                        " is not a minifloat format (one of: " + valid + ")");
+    }
+    throw usage_error("unknown format " + quoted(line.operands[0]) + " (one of: " + valid + ")");
+  }
+  o.format = *format;
+
+  if (line.has("--csv") && line.has("--markdown")) {
+    throw usage_error(name + ": --csv and --markdown exclude each other");
+  }
+  if (o.what == command::vectors) {
+    o.csv = line.has("--csv");
+  } else if (line.has("--csv")) {
+    o.style = table_style::csv;
+  } else if (line.has("--markdown")) {
+    o.style = table_style::markdown;
+  }
+  if (const auto from = line.value("--from")) o.from = parse_binary_type("--from", *from);
+  if (const auto to = line.value("--to")) o.to = parse_binary_type("--to", *to);
+  if (o.what == command::encode || o.what == command::vectors) read_conversion_options(line, o);
+  if (o.what == command::calibrate) read_calibrate_options(line, o);
+  return o;
 }
 
 mf::rounding library_rounding(rounding_mode mode) {
@@ -484,7 +430,12 @@ mf::overflow library_overflow(const options& o) {
   return o.saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
 }
 
-std::string_view usage_text() { return usage; }
+std::string_view usage_text() {
+  static const std::string text =
+      std::string(usage_head) + format_vocabulary(true) + std::string(usage_types) +
+      format_vocabulary(false) + std::string(usage_tail);
+  return text;
+}
 
 std::string_view help_text(command what) {
   switch (what) {
@@ -497,9 +448,12 @@ std::string_view help_text(command what) {
     case command::quantize_linear: return quantize_linear_help();
     case command::dequantize_linear: return dequantize_linear_help();
     case command::calibrate: return calibrate_help;
+    case command::matmul: return matmul_help;
+    case command::eltwise: return eltwise_help;
+    case command::vectors_matmul: return vectors_matmul_help;
     case command::none: break;
   }
-  return usage;
+  return usage_text();
 }
 
 }  // namespace minifloat_cli

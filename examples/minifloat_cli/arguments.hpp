@@ -8,18 +8,14 @@
 #include <string_view>
 #include <vector>
 
+#include <minifloat/format_registry.hpp>
 #include <minifloat/rounding.hpp>
+
+#include "command_line.hpp"
 
 namespace minifloat_cli {
 
-enum class command { none, formats, info, table, encode, decode, vectors,
-                     quantize_linear, dequantize_linear, calibrate };
-
 enum class table_style { text, csv, markdown };
-
-// The rounding modes of encode and vectors; stochastic is the library's
-// round_to_stochastic with the random bits of mf::stochastic_random_bits.
-enum class rounding_mode { nearest_even, toward_zero, toward_positive, toward_negative, stochastic };
 
 // The binary type of encode's input and decode's output.
 enum class binary_type { f32, f64 };
@@ -28,7 +24,11 @@ struct options {
   command what = command::none;
   bool help = false;     // --help: print the command's help and stop
   bool version = false;  // minifloat --version
-  std::string format;    // FORMAT, checked against the registry
+  // The whole command line; the hybrid and ONNX commands read their
+  // options from it (hybrid_commands.cpp, onnx_ops.cpp).
+  command_line line;
+  // FORMAT, found in the registry in any spelling (format_registry.hpp).
+  mf::format_id format = mf::format_id::e4m3fn;
   table_style style = table_style::text;
   rounding_mode mode = rounding_mode::nearest_even;
   bool saturate = false;
@@ -39,8 +39,6 @@ struct options {
   binary_type to = binary_type::f32;
   std::uint64_t count = 0;
   bool csv = false;
-  // quantize-linear / dequantize-linear parse their own flags (onnx_ops.cpp).
-  std::vector<std::string_view> onnx_arguments;
   // calibrate
   std::string method = "max";  // --method: max, percentile, mse or kl
   double percentile = 99.99;   // --percentile P, in (0, 100]
@@ -53,8 +51,10 @@ struct options {
 // message for an unknown command, format or option, or a bad value.
 options parse_arguments(const std::vector<std::string_view>& arguments);
 
-// The canonical spelling of a mode ("nearest-even", ...).
-std::string_view mode_name(rounding_mode mode);
+// The library's name of FORMAT ("e4m3fn" for "HF8").
+inline std::string format_name(const options& o) {
+  return std::string(mf::canonical_name(o.format));
+}
 
 mf::rounding library_rounding(rounding_mode mode);
 mf::overflow library_overflow(const options& o);
@@ -63,5 +63,9 @@ mf::overflow library_overflow(const options& o);
 // arguments), and each command's --help.
 std::string_view usage_text();
 std::string_view help_text(command what);
+
+// Every spelling of each minifloat (or of each other element type), one
+// format a line, from the registry's table: the usage text's list.
+std::string format_vocabulary(bool minifloats);
 
 }  // namespace minifloat_cli

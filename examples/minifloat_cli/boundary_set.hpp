@@ -13,7 +13,7 @@
 
 #include <minifloat/config.hpp>
 
-#include "format_registry.hpp"
+#include "encoding_facts.hpp"
 
 namespace minifloat_cli {
 

@@ -11,7 +11,7 @@
 #include <minifloat/calibration.hpp>
 
 #include "commands.hpp"
-#include "format_registry.hpp"
+#include "encoding_facts.hpp"
 #include "line_io.hpp"
 
 namespace minifloat_cli {
@@ -161,7 +161,7 @@ void calibrate(const options& o) {
   }
   const cal::abs_histogram& h = data.histograms()[0];
   const cal::calibration_result r = cal::calibrate<T>(h, c);
-  std::string text = "format: " + o.format + "\nmethod: " + o.method;
+  std::string text = "format: " + format_name(o) + "\nmethod: " + o.method;
   if (c.how == cal::method::percentile) text += " " + number(o.percentile);
   text += std::string("\npower_of_two: ") + (o.power_of_two ? "yes" : "no");
   text += "\nvalues: " + std::to_string(data.count()) + "\nzeros: " + std::to_string(h.zeros()) +
@@ -178,8 +178,8 @@ void calibrate(const options& o) {
 }  // namespace
 
 int run_calibrate(const options& o) {
-  with_format(o.format, [&](const auto& entry) {
-    using T = typename std::decay_t<decltype(entry)>::type;
+  mf::visit_minifloat(o.format, [&](auto tag) {
+    using T = typename decltype(tag)::type;
     if constexpr (T::format::has_zero) calibrate<T>(o);
   });
   return 0;

@@ -22,11 +22,13 @@ int run_decode(const options& o);
 int run_vectors(const options& o);
 
 // hybrid_commands.cpp: matmul, eltwise, vectors-matmul (the hybrid
-// arithmetic), which parse their own options.
-bool is_hybrid_command(std::string_view name);
-int run_hybrid(const std::vector<std::string_view>& arguments);
+// arithmetic), which read their options from o.line.
+int run_matmul(const options& o);
+int run_eltwise(const options& o);
+int run_vectors_matmul(const options& o);
 
-// onnx_ops.cpp: ONNX QuantizeLinear / DequantizeLinear (mf::onnx).
+// onnx_ops.cpp: ONNX QuantizeLinear / DequantizeLinear (mf::onnx), which
+// read their options from o.line.
 int run_quantize_linear(const options& o);
 int run_dequantize_linear(const options& o);
 std::string_view quantize_linear_help();

@@ -11,7 +11,7 @@
 #include <minifloat/random.hpp>
 
 #include "commands.hpp"
-#include "format_registry.hpp"
+#include "encoding_facts.hpp"
 #include "line_io.hpp"
 
 namespace minifloat_cli {
@@ -125,7 +125,7 @@ void decode_lines(const options& o) {
                         ": not a hex encoding: " + quote_line(line));
     }
     if (encoding >= encoding_count<T>()) {
-      throw usage_error("line " + std::to_string(in.line_number()) + ": not " + o.format +
+      throw usage_error("line " + std::to_string(in.line_number()) + ": not " + format_name(o) +
                         " bits (" + std::to_string(T::format::bits) +
                         " bits wide): " + quote_line(line));
     }
@@ -139,8 +139,8 @@ void decode_lines(const options& o) {
 bool parse_float_line(std::string_view line, float& value) { return parse_source(line, value); }
 
 int run_encode(const options& o) {
-  with_format(o.format, [&](const auto& entry) {
-    using T = typename std::decay_t<decltype(entry)>::type;
+  mf::visit_minifloat(o.format, [&](auto tag) {
+    using T = typename decltype(tag)::type;
     if (o.from == binary_type::f64) {
       encode_lines<T, double>(o);
     } else {
@@ -151,9 +151,7 @@ int run_encode(const options& o) {
 }
 
 int run_decode(const options& o) {
-  with_format(o.format, [&](const auto& entry) {
-    decode_lines<typename std::decay_t<decltype(entry)>::type>(o);
-  });
+  mf::visit_minifloat(o.format, [&](auto tag) { decode_lines<typename decltype(tag)::type>(o); });
   return 0;
 }
 

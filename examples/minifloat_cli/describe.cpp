@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "encoding_facts.hpp"
 #include "exact_text.hpp"
-#include "format_registry.hpp"
 #include "line_io.hpp"
 
 namespace minifloat_cli {
@@ -199,10 +199,10 @@ void write_table(output_buffer& out, table_style style) {
 int run_formats(const options&) {
   output_buffer out(stdout);
   std::vector<row> rows{{"# name", "bits", "E", "M", "bias", "max"}};
-  for_each_format([&](const auto& entry) {
-    using T = typename std::decay_t<decltype(entry)>::type;
+  mf::for_each_minifloat([&](auto tag) {
+    using T = typename decltype(tag)::type;
     using format = typename T::format;
-    rows.push_back({std::string(entry.name), std::to_string(format::bits),
+    rows.push_back({std::string(mf::canonical_name(tag.id)), std::to_string(format::bits),
                     std::to_string(format::exponent_bits), std::to_string(format::mantissa_bits),
                     std::to_string(format::bias),
                     exact_decimal(static_cast<double>(decode<T>(format::max_finite_magnitude)))});
@@ -215,16 +215,16 @@ int run_formats(const options&) {
 
 int run_info(const options& o) {
   output_buffer out(stdout);
-  with_format(o.format, [&](const auto& entry) {
-    write_info<typename std::decay_t<decltype(entry)>::type>(out, entry.name);
+  mf::visit_minifloat(o.format, [&](auto tag) {
+    write_info<typename decltype(tag)::type>(out, mf::canonical_name(tag.id));
   });
   return 0;
 }
 
 int run_table(const options& o) {
   output_buffer out(stdout);
-  with_format(o.format, [&](const auto& entry) {
-    write_table<typename std::decay_t<decltype(entry)>::type>(out, o.style);
+  mf::visit_minifloat(o.format, [&](auto tag) {
+    write_table<typename decltype(tag)::type>(out, o.style);
   });
   return 0;
 }

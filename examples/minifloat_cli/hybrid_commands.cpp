@@ -1,18 +1,19 @@
 // matmul, eltwise and vectors-matmul: the hybrid FP8 arithmetic reference
-// (mf::hybrid) from the shell, for testbenches. These commands have their
-// own options (types, table, model, scales), parsed here; errors are reported
-// as in the rest of the tool (usage_error: exit 2, one line on stderr), and
-// nothing is written until the whole result is computed.
-#include <cerrno>
+// (mf::hybrid) from the shell, for testbenches. The options come from the
+// tool's one option table (command_line.hpp); here they become the
+// library's request, and an option the request would not use is an error.
+// Errors are reported as in the rest of the tool (usage_error: exit 2, one
+// line on stderr), and nothing is written until the whole result is
+// computed.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <minifloat/format_registry.hpp>
 #include <minifloat/hybrid.hpp>
 #include <minifloat/random.hpp>
 
@@ -24,145 +25,24 @@ namespace {
 
 namespace hy = mf::hybrid;
 
-constexpr std::string_view matmul_help =
-    "usage: minifloat matmul --a TYPE --b TYPE --out TYPE [options] < input\n"
-    "\n"
-    "C = out(post(sum_k A[i,k] * B[k,j])) by the hybrid reference (docs/hybrid.md).\n"
-    "Input: a line 'M K N' (or --m/--k/--n), then M*K hex encodings of A and K*N of\n"
-    "B, row-major, separated by spaces or newlines ('0x' optional). Output: C, one\n"
-    "row per line; with --amax a final '# amax: X' line; with --exact-error a\n"
-    "'# error_ulps' block: each element's error against the exact model, in ulps\n"
-    "of the output type (the exact value rounded to float32).\n"
-    "\n"
-    "  TYPE                 HF8 (e4m3fn), BF8 (e5m2), FP16 (binary16), BF16\n"
-    "                       (bfloat16), I8, U8; --out also FP32\n"
-    "  --table T            vendor_hybrid_fp8 (default: the vendor's \"Hybrid\n"
-    "                       FP8 ONNX\" table, K a multiple of 16), cublaslt_fp8,\n"
-    "                       any\n"
-    "  --no-z-check         accept any K under the vendor table\n"
-    "  --model M            sequential_fp32 (default), exact, exact-to-output,\n"
-    "                       avx512_bf16_pairs, amx_tile_pairs, chunked_exact,\n"
-    "                       reduced_precision\n"
-    "  --chunk N            amx_tile_pairs (default 32) / chunked_exact (64)\n"
-    "  --order sdm|guide    amx_tile_pairs product order (default sdm)\n"
-    "  --chunk-rounding R   chunked_exact: nearest-even (default) or toward-zero\n"
-    "  --presum-round       chunked_exact: round the chunk sum first\n"
-    "  --bits N --promote-every N --variant seq|block --block N\n"
-    "  --trunc toward-zero|floor\n"
-    "                       reduced_precision (defaults 14, 128, seq, 32, toward-zero)\n"
-    "  --scale-a X --scale-b X\n"
-    "                       per-tensor float32 scales (default 1)\n"
-    "  --scale-a-rows L --scale-b-columns L --bias L\n"
-    "                       comma-separated float32 lists (M, N and N values)\n"
-    "  --output-scale X --output-scale-rule multiply|divide\n"
-    "                       the output scale; the rule is required with it\n"
-    "  --placement epilogue|operands\n"
-    "  --saturate           saturating output conversion\n"
-    "  --round nearest-even|stochastic [--seed N] [--random-bits B] [--offset N]\n"
-    "  --int-scale X --requant exact|fp32\n"
-    "                       integer MatMul requantization (default 1, exact)\n";
-
-constexpr std::string_view eltwise_help =
-    "usage: minifloat eltwise --op add|sub|mul --a TYPE --b TYPE --out TYPE [options]\n"
-    "\n"
-    "C = out(A op B) by the hybrid element-wise reference (docs/hybrid.md).\n"
-    "Input: a line 'ROWS COLUMNS' (or --rows/--columns), then ROWS*COLUMNS hex\n"
-    "encodings of A, then B: ROWS*COLUMNS, 1 (--b-shape scalar) or COLUMNS\n"
-    "(--b-shape row) encodings. Output: C, one row per line.\n"
-    "\n"
-    "  --table T            vendor_hybrid_fp8 (default) or any; --no-z-check\n"
-    "  --scale-type FP16|BF16\n"
-    "                       the format of the FP8 tensors' scales (required with a scale)\n"
-    "  --scale-a X --scale-b X\n"
-    "                       scales of FP8 tensors (values of the scale type)\n"
-    "  --exact              round once from the exact value\n"
-    "  --placement epilogue|operands\n"
-    "  --saturate, --round nearest-even|stochastic [--seed N] [--random-bits B]\n";
-
-constexpr std::string_view vectors_help =
-    "usage: minifloat vectors-matmul --a TYPE --b TYPE --out TYPE --m M --k K --n N\n"
-    "                                [--data-seed N] [matmul options]\n"
-    "\n"
-    "A seeded random MatMul case for a testbench: '#' lines naming every\n"
-    "parameter, then 'M K N', A and B as `minifloat matmul` reads them (uniformly\n"
-    "random finite encodings, so every exponent occurs), then a '# C' line and C.\n"
-    "Element i of A's stream has bits stochastic_random_word(data_seed ^\n"
-    "0xa5a5a5a5a5a5a5a5, i) (B: ^ 0x5a5a5a5a5a5a5a5a), cut to the type's width;\n"
-    "non-finite codes are skipped. --seed is the stochastic output rounding's.\n";
-
-struct invocation {
-  std::map<std::string, std::string, std::less<>> values;
-  std::vector<std::string> flags;
-  bool has(std::string_view flag) const {
-    for (const auto& f : flags) {
-      if (f == flag) return true;
-    }
-    return values.count(flag) != 0;
-  }
-  const std::string* value(std::string_view key) const {
-    const auto it = values.find(key);
-    return it == values.end() ? nullptr : &it->second;
-  }
-};
-
-// Options that take no value; every other option takes one.
-bool is_switch(std::string_view o) {
-  return o == "--presum-round" || o == "--saturate" || o == "--no-z-check" || o == "--amax" ||
-         o == "--exact-error" || o == "--exact" || o == "--help";
-}
-
-invocation parse(const std::vector<std::string_view>& arguments,
-                 const std::vector<std::string_view>& allowed) {
-  invocation r;
-  for (std::size_t i = 1; i < arguments.size(); ++i) {
-    const std::string_view a = arguments[i];
-    bool known = false;
-    for (auto k : allowed) known = known || k == a;
-    if (!known && a != "--help") {
-      throw usage_error(std::string(arguments[0]) + ": unknown option '" + std::string(a) + "'");
-    }
-    if (is_switch(a)) {
-      r.flags.emplace_back(a);
-      continue;
-    }
-    if (i + 1 >= arguments.size()) throw usage_error(std::string(a) + " needs a value");
-    if (r.values.count(a)) throw usage_error(std::string(a) + " given twice");
-    r.values.emplace(std::string(a), std::string(arguments[++i]));
-  }
-  return r;
-}
-
-std::uint64_t parse_count(const invocation& in, std::string_view key, std::uint64_t fallback,
-                          std::uint64_t max) {
-  const std::string* v = in.value(key);
-  if (!v) return fallback;
+float parse_float(std::string_view key, std::string_view text) {
+  const std::string s(text);
   char* end = nullptr;
-  errno = 0;
-  const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
-  if (v->empty() || *end != '\0' || errno == ERANGE || (*v)[0] == '-' || n > max) {
-    throw usage_error(std::string(key) + ": not a whole number up to " + std::to_string(max) +
-                      ": '" + *v + "'");
-  }
-  return n;
-}
-
-float parse_float(std::string_view key, const std::string& text) {
-  char* end = nullptr;
-  const float f = std::strtof(text.c_str(), &end);
-  if (text.empty() || *end != '\0') {
-    throw usage_error(std::string(key) + ": not a number: '" + text + "'");
+  const float f = std::strtof(s.c_str(), &end);
+  if (s.empty() || *end != '\0') {
+    throw usage_error(std::string(key) + ": not a number: '" + s + "'");
   }
   return f;
 }
 
-std::vector<float> parse_list(const invocation& in, std::string_view key, std::size_t count) {
+std::vector<float> parse_list(const command_line& in, std::string_view key, std::size_t count) {
   std::vector<float> r;
-  const std::string* v = in.value(key);
+  const auto v = in.value(key);
   if (!v) return r;
   std::size_t start = 0;
   while (start <= v->size()) {
     const std::size_t comma = v->find(',', start);
-    const std::size_t stop = comma == std::string::npos ? v->size() : comma;
+    const std::size_t stop = comma == std::string_view::npos ? v->size() : comma;
     r.push_back(parse_float(key, v->substr(start, stop - start)));
     start = stop + 1;
   }
@@ -173,84 +53,170 @@ std::vector<float> parse_list(const invocation& in, std::string_view key, std::s
   return r;
 }
 
-hy::element_type parse_type(const invocation& in, std::string_view key) {
-  const std::string* v = in.value(key);
+// The unit's types, as the vendor names them and as the library does.
+std::string element_type_list() {
+  std::string list;
+  for (const hy::element_type t : hy::all_element_types) {
+    if (!list.empty()) list += ", ";
+    list += std::string(hy::name(t)) + " (" +
+            std::string(mf::canonical_name(hy::format_of(t))) + ")";
+  }
+  return list + "; any alias of these, in any case";
+}
+
+hy::element_type parse_type(const command_line& in, std::string_view key) {
+  const auto v = in.value(key);
   if (!v) throw usage_error(std::string(key) + " TYPE is required");
   hy::element_type t;
-  if (!hy::parse_element_type(*v, t)) {
-    throw usage_error(std::string(key) + ": unknown type '" + *v + "'");
-  }
-  return t;
+  if (hy::parse_element_type(*v, t)) return t;
+  throw_not_a_type(key, *v, "a type of the hybrid unit", element_type_list());
 }
 
-template <class Enum>
-Enum parse_choice(const invocation& in, std::string_view key, Enum fallback,
-                  std::initializer_list<std::pair<std::string_view, Enum>> choices) {
-  const std::string* v = in.value(key);
-  if (!v) return fallback;
-  for (const auto& c : choices) {
-    if (c.first == *v) return c.second;
-  }
-  throw usage_error(std::string(key) + ": unknown value '" + *v + "'");
+constexpr choice<hy::table_id> tables[] = {{"vendor_hybrid_fp8", hy::table_id::vendor_hybrid_fp8},
+                                           {"cublaslt_fp8", hy::table_id::cublaslt_fp8},
+                                           {"any", hy::table_id::any}};
+constexpr choice<hy::placement> placements[] = {{"epilogue", hy::placement::epilogue},
+                                                {"operands", hy::placement::operands}};
+constexpr choice<hy::output_scale_rule> output_scale_rules[] = {
+    {"multiply", hy::output_scale_rule::multiply}, {"divide", hy::output_scale_rule::divide}};
+constexpr choice<hy::requantization> requantizations[] = {{"exact", hy::requantization::exact},
+                                                          {"fp32", hy::requantization::fp32}};
+constexpr choice<hy::amx_order> amx_orders[] = {{"sdm", hy::amx_order::sdm},
+                                                {"guide", hy::amx_order::guide}};
+constexpr choice<hy::reduced_variant> reduced_variants[] = {{"seq", hy::reduced_variant::seq},
+                                                            {"block", hy::reduced_variant::block}};
+constexpr choice<hy::eltwise_op> eltwise_ops[] = {
+    {"add", hy::eltwise_op::add}, {"sub", hy::eltwise_op::sub}, {"mul", hy::eltwise_op::mul}};
+
+// The models, by the names docs/hybrid.md gives them.
+enum class model_name {
+  sequential_fp32, exact, exact_to_output, avx512_bf16_pairs, amx_tile_pairs, chunked_exact,
+  reduced_precision
+};
+constexpr choice<model_name> model_names[] = {
+    {"sequential_fp32", model_name::sequential_fp32},
+    {"exact", model_name::exact},
+    {"exact-to-output", model_name::exact_to_output},
+    {"avx512_bf16_pairs", model_name::avx512_bf16_pairs},
+    {"amx_tile_pairs", model_name::amx_tile_pairs},
+    {"chunked_exact", model_name::chunked_exact},
+    {"reduced_precision", model_name::reduced_precision}};
+
+hy::table_id parse_table(const command_line& in) {
+  return in.choice_value("--table", "table", hy::table_id::vendor_hybrid_fp8, tables);
 }
 
-hy::table_id parse_table(const invocation& in) {
-  return parse_choice(in, "--table", hy::table_id::vendor_hybrid_fp8,
-                      {{"vendor_hybrid_fp8", hy::table_id::vendor_hybrid_fp8},
-                       {"cublaslt_fp8", hy::table_id::cublaslt_fp8},
-                       {"any", hy::table_id::any}});
-}
-
-hy::output_conversion parse_output(const invocation& in) {
+// The output conversion: --saturate, --round (nearest-even or stochastic, in
+// the tool's one rounding vocabulary), --seed, --random-bits, --offset.
+hy::output_conversion parse_output(const command_line& in) {
   hy::output_conversion o;
   if (in.has("--saturate")) o.on_overflow = mf::overflow::saturating;
-  o.stochastic = parse_choice(in, "--round", false, {{"nearest-even", false}, {"stochastic", true}});
+  if (const auto mode = in.value("--round")) {
+    o.stochastic = parse_rounding_mode("--round", *mode,
+                                       {rounding_mode::nearest_even, rounding_mode::stochastic}) ==
+                   rounding_mode::stochastic;
+  }
   if (!o.stochastic && (in.has("--seed") || in.has("--random-bits") || in.has("--offset"))) {
     throw usage_error("--seed, --random-bits and --offset need --round stochastic");
   }
-  o.seed = parse_count(in, "--seed", 0, UINT64_MAX);
-  o.offset = parse_count(in, "--offset", 0, UINT64_MAX);
-  o.random_bits = static_cast<int>(parse_count(in, "--random-bits", 32, 32));
-  if (o.random_bits < 1) throw usage_error("--random-bits: 1..32");
+  o.seed = in.unsigned_value("--seed", 0, 0, UINT64_MAX);
+  o.offset = in.unsigned_value("--offset", 0, 0, UINT64_MAX);
+  o.random_bits = static_cast<int>(in.unsigned_value("--random-bits", 32, 1, 32));
   return o;
 }
 
-hy::accumulation_model parse_model(const invocation& in) {
-  const std::string* name = in.value("--model");
-  const std::string model = name ? *name : "sequential_fp32";
-  hy::accumulation_model m;
-  const auto count = [&](std::string_view key, int fallback) {
-    return static_cast<int>(parse_count(in, key, static_cast<std::uint64_t>(fallback), 1u << 30));
-  };
-  if (model == "sequential_fp32") {
-    m = hy::models::sequential_fp32();
-  } else if (model == "exact" || model == "exact-to-output") {
-    m = hy::models::exact(model == "exact-to-output");
-  } else if (model == "avx512_bf16_pairs") {
-    m = hy::models::avx512_bf16_pairs();
-  } else if (model == "amx_tile_pairs") {
-    m = hy::models::amx_tile_pairs(count("--chunk", 32),
-                                   parse_choice(in, "--order", hy::amx_order::sdm,
-                                                {{"sdm", hy::amx_order::sdm}, {"guide", hy::amx_order::guide}}));
-  } else if (model == "chunked_exact") {
-    m = hy::models::chunked_exact(
-        count("--chunk", 64),
-        parse_choice(in, "--chunk-rounding", hy::fp32_rounding::nearest_even,
-                     {{"nearest-even", hy::fp32_rounding::nearest_even},
-                      {"toward-zero", hy::fp32_rounding::toward_zero}}),
-        in.has("--presum-round"));
-  } else if (model == "reduced_precision") {
-    m = hy::models::reduced_precision(
-        count("--bits", 14), count("--promote-every", 128),
-        parse_choice(in, "--variant", hy::reduced_variant::seq,
-                     {{"seq", hy::reduced_variant::seq}, {"block", hy::reduced_variant::block}}),
-        count("--block", 32),
-        parse_choice(in, "--trunc", hy::truncation::toward_zero,
-                     {{"toward-zero", hy::truncation::toward_zero}, {"floor", hy::truncation::floor}}));
-  } else {
-    throw usage_error("--model: unknown model '" + model + "'");
+// Which model reads each model option; the option is an error under any
+// other model.
+struct model_option {
+  std::string_view option;
+  std::vector<model_name> readers;
+  std::string_view readers_text;  // whose option it is, for the message
+};
+
+const model_option model_options[] = {
+    {"--chunk", {model_name::amx_tile_pairs, model_name::chunked_exact},
+     "amx_tile_pairs' and chunked_exact's"},
+    {"--order", {model_name::amx_tile_pairs}, "amx_tile_pairs'"},
+    {"--chunk-rounding", {model_name::chunked_exact}, "chunked_exact's"},
+    {"--presum-round", {model_name::chunked_exact}, "chunked_exact's"},
+    {"--bits", {model_name::reduced_precision}, "reduced_precision's"},
+    {"--promote-every", {model_name::reduced_precision}, "reduced_precision's"},
+    {"--variant", {model_name::reduced_precision}, "reduced_precision's"},
+    {"--block", {model_name::reduced_precision}, "reduced_precision's"},
+    {"--trunc", {model_name::reduced_precision}, "reduced_precision's"},
+};
+
+hy::accumulation_model parse_model(const command_line& in) {
+  const model_name model =
+      in.choice_value("--model", "model", model_name::sequential_fp32, model_names);
+  const std::string model_text(in.value("--model").value_or("sequential_fp32"));
+  for (const model_option& m : model_options) {
+    bool read = false;
+    for (const model_name r : m.readers) read = read || r == model;
+    if (!read) {
+      in.reject_if_given(m.option, "with --model " + model_text + " (it is " +
+                                       std::string(m.readers_text) + " option)");
+    }
   }
+  const auto count = [&](std::string_view key, int fallback) {
+    return static_cast<int>(
+        in.unsigned_value(key, static_cast<std::uint64_t>(fallback), 0, 1u << 30));
+  };
+  switch (model) {
+    case model_name::sequential_fp32: return hy::models::sequential_fp32();
+    case model_name::exact: return hy::models::exact(false);
+    case model_name::exact_to_output: return hy::models::exact(true);
+    case model_name::avx512_bf16_pairs: return hy::models::avx512_bf16_pairs();
+    case model_name::amx_tile_pairs:
+      return hy::models::amx_tile_pairs(
+          count("--chunk", 32),
+          in.choice_value("--order", "order", hy::amx_order::sdm, amx_orders));
+    case model_name::chunked_exact: {
+      hy::fp32_rounding rounding = hy::fp32_rounding::nearest_even;
+      if (const auto r = in.value("--chunk-rounding")) {
+        rounding = parse_rounding_mode("--chunk-rounding", *r,
+                                       {rounding_mode::nearest_even, rounding_mode::toward_zero}) ==
+                           rounding_mode::toward_zero
+                       ? hy::fp32_rounding::toward_zero
+                       : hy::fp32_rounding::nearest_even;
+      }
+      return hy::models::chunked_exact(count("--chunk", 64), rounding, in.has("--presum-round"));
+    }
+    case model_name::reduced_precision: {
+      const hy::reduced_variant variant =
+          in.choice_value("--variant", "variant", hy::reduced_variant::seq, reduced_variants);
+      if (variant != hy::reduced_variant::block) {
+        in.reject_if_given("--block", "with --variant seq (it is the block variant's option)");
+      }
+      hy::truncation trunc = hy::truncation::toward_zero;
+      if (const auto t = in.value("--trunc")) {
+        trunc = parse_rounding_mode("--trunc", *t,
+                                    {rounding_mode::toward_zero, rounding_mode::toward_negative}) ==
+                        rounding_mode::toward_negative
+                    ? hy::truncation::floor
+                    : hy::truncation::toward_zero;
+      }
+      return hy::models::reduced_precision(count("--bits", 14), count("--promote-every", 128),
+                                           variant, count("--block", 32), trunc);
+    }
+  }
+  return hy::models::sequential_fp32();
+}
+
+// The message of a rejected type combination, with the table that accepts it.
+std::string rejection_with_hint(hy::table_id table, std::string_view op, bool accepted_by_any,
+                                hy::element_type a, hy::element_type b, hy::element_type out) {
+  std::string m = hy::rejection(table, op, a, b, out);
+  if (table != hy::table_id::any && accepted_by_any) m += " (--table any accepts it)";
   return m;
+}
+
+// --no-z-check only relaxes the vendor table's rule.
+void check_z_option(const command_line& in, hy::table_id table) {
+  if (hy::required_z_multiple(table) == 1) {
+    in.reject_if_given("--no-z-check", "with --table " + std::string(hy::name(table)) +
+                                           " (only vendor_hybrid_fp8 requires a multiple of 16)");
+  }
 }
 
 // Reads whitespace-separated tokens from stdin, remembering each one's line.
@@ -341,13 +307,6 @@ std::string number_text(double v) {
   return buffer;
 }
 
-const std::vector<std::string_view> matmul_options_list = {
-    "--a", "--b", "--out", "--m", "--k", "--n", "--table", "--no-z-check", "--model", "--chunk",
-    "--order", "--chunk-rounding", "--presum-round", "--bits", "--promote-every", "--variant",
-    "--block", "--trunc", "--scale-a", "--scale-b", "--scale-a-rows", "--scale-b-columns", "--bias",
-    "--output-scale", "--output-scale-rule", "--placement", "--saturate", "--round", "--seed",
-    "--random-bits", "--offset", "--int-scale", "--requant", "--amax", "--exact-error"};
-
 struct matmul_setup {
   hy::table_id table;
   hy::element_type ta, tb, tc;
@@ -356,42 +315,63 @@ struct matmul_setup {
   float amax = 0;
 };
 
+// The options an integer MatMul does not read: its output is round-half-
+// even(acc x --int-scale), saturated (docs/hybrid.md, "Integer MatMul").
+constexpr std::string_view float_only_options[] = {
+    "--model", "--chunk", "--order", "--chunk-rounding", "--presum-round", "--bits",
+    "--promote-every", "--variant", "--block", "--trunc", "--scale-a", "--scale-b",
+    "--scale-a-rows", "--scale-b-columns", "--bias", "--output-scale", "--output-scale-rule",
+    "--placement", "--saturate", "--round", "--seed", "--random-bits", "--offset", "--amax",
+    "--exact-error"};
+
 // Everything but the sizes and data; the lists are sized once M and N are known.
-matmul_setup parse_matmul(const invocation& in) {
+matmul_setup parse_matmul(const command_line& in) {
   matmul_setup s;
   s.table = parse_table(in);
   s.ta = parse_type(in, "--a");
   s.tb = parse_type(in, "--b");
   s.tc = parse_type(in, "--out");
+  if (!hy::matmul_supported(s.table, s.ta, s.tb, s.tc)) {
+    throw usage_error(rejection_with_hint(s.table, "MatMul",
+                                          hy::matmul_supported(hy::table_id::any, s.ta, s.tb, s.tc),
+                                          s.ta, s.tb, s.tc));
+  }
+  check_z_option(in, s.table);
   auto& o = s.options;
-  o.model = parse_model(in);
   o.check_z_multiple = !in.has("--no-z-check");
-  if (const auto* v = in.value("--scale-a")) o.scales.a = parse_float("--scale-a", *v);
-  if (const auto* v = in.value("--scale-b")) o.scales.b = parse_float("--scale-b", *v);
-  if (const auto* v = in.value("--output-scale")) {
+  if (hy::is_integer(s.ta) && hy::is_integer(s.tb)) {
+    const std::string reason = "for an integer MatMul (" + std::string(hy::name(s.ta)) + " x " +
+                               std::string(hy::name(s.tb)) +
+                               ": the int32 sum times --int-scale, rounded half to even "
+                               "and saturated)";
+    for (const std::string_view option : float_only_options) in.reject_if_given(option, reason);
+    if (const auto v = in.value("--int-scale")) o.integer_scale = parse_float("--int-scale", *v);
+    o.requant = in.choice_value("--requant", "requantization", hy::requantization::exact,
+                                requantizations);
+    return s;
+  }
+  in.reject_if_given({"--int-scale", "--requant"},
+                     "for a float MatMul (they requantize an integer MatMul's int32 sum)");
+  o.model = parse_model(in);
+  if (const auto v = in.value("--scale-a")) o.scales.a = parse_float("--scale-a", *v);
+  if (const auto v = in.value("--scale-b")) o.scales.b = parse_float("--scale-b", *v);
+  if (const auto v = in.value("--output-scale")) {
     o.scales.output = parse_float("--output-scale", *v);
     if (!in.has("--output-scale-rule")) {
       throw usage_error("--output-scale needs --output-scale-rule multiply|divide (cuBLAS "
                         "multiplies, ONNX divides: there is no default)");
     }
+  } else {
+    in.reject_if_given("--output-scale-rule", "without --output-scale");
   }
-  o.scales.output_rule = parse_choice(in, "--output-scale-rule", hy::output_scale_rule::multiply,
-                                      {{"multiply", hy::output_scale_rule::multiply},
-                                       {"divide", hy::output_scale_rule::divide}});
-  o.scales.where = parse_choice(in, "--placement", hy::placement::epilogue,
-                                {{"epilogue", hy::placement::epilogue},
-                                 {"operands", hy::placement::operands}});
+  o.scales.output_rule = in.choice_value("--output-scale-rule", "rule",
+                                         hy::output_scale_rule::multiply, output_scale_rules);
+  o.scales.where = in.choice_value("--placement", "placement", hy::placement::epilogue, placements);
   o.output = parse_output(in);
-  if (const auto* v = in.value("--int-scale")) o.integer_scale = parse_float("--int-scale", *v);
-  o.requant = parse_choice(in, "--requant", hy::requantization::exact,
-                           {{"exact", hy::requantization::exact}, {"fp32", hy::requantization::fp32}});
-  if (!hy::matmul_supported(s.table, s.ta, s.tb, s.tc)) {
-    throw usage_error(hy::rejection(s.table, "MatMul", s.ta, s.tb, s.tc));
-  }
   return s;
 }
 
-void bind_lists(const invocation& in, matmul_setup& s, std::size_t m, std::size_t n) {
+void bind_lists(const command_line& in, matmul_setup& s, std::size_t m, std::size_t n) {
   s.a_rows = parse_list(in, "--scale-a-rows", m);
   s.b_columns = parse_list(in, "--scale-b-columns", n);
   s.bias = parse_list(in, "--bias", n);
@@ -433,15 +413,22 @@ std::vector<double> exact_errors(const matmul_setup& s, const std::vector<std::u
   return errors;
 }
 
-void write_result(const invocation& in, const matmul_setup& s, const std::vector<std::uint32_t>& a,
+std::vector<std::uint32_t> random_codes(hy::element_type t, std::size_t count, std::uint64_t stream) {
+  std::vector<std::uint32_t> codes;
+  const std::uint32_t mask = (1u << hy::storage_bits(t)) - 1u;
+  for (std::uint64_t i = 0; codes.size() < count; ++i) {
+    const std::uint32_t code = mf::stochastic_random_word(stream, i) & mask;
+    if (std::isfinite(hy::decode_bits(t, code))) codes.push_back(code);
+  }
+  return codes;
+}
+
+void write_result(const command_line& in, const matmul_setup& s, const std::vector<std::uint32_t>& a,
                   const std::vector<std::uint32_t>& b, std::size_t m, std::size_t n,
                   std::size_t k, output_buffer& out) {
   const auto c = compute(s, a, b, m, n, k);
   std::vector<double> errors;
-  if (in.has("--exact-error")) {
-    if (hy::is_integer(s.tc)) throw usage_error("--exact-error: integer MatMul is exact already");
-    errors = exact_errors(s, a, b, c, m, n, k);
-  }
+  if (in.has("--exact-error")) errors = exact_errors(s, a, b, c, m, n, k);
   write_matrix(out, c, m, n, s.tc);
   if (in.has("--amax")) out.write("# amax: " + number_text(s.amax) + "\n");
   if (!errors.empty()) {
@@ -454,18 +441,16 @@ void write_result(const invocation& in, const matmul_setup& s, const std::vector
   }
 }
 
-int run_matmul(const std::vector<std::string_view>& arguments) {
-  const invocation in = parse(arguments, matmul_options_list);
-  if (in.has("--help")) {
-    output_buffer(stdout).write(matmul_help);
-    return 0;
-  }
+}  // namespace
+
+int run_matmul(const options& request) {
+  const command_line& in = request.line;
   matmul_setup s = parse_matmul(in);
   token_reader reader;
   const bool given = in.has("--m") || in.has("--k") || in.has("--n");
-  const std::size_t m = given ? parse_count(in, "--m", 0, 1u << 20) : read_size(reader, "M");
-  const std::size_t k = given ? parse_count(in, "--k", 0, 1u << 20) : read_size(reader, "K");
-  const std::size_t n = given ? parse_count(in, "--n", 0, 1u << 20) : read_size(reader, "N");
+  const std::size_t m = given ? in.unsigned_value("--m", 0, 0, 1u << 20) : read_size(reader, "M");
+  const std::size_t k = given ? in.unsigned_value("--k", 0, 0, 1u << 20) : read_size(reader, "K");
+  const std::size_t n = given ? in.unsigned_value("--n", 0, 0, 1u << 20) : read_size(reader, "N");
   if (m == 0 || k == 0 || n == 0) throw usage_error("--m, --k and --n are all needed, each >= 1");
   bind_lists(in, s, m, n);
   const auto a = read_codes(reader, m * k, s.ta, "A");
@@ -480,37 +465,21 @@ int run_matmul(const std::vector<std::string_view>& arguments) {
   return 0;
 }
 
-std::vector<std::uint32_t> random_codes(hy::element_type t, std::size_t count, std::uint64_t stream) {
-  std::vector<std::uint32_t> codes;
-  const std::uint32_t mask = (1u << hy::storage_bits(t)) - 1u;
-  for (std::uint64_t i = 0; codes.size() < count; ++i) {
-    const std::uint32_t code = mf::stochastic_random_word(stream, i) & mask;
-    if (std::isfinite(hy::decode_bits(t, code))) codes.push_back(code);
-  }
-  return codes;
-}
-
-int run_vectors_matmul(const std::vector<std::string_view>& arguments) {
-  std::vector<std::string_view> allowed = matmul_options_list;
-  allowed.push_back("--data-seed");
-  const invocation in = parse(arguments, allowed);
-  if (in.has("--help")) {
-    output_buffer(stdout).write(vectors_help);
-    return 0;
-  }
+int run_vectors_matmul(const options& request) {
+  const command_line& in = request.line;
   matmul_setup s = parse_matmul(in);
-  const std::size_t m = parse_count(in, "--m", 0, 4096), k = parse_count(in, "--k", 0, 65536),
-                    n = parse_count(in, "--n", 0, 4096);
+  const std::size_t m = in.unsigned_value("--m", 0, 0, 4096), k = in.unsigned_value("--k", 0, 0, 65536),
+                    n = in.unsigned_value("--n", 0, 0, 4096);
   if (m == 0 || k == 0 || n == 0) throw usage_error("vectors-matmul needs --m, --k and --n, each >= 1");
   bind_lists(in, s, m, n);
-  const std::uint64_t seed = parse_count(in, "--data-seed", 0, UINT64_MAX);
+  const std::uint64_t seed = in.unsigned_value("--data-seed", 0, 0, UINT64_MAX);
   const auto a = random_codes(s.ta, m * k, seed ^ 0xa5a5a5a5a5a5a5a5u);
   const auto b = random_codes(s.tb, k * n, seed ^ 0x5a5a5a5a5a5a5a5au);
   output_buffer out(stdout);
   out.write("# minifloat vectors-matmul (minifloat " MINIFLOAT_VERSION_STRING ")\n# arguments:");
-  for (std::size_t i = 1; i < arguments.size(); ++i) {
+  for (const std::string_view word : in.words) {
     out.write(" ");
-    out.write(arguments[i]);
+    out.write(word);
   }
   out.write("\n# data seed: " + std::to_string(seed) + "\n");
   out.write(std::to_string(m) + " " + std::to_string(k) + " " + std::to_string(n) + "\n");
@@ -522,43 +491,45 @@ int run_vectors_matmul(const std::vector<std::string_view>& arguments) {
   return 0;
 }
 
-int run_eltwise(const std::vector<std::string_view>& arguments) {
-  const invocation in = parse(arguments, {"--op", "--a", "--b", "--out", "--rows", "--columns",
-                                          "--b-shape", "--table", "--no-z-check", "--scale-type",
-                                          "--scale-a", "--scale-b", "--exact", "--placement",
-                                          "--saturate", "--round", "--seed", "--random-bits",
-                                          "--offset"});
-  if (in.has("--help")) {
-    output_buffer(stdout).write(eltwise_help);
-    return 0;
-  }
+int run_eltwise(const options& request) {
+  const command_line& in = request.line;
   const hy::table_id table = parse_table(in);
   const auto ta = parse_type(in, "--a"), tb = parse_type(in, "--b"), tc = parse_type(in, "--out");
+  if (!hy::eltwise_supported(table, ta, tb, tc)) {
+    throw usage_error(rejection_with_hint(table, "element-wise",
+                                          hy::eltwise_supported(hy::table_id::any, ta, tb, tc),
+                                          ta, tb, tc));
+  }
+  check_z_option(in, table);
   hy::eltwise_options o;
   if (!in.has("--op")) throw usage_error("--op add|sub|mul is required");
-  o.op = parse_choice(in, "--op", hy::eltwise_op::add,
-                      {{"add", hy::eltwise_op::add}, {"sub", hy::eltwise_op::sub}, {"mul", hy::eltwise_op::mul}});
+  o.op = in.choice_value("--op", "operation", hy::eltwise_op::add, eltwise_ops);
+  if (hy::is_integer(ta)) {
+    in.reject_if_given({"--scale-type", "--scale-a", "--scale-b", "--exact", "--placement",
+                        "--saturate", "--round", "--seed", "--random-bits", "--offset"},
+                       "for integer tensors (their sum or product is saturated to the type)");
+  }
   if ((in.has("--scale-a") || in.has("--scale-b")) && !in.has("--scale-type")) {
     throw usage_error("--scale-a/--scale-b need --scale-type FP16|BF16");
   }
+  if (!in.has("--scale-a") && !in.has("--scale-b")) {
+    in.reject_if_given("--scale-type", "without --scale-a or --scale-b");
+  }
   if (in.has("--scale-type")) o.scale_type = parse_type(in, "--scale-type");
-  if (const auto* v = in.value("--scale-a")) o.a_scale = {true, parse_float("--scale-a", *v)};
-  if (const auto* v = in.value("--scale-b")) o.b_scale = {true, parse_float("--scale-b", *v)};
+  if (const auto v = in.value("--scale-a")) o.a_scale = {true, parse_float("--scale-a", *v)};
+  if (const auto v = in.value("--scale-b")) o.b_scale = {true, parse_float("--scale-b", *v)};
   o.exact = in.has("--exact");
-  o.where = parse_choice(in, "--placement", hy::placement::epilogue,
-                         {{"epilogue", hy::placement::epilogue}, {"operands", hy::placement::operands}});
+  o.where = in.choice_value("--placement", "placement", hy::placement::epilogue, placements);
   o.output = parse_output(in);
   o.check_z_multiple = !in.has("--no-z-check");
-  if (!hy::eltwise_supported(table, ta, tb, tc)) {
-    throw usage_error(hy::rejection(table, "element-wise", ta, tb, tc));
-  }
   token_reader reader;
   const bool given = in.has("--rows") || in.has("--columns");
-  const std::size_t rows = given ? parse_count(in, "--rows", 0, 1u << 20) : read_size(reader, "ROWS");
-  const std::size_t columns = given ? parse_count(in, "--columns", 0, 1u << 20) : read_size(reader, "COLUMNS");
+  const std::size_t rows = given ? in.unsigned_value("--rows", 0, 0, 1u << 20) : read_size(reader, "ROWS");
+  const std::size_t columns = given ? in.unsigned_value("--columns", 0, 0, 1u << 20) : read_size(reader, "COLUMNS");
   if (rows == 0 || columns == 0) throw usage_error("--rows and --columns are both needed, each >= 1");
-  const std::size_t b_count = parse_choice(in, "--b-shape", rows * columns,
-                                           {{"full", rows * columns}, {"scalar", std::size_t{1}}, {"row", columns}});
+  const choice<std::size_t> b_shapes[] = {
+      {"full", rows * columns}, {"scalar", std::size_t{1}}, {"row", columns}};
+  const std::size_t b_count = in.choice_value("--b-shape", "shape", rows * columns, b_shapes);
   const auto a = read_codes(reader, rows * columns, ta, "A");
   const auto b = read_codes(reader, b_count, tb, "B");
   std::string extra;
@@ -575,18 +546,6 @@ int run_eltwise(const std::vector<std::string_view>& arguments) {
   write_matrix(out, c, rows, columns, tc);
   out.flush();
   return 0;
-}
-
-}  // namespace
-
-bool is_hybrid_command(std::string_view name) {
-  return name == "matmul" || name == "eltwise" || name == "vectors-matmul";
-}
-
-int run_hybrid(const std::vector<std::string_view>& arguments) {
-  if (arguments[0] == "matmul") return run_matmul(arguments);
-  if (arguments[0] == "eltwise") return run_eltwise(arguments);
-  return run_vectors_matmul(arguments);
 }
 
 }  // namespace minifloat_cli

@@ -29,6 +29,9 @@ int run(const minifloat_cli::options& o) {
     case command::quantize_linear: return minifloat_cli::run_quantize_linear(o);
     case command::dequantize_linear: return minifloat_cli::run_dequantize_linear(o);
     case command::calibrate: return minifloat_cli::run_calibrate(o);
+    case command::matmul: return minifloat_cli::run_matmul(o);
+    case command::eltwise: return minifloat_cli::run_eltwise(o);
+    case command::vectors_matmul: return minifloat_cli::run_vectors_matmul(o);
     case command::none: break;
   }
   return 2;
@@ -44,7 +47,6 @@ int run_command(const std::vector<std::string_view>& arguments) {
   }
   int status = exit_internal_error;
   try {
-    if (is_hybrid_command(arguments[0])) return run_hybrid(arguments);
     const options o = parse_arguments(arguments);
     if (o.version) {
       print(stdout, "minifloat " MINIFLOAT_VERSION_STRING "\n");

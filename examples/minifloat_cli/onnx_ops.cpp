@@ -36,6 +36,7 @@ constexpr std::string_view quantize_help =
     "\n"
     "  --shape D0,D1,...   x's shape (required)\n"
     "  --x-type T          float (default), float16, bfloat16\n"
+    "                      (every type also by any alias: 'minifloat --help')\n"
     "  --scales S,...      y_scale's elements, written as x's are (required)\n"
     "  --scale-type T      float (default), float16, bfloat16, float8e8m0\n"
     "  --scale-shape ...   y_scale's shape (default: scalar with one scale, else 1-D)\n"
@@ -72,8 +73,6 @@ constexpr std::string_view dequantize_help =
     "  --output-dtype T    float, float16, bfloat16 (default: the scale's type)\n"
     "  --zero-point Z,...  x_zero_point, one per scale or one for all\n";
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
 std::vector<std::string_view> split_list(std::string_view text) {
   std::vector<std::string_view> items;
   std::size_t start = 0;
@@ -107,12 +106,13 @@ std::vector<std::int64_t> parse_shape(std::string_view context, std::string_view
   return shape;
 }
 
+// A type in any spelling of the format registry ("float8e4m3fn", "e4m3fn",
+// "HF8", "FLOAT16", "fp32", ...).
 onnx::data_type parse_type(std::string_view context, std::string_view text) {
   const onnx::data_type t = onnx::data_type_from_name(text);
-  if (t == onnx::data_type::undefined) {
-    throw usage_error(std::string(context) + ": unknown type " + quoted(text));
-  }
-  return t;
+  if (t != onnx::data_type::undefined) return t;
+  throw_not_a_type(context, text, "a type of the ONNX operators",
+                   onnx::data_type_list() + "; or an alias of one, in any case");
 }
 
 // One element of `type` from text: "0x" + hex bits, or a number. Returns
@@ -174,67 +174,40 @@ struct onnx_command {
   onnx::dequantize_attributes d;
 };
 
-onnx_command parse(const std::vector<std::string_view>& args, bool quantize) {
-  const std::string name = quantize ? "quantize-linear" : "dequantize-linear";
+onnx_command parse(const command_line& in, bool quantize) {
+  const std::string name = in.name();
   onnx_command c;
   c.quantize = quantize;
   if (quantize) c.x_type = onnx::data_type::float32;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view option = args[i], value;
-    const std::size_t equals = option.find('=');
-    bool has_value = false;
-    if (equals != std::string_view::npos) {
-      value = option.substr(equals + 1);
-      option = option.substr(0, equals);
-      has_value = true;
-    }
-    if (option == "--no-saturate" && quantize) {
-      if (has_value) throw usage_error(name + ": option --no-saturate takes no value");
-      c.q.saturate = false;
-      continue;
-    }
-    const bool known = option == "--shape" || option == "--x-type" || option == "--scales" ||
-                       option == "--scale-type" || option == "--scale-shape" ||
-                       option == "--axis" || option == "--block-size" ||
-                       option == "--output-dtype" || option == "--zero-point" ||
-                       (quantize && (option == "--precision" || option == "--opset"));
-    if (!known) {
-      throw usage_error(name + ": unknown option " + quoted(args[i]) + " (try 'minifloat " + name +
-                        " --help')");
-    }
-    if (!has_value) {
-      if (i + 1 >= args.size()) {
-        throw usage_error(name + ": option " + std::string(option) + " needs a value");
-      }
-      value = args[++i];
-    }
-    const std::string context = name + ": " + std::string(option);
-    if (option == "--shape") {
-      c.shape = parse_shape(context, value);
-      c.has_shape = true;
-    } else if (option == "--x-type") {
-      c.x_type = parse_type(context, value);
-    } else if (option == "--scales") {
-      c.scales = split_list(value);
-    } else if (option == "--scale-type") {
-      c.scale_type = parse_type(context, value);
-    } else if (option == "--scale-shape") {
-      c.scale_shape = parse_shape(context, value);
-      c.has_scale_shape = true;
-    } else if (option == "--axis") {
-      c.q.axis = c.d.axis = parse_integer(context, value);
-    } else if (option == "--block-size") {
-      c.q.block_size = c.d.block_size = parse_integer(context, value);
-    } else if (option == "--output-dtype") {
-      c.q.output_dtype = c.d.output_dtype = parse_type(context, value);
-    } else if (option == "--precision") {
-      c.q.precision = parse_type(context, value);
-    } else if (option == "--opset") {
-      c.q.opset = static_cast<int>(parse_integer(context, value));
-    } else if (option == "--zero-point") {
-      c.zero_point = split_list(value);
-    }
+  if (in.has("--no-saturate")) c.q.saturate = false;
+  const auto context = [&](std::string_view option) { return name + ": " + std::string(option); };
+  if (const auto v = in.value("--shape")) {
+    c.shape = parse_shape(context("--shape"), *v);
+    c.has_shape = true;
   }
+  if (const auto v = in.value("--x-type")) c.x_type = parse_type(context("--x-type"), *v);
+  if (const auto v = in.value("--scales")) c.scales = split_list(*v);
+  if (const auto v = in.value("--scale-type")) {
+    c.scale_type = parse_type(context("--scale-type"), *v);
+  }
+  if (const auto v = in.value("--scale-shape")) {
+    c.scale_shape = parse_shape(context("--scale-shape"), *v);
+    c.has_scale_shape = true;
+  }
+  if (const auto v = in.value("--axis")) c.q.axis = c.d.axis = parse_integer(context("--axis"), *v);
+  if (const auto v = in.value("--block-size")) {
+    c.q.block_size = c.d.block_size = parse_integer(context("--block-size"), *v);
+  }
+  if (const auto v = in.value("--output-dtype")) {
+    c.q.output_dtype = c.d.output_dtype = parse_type(context("--output-dtype"), *v);
+  }
+  if (const auto v = in.value("--precision")) {
+    c.q.precision = parse_type(context("--precision"), *v);
+  }
+  if (const auto v = in.value("--opset")) {
+    c.q.opset = static_cast<int>(parse_integer(context("--opset"), *v));
+  }
+  if (const auto v = in.value("--zero-point")) c.zero_point = split_list(*v);
   if (!c.has_shape) throw usage_error(name + ": missing --shape");
   if (c.x_type == onnx::data_type::undefined) throw usage_error(name + ": missing --x-type");
   if (c.scales.empty() || (c.scales.size() == 1 && c.scales[0].empty())) {
@@ -265,8 +238,8 @@ onnx::tensor tensor_from_text(std::string_view context, onnx::data_type type,
   return onnx::tensor_from_codes(type, std::move(shape), codes);
 }
 
-int run(const std::vector<std::string_view>& args, bool quantize) {
-  const onnx_command c = parse(args, quantize);
+int run(const command_line& in, bool quantize) {
+  const onnx_command c = parse(in, quantize);
   const std::string name = quantize ? "quantize-linear" : "dequantize-linear";
   if (!quantize && !onnx::is_integer(c.x_type) && !onnx::is_float8(c.x_type) &&
       c.x_type != onnx::data_type::float4e2m1) {
@@ -349,7 +322,7 @@ int run(const std::vector<std::string_view>& args, bool quantize) {
 std::string_view quantize_linear_help() { return quantize_help; }
 std::string_view dequantize_linear_help() { return dequantize_help; }
 
-int run_quantize_linear(const options& o) { return run(o.onnx_arguments, true); }
-int run_dequantize_linear(const options& o) { return run(o.onnx_arguments, false); }
+int run_quantize_linear(const options& o) { return run(o.line, true); }
+int run_dequantize_linear(const options& o) { return run(o.line, false); }
 
 }  // namespace minifloat_cli

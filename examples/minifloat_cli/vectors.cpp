@@ -7,7 +7,7 @@
 
 #include "boundary_set.hpp"
 #include "commands.hpp"
-#include "format_registry.hpp"
+#include "encoding_facts.hpp"
 #include "line_io.hpp"
 
 namespace minifloat_cli {
@@ -89,8 +89,8 @@ void write_vectors(const options& o, std::string_view name) {
 }  // namespace
 
 int run_vectors(const options& o) {
-  with_format(o.format, [&](const auto& entry) {
-    write_vectors<typename std::decay_t<decltype(entry)>::type>(o, entry.name);
+  mf::visit_minifloat(o.format, [&](auto tag) {
+    write_vectors<typename decltype(tag)::type>(o, mf::canonical_name(tag.id));
   });
   return 0;
 }

@@ -12,8 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include <minifloat/format_registry.hpp>
+
 #include "arguments.hpp"
-#include "format_registry.hpp"
 #include "line_io.hpp"
 
 namespace {
@@ -63,13 +64,9 @@ void check_arguments(const std::uint8_t* data, std::size_t size) {
     using minifloat_cli::command;
     using minifloat_cli::rounding_mode;
     if (o.what == command::none) std::abort();
-    // Every command that takes a FORMAT got a known one (formats takes
-    // none; the ONNX commands name their types in their own flags).
-    const bool takes_format = o.what != command::formats && o.what != command::quantize_linear &&
-                              o.what != command::dequantize_linear;
-    if (takes_format && !minifloat_cli::with_format(o.format, [](const auto&) {})) {
-      std::abort();
-    }
+    // Every command that takes a FORMAT got a minifloat (formats takes
+    // none; the hybrid and ONNX commands name their types in their options).
+    if (minifloat_cli::takes_format(o.what) && !mf::names_a_minifloat(o.format)) std::abort();
     if (o.random_bits < 1 || o.random_bits > 32) std::abort();
     if (o.mode == rounding_mode::stochastic && !o.has_seed) std::abort();
     // encode's seed only seeds stochastic rounding; vectors' also draws the

@@ -10,17 +10,20 @@
 //       uint16 codes of a + b, a - b, a * b, a / b (the library's operators),
 //       for every a (outer) and b (inner) of the format, one block per operator
 //
-// FORMAT is one of the tool's names (examples/minifloat_cli/format_registry.hpp).
+// FORMAT is any name of a minifloat in include/minifloat/format_registry.hpp.
 // Exit status 2 for a bad command line.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include <minifloat/minifloat.hpp>
 
-#include "format_registry.hpp"
+#include <minifloat/format_registry.hpp>
+
+#include "encoding_facts.hpp"
 
 namespace {
 
@@ -80,8 +83,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   bool ok = true;
-  const bool found = minifloat_cli::with_format(args[1], [&](const auto& entry) {
-    using T = typename std::decay_t<decltype(entry)>::type;
+  const std::optional<mf::format_id> format = mf::find_minifloat(args[1]);
+  if (!format) {
+    std::fprintf(stderr, "minifloat_peer_tables: unknown format\n");
+    return 2;
+  }
+  mf::visit_minifloat(*format, [&](auto tag) {
+    using T = typename decltype(tag)::type;
     if (args[0] == "decode") {
       dump_decode<T>();
     } else if (args[0] == "encode" && args.size() == 3) {
@@ -98,7 +106,7 @@ int main(int argc, char** argv) {
       ok = false;
     }
   });
-  if (!found || !ok) {
+  if (!ok) {
     std::fprintf(stderr, "minifloat_peer_tables: bad arguments\n");
     return 2;
   }

@@ -4,38 +4,49 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../format_registry.hpp"
 #include "../formats.hpp"
 
 namespace mf::hybrid {
 
-// HF8 is E4M3FN, BF8 is E5M2 (the footnote of the vendor's "Hybrid FP8 ONNX"
-// notes: "HF8 -> E4M3 and BF8 -> E5M2"). f32 appears only as an output type
-// and as the operand type of the `operands` scale placement.
+// HF8 is E4M3FN, BF8 is E5M2 (the vendor's "Hybrid FP8" notes: "HF8 -> E4M3
+// and BF8 -> E5M2"). f32 appears only as an output type and as the operand
+// type of the `operands` scale placement.
 enum class element_type : unsigned char { i8, u8, hf8, bf8, f16, bf16, f32 };
 
 inline constexpr element_type all_element_types[] = {
     element_type::i8,  element_type::u8,   element_type::hf8, element_type::bf8,
     element_type::f16, element_type::bf16, element_type::f32};
 
-// The names in the tables of the vendor's "Hybrid FP8 ONNX" notes (the CLI
-// accepts these and the library's format names).
-constexpr std::string_view name(element_type t) noexcept {
-  switch (t) {
-    case element_type::i8: return "I8";
-    case element_type::u8: return "U8";
-    case element_type::hf8: return "HF8";
-    case element_type::bf8: return "BF8";
-    case element_type::f16: return "FP16";
-    case element_type::bf16: return "BF16";
-    case element_type::f32: return "FP32";
+// Each element type's format in the library-wide registry, whose table
+// holds every spelling (format_registry.hpp).
+struct element_format {
+  element_type type;
+  format_id format;
+};
+inline constexpr element_format element_formats[] = {
+    {element_type::i8, format_id::int8},       {element_type::u8, format_id::uint8},
+    {element_type::hf8, format_id::e4m3fn},    {element_type::bf8, format_id::e5m2},
+    {element_type::f16, format_id::binary16},  {element_type::bf16, format_id::bfloat16},
+    {element_type::f32, format_id::float32}};
+
+constexpr format_id format_of(element_type t) noexcept {
+  for (const element_format& e : element_formats) {
+    if (e.type == t) return e.format;
   }
-  return "?";
+  return format_id::float32;  // not reached: every element_type has a row
+}
+
+// The vendor's names, as its type tables print them: "HF8", "FP16", "I8".
+constexpr std::string_view name(element_type t) noexcept {
+  return name_in(format_of(t), naming::hybrid_fp8);
 }
 
 constexpr bool is_integer(element_type t) noexcept {
@@ -105,23 +116,15 @@ class unsupported : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Parses "HF8", "e4m3fn", "BF16", "bfloat16", ... (case-sensitive, the
-// spellings of name() and of the library's format aliases).
+// The element type a name means, in any spelling of the format registry
+// ("HF8", "e4m3fn", "float8_e4m3fn", "fp16", "bfloat16", "i8", ...), in any
+// case; false for an unknown name or a format the hybrid unit does not take.
 inline bool parse_element_type(std::string_view text, element_type& out) noexcept {
-  struct alias { std::string_view text; element_type type; };
-  static constexpr alias aliases[] = {
-      {"I8", element_type::i8},       {"i8", element_type::i8},
-      {"int8", element_type::i8},     {"U8", element_type::u8},
-      {"u8", element_type::u8},       {"uint8", element_type::u8},
-      {"HF8", element_type::hf8},     {"e4m3fn", element_type::hf8},
-      {"BF8", element_type::bf8},     {"e5m2", element_type::bf8},
-      {"FP16", element_type::f16},    {"binary16", element_type::f16},
-      {"half", element_type::f16},    {"BF16", element_type::bf16},
-      {"bfloat16", element_type::bf16}, {"FP32", element_type::f32},
-      {"f32", element_type::f32},     {"float", element_type::f32}};
-  for (const alias& a : aliases) {
-    if (a.text == text) {
-      out = a.type;
+  const std::optional<format_id> format = find_format(text);
+  if (!format) return false;
+  for (const element_format& e : element_formats) {
+    if (e.format == *format) {
+      out = e.type;
       return true;
     }
   }

@@ -6,9 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "../format_registry.hpp"
 
 namespace mf {
 namespace onnx {
@@ -32,43 +35,67 @@ enum class data_type : int {
   float8e8m0 = 24,      // mf::e8m0fnu
 };
 
-struct data_type_name {
+// Each type's format in the library-wide registry, which holds the names
+// (ONNX's spelling, in lower case, and every alias: format_registry.hpp).
+struct data_type_format {
   data_type type;
-  std::string_view name;  // onnx.TensorProto's spelling, lower case
+  format_id format;
 };
 
-inline constexpr data_type_name data_type_names[] = {
-    {data_type::float32, "float"},           {data_type::uint8, "uint8"},
-    {data_type::int8, "int8"},               {data_type::uint16, "uint16"},
-    {data_type::int16, "int16"},             {data_type::float16, "float16"},
-    {data_type::bfloat16, "bfloat16"},       {data_type::float8e4m3fn, "float8e4m3fn"},
-    {data_type::float8e4m3fnuz, "float8e4m3fnuz"}, {data_type::float8e5m2, "float8e5m2"},
-    {data_type::float8e5m2fnuz, "float8e5m2fnuz"}, {data_type::uint4, "uint4"},
-    {data_type::int4, "int4"},               {data_type::float4e2m1, "float4e2m1"},
-    {data_type::float8e8m0, "float8e8m0"},
+inline constexpr data_type_format data_type_formats[] = {
+    {data_type::float32, format_id::float32},
+    {data_type::uint8, format_id::uint8},
+    {data_type::int8, format_id::int8},
+    {data_type::uint16, format_id::uint16},
+    {data_type::int16, format_id::int16},
+    {data_type::float16, format_id::binary16},
+    {data_type::bfloat16, format_id::bfloat16},
+    {data_type::float8e4m3fn, format_id::e4m3fn},
+    {data_type::float8e4m3fnuz, format_id::e4m3fnuz},
+    {data_type::float8e5m2, format_id::e5m2},
+    {data_type::float8e5m2fnuz, format_id::e5m2fnuz},
+    {data_type::uint4, format_id::uint4},
+    {data_type::int4, format_id::int4},
+    {data_type::float4e2m1, format_id::e2m1fn},
+    {data_type::float8e8m0, format_id::e8m0fnu},
 };
 
+// onnx.TensorProto's name of the type, in lower case ("float", "float16",
+// "float8e4m3fn"); "undefined" for data_type::undefined.
 inline std::string_view name_of(data_type t) {
-  for (const auto& n : data_type_names) {
-    if (n.type == t) return n.name;
+  for (const auto& e : data_type_formats) {
+    if (e.type == t) return name_in(e.format, naming::onnx);
   }
   return "undefined";
 }
 
-// The type with this TensorProto number or name ("float" or "float32");
-// data_type::undefined if none of the above.
+// The type with this TensorProto number, or called this name in any
+// spelling the registry knows ("float", "FLOAT", "float32", "fp32";
+// "float8e4m3fn", "e4m3fn", "HF8", ...); data_type::undefined if none of
+// the above.
 inline data_type data_type_from_int(int value) {
-  for (const auto& n : data_type_names) {
-    if (static_cast<int>(n.type) == value) return n.type;
+  for (const auto& e : data_type_formats) {
+    if (static_cast<int>(e.type) == value) return e.type;
   }
   return data_type::undefined;
 }
 inline data_type data_type_from_name(std::string_view name) {
-  if (name == "float32") return data_type::float32;
-  for (const auto& n : data_type_names) {
-    if (n.name == name) return n.type;
+  const std::optional<format_id> format = find_format(name);
+  if (!format) return data_type::undefined;
+  for (const auto& e : data_type_formats) {
+    if (e.format == *format) return e.type;
   }
   return data_type::undefined;
+}
+
+// The ONNX types' names in TensorProto order, for messages that list them.
+inline std::string data_type_list() {
+  std::string list;
+  for (const auto& e : data_type_formats) {
+    if (!list.empty()) list += ", ";
+    list += name_in(e.format, naming::onnx);
+  }
+  return list;
 }
 
 // Bits per element in a tensor's raw data.

@@ -1,55 +1,14 @@
-// The formats the tool knows, by name, and the one place a run-time name
-// becomes a compile-time type: every command is a template over the format
-// and is instantiated once per entry below.
+// What the tool says about one encoding of a format: how many there are,
+// how many hex digits hold one, its class and its exact value. (Which
+// format a name means is the library's registry, format_registry.hpp.)
 #pragma once
 
 #include <cstdint>
 #include <string_view>
-#include <tuple>
 
 #include <minifloat/minifloat.hpp>
 
 namespace minifloat_cli {
-
-// A format's name paired with its type.
-template <class T>
-struct format_entry {
-  using type = T;
-  std::string_view name;
-};
-
-// In the order `minifloat formats` lists them.
-inline constexpr auto all_formats = std::make_tuple(
-    format_entry<mf::e4m3fn>{"e4m3fn"}, format_entry<mf::e4m3fnuz>{"e4m3fnuz"},
-    format_entry<mf::e5m2>{"e5m2"}, format_entry<mf::e5m2fnuz>{"e5m2fnuz"},
-    format_entry<mf::e2m1fn>{"e2m1fn"}, format_entry<mf::e2m3fn>{"e2m3fn"},
-    format_entry<mf::e3m2fn>{"e3m2fn"}, format_entry<mf::e8m0fnu>{"e8m0fnu"},
-    format_entry<mf::e4m3>{"e4m3"}, format_entry<mf::e3m4>{"e3m4"},
-    format_entry<mf::e4m3b11fnuz>{"e4m3b11fnuz"},
-    format_entry<mf::binary16>{"binary16"}, format_entry<mf::bfloat16>{"bfloat16"});
-
-inline constexpr std::string_view format_names =
-    "e4m3fn e4m3fnuz e5m2 e5m2fnuz e2m1fn e2m3fn e3m2fn e8m0fnu e4m3 e3m4 "
-    "e4m3b11fnuz binary16 bfloat16";
-
-// Calls f(entry) for every format, in order.
-template <class F>
-void for_each_format(F&& f) {
-  std::apply([&](const auto&... entry) { (f(entry), ...); }, all_formats);
-}
-
-// Calls f(entry) for the format called `name`; false if there is none.
-template <class F>
-bool with_format(std::string_view name, F&& f) {
-  bool found = false;
-  for_each_format([&](const auto& entry) {
-    if (!found && entry.name == name) {
-      found = true;
-      f(entry);
-    }
-  });
-  return found;
-}
 
 // Number of encodings of T: 2^bits.
 template <class T>
