@@ -302,4 +302,18 @@ constexpr void for_each_minifloat(F&& f) {
   detail::for_each_minifloat(f, std::make_index_sequence<minifloat_format_count>{});
 }
 
+namespace detail {
+template <class T, std::size_t... I>
+constexpr bool is_registered_minifloat(std::index_sequence<I...>) noexcept {
+  return (std::is_same_v<T, format_t<static_cast<format_id>(I)>> || ...);
+}
+}  // namespace detail
+
+// True for the types of the registry's minifloat formats (the formats of
+// formats.hpp), false for a minifloat<...> instantiated with other
+// parameters and for every other type.
+template <class T>
+inline constexpr bool is_registered_minifloat_v =
+    detail::is_registered_minifloat<T>(std::make_index_sequence<minifloat_format_count>{});
+
 }  // namespace mf

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "../formats.hpp"
+#include "../format_registry.hpp"
 #include "avx2.hpp"
 #include "avx512.hpp"
 #include "dispatch.hpp"
@@ -26,18 +26,11 @@ namespace bulk {
 namespace detail {
 
 // The formats whose kernels minifloat::kernels compiles (dispatch.hpp's
-// compiled_in_library): every format of formats.hpp. src/kernels/ compiles
+// compiled_in_library): every format of the registry. src/kernels/ compiles
 // one translation unit per `using` line of formats.hpp and checks there
 // that its format is in this list.
 template <class Fmt>
-inline constexpr bool is_compiled_format =
-    std::is_same_v<Fmt, e4m3fn> || std::is_same_v<Fmt, e5m2> ||
-    std::is_same_v<Fmt, e4m3fnuz> || std::is_same_v<Fmt, e5m2fnuz> ||
-    std::is_same_v<Fmt, e2m1fn> || std::is_same_v<Fmt, e2m3fn> ||
-    std::is_same_v<Fmt, e3m2fn> || std::is_same_v<Fmt, e8m0fnu> ||
-    std::is_same_v<Fmt, e4m3> || std::is_same_v<Fmt, e3m4> ||
-    std::is_same_v<Fmt, e4m3b11fnuz> || std::is_same_v<Fmt, binary16> ||
-    std::is_same_v<Fmt, bfloat16>;
+inline constexpr bool is_compiled_format = is_registered_minifloat_v<Fmt>;
 
 // The plain encode of one format. The encode and decode rows are separate
 // families so that a program that only decodes a format (a widening
