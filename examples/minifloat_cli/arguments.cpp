@@ -36,8 +36,8 @@ constexpr std::string_view usage_head =
     "                                ONNX QuantizeLinear of the tensor on stdin\n"
     "  dequantize-linear --shape D,.. --x-type T --scales S,.. [ATTRIBUTES]\n"
     "                                ONNX DequantizeLinear of the tensor on stdin\n"
-    "  calibrate FORMAT [--method max|percentile|mse|kl] [--percentile P]\n"
-    "                [--power-of-two] [--per-row N] [--binary]\n"
+    "  calibrate FORMAT [--method max|percentile|mse|mse-histogram|kl]\n"
+    "                [--percentile P] [--power-of-two] [--per-row N] [--binary]\n"
     "                                numbers on stdin -> a static scale and its cost\n"
     "\n"
     "FORMAT: a name or an alias, in any case:\n";
@@ -243,8 +243,8 @@ constexpr std::string_view vectors_matmul_help =
     "non-finite codes are skipped. --seed is the stochastic output rounding's.\n";
 
 constexpr std::string_view calibrate_help =
-    "usage: minifloat calibrate FORMAT [--method max|percentile|mse|kl] [--percentile P]\n"
-    "                          [--power-of-two] [--per-row N] [--binary]\n"
+    "usage: minifloat calibrate FORMAT [--method max|percentile|mse|mse-histogram|kl]\n"
+    "                          [--percentile P] [--power-of-two] [--per-row N] [--binary]\n"
     "\n"
     "Reads values (one per line, as 'encode' reads them, or with --binary raw\n"
     "little-endian float32), keeps a histogram of |x| (mf::calibration, 256 bins\n"
@@ -256,7 +256,14 @@ constexpr std::string_view calibrate_help =
     "\n"
     "  --method max         amax maps to max finite (the default)\n"
     "  --method percentile  the P-th percentile of |x| maps to max finite\n"
-    "  --method mse         the scale of least squared error (exact search)\n"
+    "  --method mse         the scale of least squared error on the data: an\n"
+    "                       exact search over every value read (kept in memory,\n"
+    "                       4 bytes a value; with --per-row, one row's)\n"
+    "  --method mse-histogram\n"
+    "                       the same search on the histogram's model (each bin\n"
+    "                       quantized at its mean; memory: one histogram): can\n"
+    "                       miss the data's least error by a little\n"
+    "                       (docs/scaling.md gives the measured gap)\n"
     "  --method kl          least KL divergence (TensorRT's entropy method)\n"
     "  --percentile P       for percentile, 0 < P <= 100 (default 99.99)\n"
     "  --power-of-two       a power-of-two scale (its inverse is an E8M0 value)\n"
@@ -279,7 +286,8 @@ binary_type parse_binary_type(std::string_view option, std::string_view text) {
 }
 
 constexpr choice<std::string_view> methods[] = {
-    {"max", "max"}, {"percentile", "percentile"}, {"mse", "mse"}, {"kl", "kl"}};
+    {"max", "max"}, {"percentile", "percentile"}, {"mse", "mse"},
+    {"mse-histogram", "mse-histogram"}, {"kl", "kl"}};
 
 const std::vector<rounding_mode> every_mode = {
     rounding_mode::nearest_even, rounding_mode::toward_zero, rounding_mode::toward_positive,

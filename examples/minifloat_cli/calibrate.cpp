@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <minifloat/calibration.hpp>
@@ -19,35 +21,46 @@ namespace {
 
 namespace cal = mf::calibration;
 
-// Feeds the values to one observer, or with --per-row N to one per row of N.
+// Feeds the values to one observer, or with --per-row N to one row at a
+// time: a row is calibrated as soon as it is complete and its histogram
+// reused, so memory is one histogram (and, for the exact mse, one row's
+// values or all of them) whatever the number of rows.
 class observers {
  public:
-  explicit observers(std::uint64_t per_row) : per_row_(per_row), all_(1) {}
+  // keep_values: the exact mse needs the data itself.
+  observers(std::uint64_t per_row, bool keep_values, std::function<void(observers&)> row_done)
+      : per_row_(per_row), keep_values_(keep_values), row_done_(std::move(row_done)) {}
 
   void add(const float* x, std::size_t n) {
-    if (per_row_ == 0) {
-      all_[0].observe(x, n);
-      count_ += n;
-      return;
-    }
     while (n > 0) {
-      const std::uint64_t row = count_ / per_row_;
-      const std::uint64_t room = per_row_ - count_ % per_row_;
-      const std::size_t m = n < room ? n : static_cast<std::size_t>(room);
-      if (row == all_.size()) all_.emplace_back();
-      all_[row].observe(x, m);
+      std::size_t m = n;
+      if (per_row_ != 0) {
+        const std::uint64_t room = per_row_ - count_ % per_row_;
+        m = n < room ? n : static_cast<std::size_t>(room);
+      }
+      histogram_.observe(x, m);
+      if (keep_values_) values_.insert(values_.end(), x, x + m);
       count_ += m;
       x += m;
       n -= m;
+      if (per_row_ != 0 && count_ % per_row_ == 0) {
+        row_done_(*this);
+        histogram_ = cal::abs_histogram();
+        values_.clear();
+      }
     }
   }
 
   std::uint64_t count() const { return count_; }
-  const std::vector<cal::abs_histogram>& histograms() const { return all_; }
+  const cal::abs_histogram& histogram() const { return histogram_; }
+  const std::vector<float>& values() const { return values_; }
 
  private:
   std::uint64_t per_row_;
-  std::vector<cal::abs_histogram> all_;
+  bool keep_values_;
+  std::function<void(observers&)> row_done_;
+  cal::abs_histogram histogram_;
+  std::vector<float> values_;
   std::uint64_t count_ = 0;
 };
 
@@ -128,39 +141,60 @@ std::string scale_text(float s, const char* separator, bool parenthesised) {
 
 cal::method method_of(const std::string& name) {
   if (name == "percentile") return cal::method::percentile;
-  if (name == "mse") return cal::method::mse;
+  if (name == "mse" || name == "mse-histogram") return cal::method::mse;
   if (name == "kl") return cal::method::kl;
   return cal::method::max;
 }
 
+// `mse` searches (and costs) on the data itself; every other method, and
+// `mse-histogram`, on the histogram's model.
+bool on_the_data(const options& o) { return o.method == "mse"; }
+
+template <class T>
+cal::calibration_result calibrate_observed(const observers& data, const options& o,
+                                           const cal::calibration_options& c) {
+  if (data.histogram().finite_count() == 0) {
+    throw usage_error("calibrate: no finite values" +
+                      (o.per_row != 0 ? " in row " + std::to_string(data.count() / o.per_row - 1)
+                                      : std::string()) +
+                      ": nothing to calibrate (NaN and Inf do not move the scale)");
+  }
+  if (on_the_data(o)) {
+    return cal::calibrate<T>(data.histogram(), data.values().data(), data.values().size(), c);
+  }
+  return cal::calibrate<T>(data.histogram(), c);
+}
+
 template <class T>
 void calibrate(const options& o) {
-  observers data(o.per_row);
+  cal::calibration_options c;
+  c.how = method_of(o.method);
+  c.percentile = o.percentile;
+  c.power_of_two = o.power_of_two;
+  std::vector<cal::calibration_result> rows;
+  observers data(o.per_row, on_the_data(o), [&](observers& row) {
+    rows.push_back(calibrate_observed<T>(row, o, c));
+  });
   if (o.binary) read_binary(data); else read_text(data);
   if (data.count() == 0) throw usage_error("calibrate: no values on stdin");
   if (o.per_row != 0 && data.count() % o.per_row != 0) {
     throw usage_error("calibrate: " + std::to_string(data.count()) +
                       " values are not whole rows of --per-row " + std::to_string(o.per_row));
   }
-  cal::calibration_options c;
-  c.how = method_of(o.method);
-  c.percentile = o.percentile;
-  c.power_of_two = o.power_of_two;
 
   output_buffer out(stdout);
   if (o.per_row != 0) {
     out.write("row,scale,scale_hex,scale_bits,mse,sqnr_db,saturated,flushed\n");
-    const auto results = cal::calibrate_channels<T>(data.histograms(), c);
-    for (std::size_t r = 0; r < results.size(); ++r) {
-      const cal::quantization_cost& k = results[r].cost;
-      out.write(std::to_string(r) + "," + scale_text(results[r].scale, ",", false) + "," +
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const cal::quantization_cost& k = rows[r].cost;
+      out.write(std::to_string(r) + "," + scale_text(rows[r].scale, ",", false) + "," +
                 number(k.mse) + "," + number(k.sqnr_db) + "," + number(k.saturated_fraction) +
                 "," + number(k.flushed_fraction) + "\n");
     }
     return;
   }
-  const cal::abs_histogram& h = data.histograms()[0];
-  const cal::calibration_result r = cal::calibrate<T>(h, c);
+  const cal::abs_histogram& h = data.histogram();
+  const cal::calibration_result r = calibrate_observed<T>(data, o, c);
   std::string text = "format: " + format_name(o) + "\nmethod: " + o.method;
   if (c.how == cal::method::percentile) text += " " + number(o.percentile);
   text += std::string("\npower_of_two: ") + (o.power_of_two ? "yes" : "no");

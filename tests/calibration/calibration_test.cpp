@@ -316,6 +316,47 @@ TEST(Calibrate, DataExactAtAPowerOfTwoScaleHasZeroError) {
   check_exact_data_has_zero_error<mf::e2m1fn>();
 }
 
+// Lossless at many scales: {1, 2, 3} * s is on the e5m2 grid for every
+// power of two s from 2^-16 (the subnormals' step; at 2^-17 the 1 would be
+// half a step) up to where 3 s saturates, and at no other scale (3 s needs
+// the spacing of s's binade). The least error, 0, is tied by all of them:
+// the smallest is 2^-16, far below the s_max / 2 the search starts at.
+TEST(Calibrate, MseTiesGoToTheSmallestScale) {
+  const std::vector<float> x = {1.0f, 2.0f, 3.0f, -3.0f, 2.0f};
+  const cal::histogram_model model = cal::value_model(x.data(), x.size());
+  EXPECT_EQ(cal::mse_scale<mf::e5m2>(model), 0x1p-16f);
+  EXPECT_EQ(cal::mse_scale<mf::e5m2>(model, true), 0x1p-16f);
+  EXPECT_EQ(cal::cost_of<mf::e5m2>(model, 0x1p-16f).sse, 0.0);
+  EXPECT_GT(cal::cost_of<mf::e5m2>(model, 0x1p-17f).sse, 0.0);
+  // bfloat16 is float-like over [0.1, 3]: the least error repeats binade
+  // after binade (at 10 * 2^k the data are nearly the integers 1..30) until
+  // the data's smallest value leaves bfloat16's normal range.
+  std::vector<float> y;
+  for (int i = 1; i <= 30; ++i) y.push_back(0.1f * static_cast<float>(i));
+  const cal::histogram_model wide = cal::value_model(y.data(), y.size());
+  const float s = cal::mse_scale<mf::bfloat16>(wide);
+  EXPECT_LT(s, 1e-30f);
+  const double least = cal::cost_of<mf::bfloat16>(wide, s).sse;
+  EXPECT_EQ(cal::cost_of<mf::bfloat16>(wide, 2 * s).sse, least);
+  EXPECT_EQ(cal::cost_of<mf::bfloat16>(wide, 0x1p20f * s).sse, least);
+  // Here the ties reach the bottom of the scales searched (2^-126 and up,
+  // compute_scale's range): 10 * 2^-129.
+  EXPECT_EQ(s, 0x1.9p-126f);
+}
+
+TEST(Calibrate, ValueModelIsTheDataItself) {
+  const std::vector<float> x = {0.0f, -1.5f, 1.5f, 0.3f, std::numeric_limits<float>::quiet_NaN(),
+                                std::numeric_limits<float>::infinity(), 7.0f};
+  const cal::histogram_model m = cal::value_model(x.data(), x.size());
+  EXPECT_EQ(m.population, 5.0);  // NaN and Inf are not part of it; the zero is
+  ASSERT_EQ(m.mean.size(), 3u);
+  EXPECT_EQ(m.mean[0], 0.3f);
+  EXPECT_EQ(m.mean[1], 1.5);
+  EXPECT_EQ(m.count[1], 2.0);
+  EXPECT_EQ(m.amax, 7.0f);
+  EXPECT_EQ(m.spread, 0.0);
+}
+
 TEST(Calibrate, SymmetricAndOneSidedDataGiveTheSameScales) {
   // The histogram is of |x|: x, -x and any mix of signs are one population
   // (the formats are sign-magnitude, so the error is symmetric too).

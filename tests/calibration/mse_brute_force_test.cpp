@@ -39,8 +39,9 @@ float keep_bits(float x, int bits) {
 // signs), times 2^-1..2^1, so that power-of-two scales meet many exact ties.
 enum class distribution { normal, laplace, student_t3, uniform, grid_midpoints };
 
+// bits: the significant bits each value keeps (24: full float32 values).
 template <class Fmt>
-std::vector<float> sample(distribution d, std::size_t n, std::uint32_t seed) {
+std::vector<float> sample(distribution d, std::size_t n, std::uint32_t seed, int bits = 8) {
   const cal::format_grid<Fmt>& grid = cal::format_grid<Fmt>::get();
   std::uniform_int_distribution<std::size_t> midpoint(0, grid.size() - 2);
   std::uniform_int_distribution<int> power(-1, 1);
@@ -61,7 +62,7 @@ std::vector<float> sample(distribution d, std::size_t n, std::uint32_t seed) {
             static_cast<float>(std::ldexp(grid.midpoint(midpoint(g)), power(g)));
         break;
     }
-    v = keep_bits(v, 8);
+    v = keep_bits(v, bits);
   }
   return x;
 }
@@ -105,21 +106,29 @@ bool less(const exact_sum& a, const exact_sum& b) {
   return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
 }
 
+// data_model: the histogram's model of data it holds exactly (8 significant
+// bits), or the values' own model (cal::value_model) of full float32 data.
+enum class model_kind { histogram_of_held_data, values_of_full_data };
+
 template <class Fmt>
 void check_mse_against_brute_force(const std::string& name, std::size_t values = 1000,
                                    int ulps = 1000, int per_binade = 128,
                                    std::vector<distribution> sets = {
                                        distribution::normal, distribution::laplace,
                                        distribution::student_t3, distribution::uniform,
-                                       distribution::grid_midpoints}) {
+                                       distribution::grid_midpoints},
+                                   model_kind kind = model_kind::histogram_of_held_data) {
   const double max = cal::format_grid<Fmt>::get().max();
   std::size_t scales_checked = 0, ties = 0;
   for (distribution d : sets) {
     SCOPED_TRACE(name + " distribution " + std::to_string(static_cast<int>(d)));
-    const std::vector<float> x = sample<Fmt>(d, values, 17u + static_cast<std::uint32_t>(d));
+    const bool full = kind == model_kind::values_of_full_data;
+    const std::vector<float> x =
+        sample<Fmt>(d, values, 17u + static_cast<std::uint32_t>(d), full ? 24 : 8);
     cal::abs_histogram h;
     h.observe(x.data(), x.size());
-    const cal::histogram_model model(h);
+    const cal::histogram_model model =
+        full ? cal::value_model(x.data(), x.size()) : cal::histogram_model(h);
 
     const float mine = cal::mse_scale<Fmt>(model);
     const exact_sum mine_error = brute_force_error<Fmt>(x, mine);
@@ -241,6 +250,20 @@ TEST(MseBruteForce, E3m2fn) { check_mse_against_brute_force<mf::e3m2fn>("e3m2fn"
 TEST(MseBruteForce, E2m1fn) { check_mse_against_brute_force<mf::e2m1fn>("e2m1fn"); }
 // 10^5 values (Student-t 3, held exactly), a narrower bracket: 201 floats
 // around the mse scale and 128 over [s_max / 2, 8 s_max).
+// Full float32 data, many values per histogram bin: the values' own model
+// makes the search exact on the data itself.
+TEST(MseBruteForceFullData, EveryFormat) {
+  const auto full = model_kind::values_of_full_data;
+  const std::vector<distribution> sets = {distribution::normal, distribution::student_t3,
+                                          distribution::uniform};
+  check_mse_against_brute_force<mf::e4m3fn>("e4m3fn", 1000, 300, 64, sets, full);
+  check_mse_against_brute_force<mf::e5m2>("e5m2", 1000, 300, 64, sets, full);
+  check_mse_against_brute_force<mf::e4m3fnuz>("e4m3fnuz", 1000, 300, 64, sets, full);
+  check_mse_against_brute_force<mf::e3m4>("e3m4", 1000, 300, 64, sets, full);
+  check_mse_against_brute_force<mf::e2m3fn>("e2m3fn", 1000, 300, 64, sets, full);
+  check_mse_against_brute_force<mf::e2m1fn>("e2m1fn", 1000, 300, 64, sets, full);
+}
+
 TEST(MseBruteForce, E4m3fnHundredThousandValues) {
   check_mse_against_brute_force<mf::e4m3fn>("e4m3fn, 10^5 values", 100000, 100, 32,
                                             {distribution::student_t3});

@@ -12,6 +12,7 @@
 // in mf::scaling::quantize_*); zeros are, with no error.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,7 @@ struct histogram_model {
   double population = 0.0;  // finite values, zeros included
   float amax = 0.0f;
 
+  histogram_model() = default;
   explicit histogram_model(const abs_histogram& h) : amax(h.amax()) {
     for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
       if (h.bin(i).empty()) continue;
@@ -48,6 +50,35 @@ struct histogram_model {
     population = static_cast<double>(h.finite_count());
   }
 };
+
+// The data's own model: one point per distinct finite magnitude, with its
+// multiplicity (no spread), so every error computed from it is the data's
+// exact error. O(n log n) time and 8 bytes per value while it is built,
+// 16 bytes per distinct magnitude kept.
+inline histogram_model value_model(const float* x, std::size_t n) {
+  std::vector<float> magnitudes;
+  magnitudes.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const float a = std::fabs(x[i]);
+    if (std::isfinite(a)) magnitudes.push_back(a);
+  }
+  std::sort(magnitudes.begin(), magnitudes.end());
+  histogram_model m;
+  m.population = static_cast<double>(magnitudes.size());
+  for (std::size_t i = 0; i < magnitudes.size();) {
+    std::size_t j = i + 1;
+    while (j < magnitudes.size() && magnitudes[j] == magnitudes[i]) ++j;
+    const double v = magnitudes[i], count = static_cast<double>(j - i);
+    if (v > 0) {  // zeros: part of the population, no error at any scale
+      m.mean.push_back(v);
+      m.count.push_back(count);
+      m.signal += count * v * v;
+    }
+    i = j;
+  }
+  m.amax = magnitudes.empty() ? 0.0f : magnitudes.back();
+  return m;
+}
 
 namespace detail {
 

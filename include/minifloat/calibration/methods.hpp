@@ -2,6 +2,8 @@
 // convention, q = round(x * scale)) and what it costs on the observed data.
 #pragma once
 
+#include <cstddef>
+
 #include "../scaling/compute_scale.hpp"
 #include "cost.hpp"
 #include "histogram.hpp"
@@ -34,9 +36,13 @@ struct calibration_result {
   quantization_cost cost;
 };
 
+namespace detail {
+
+// `model` gives the mse search and every method's cost; the histogram the
+// rest.
 template <class Fmt>
-calibration_result calibrate(const abs_histogram& h, const calibration_options& o = {}) {
-  const histogram_model model(h);
+calibration_result calibrate_on(const abs_histogram& h, const histogram_model& model,
+                                const calibration_options& o) {
   const scaling::scale_options round_down{0.0f, o.power_of_two, 1.0f};
   calibration_result r;
   switch (o.how) {
@@ -55,6 +61,27 @@ calibration_result calibrate(const abs_histogram& h, const calibration_options& 
   }
   r.cost = cost_of<Fmt>(model, r.scale);
   return r;
+}
+
+}  // namespace detail
+
+// The scale by the histogram alone (memory: the histogram's bins, whatever
+// the data's size). The mse search is exact over the histogram model
+// (cost.hpp), which quantizes each bin at its mean: on data with more
+// distinct values than bins it can miss the data's least squared error
+// (docs/scaling.md gives the measured gap), and the cost is the model's.
+template <class Fmt>
+calibration_result calibrate(const abs_histogram& h, const calibration_options& o = {}) {
+  return detail::calibrate_on<Fmt>(h, histogram_model(h), o);
+}
+
+// The same with the observed values themselves (x[0..n), the data `h`
+// observed): mse finds the scale of least squared error on the data, and
+// every method's cost is the data's exact cost (value_model).
+template <class Fmt>
+calibration_result calibrate(const abs_histogram& h, const float* x, std::size_t n,
+                             const calibration_options& o = {}) {
+  return detail::calibrate_on<Fmt>(h, value_model(x, n), o);
 }
 
 }  // namespace calibration

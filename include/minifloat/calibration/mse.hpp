@@ -17,8 +17,8 @@
 // - Above: the error of the points that saturate, sum (x - max / s)^2 over
 //   x * s > max, only grows with s; the sweep stops at the first binade
 //   whose start already costs that much more than the best found.
-// The candidates' errors are compared in double-double (cost.hpp), the
-// smaller scale winning a tie.
+// The candidates' errors are compared in double-double (cost.hpp); of
+// tied scales the smallest is returned, below s_max / 2 too (smallest_tie).
 #pragma once
 
 #include <algorithm>
@@ -186,15 +186,54 @@ void sweep_binade(const histogram_model& m, float lo, float hi, std::vector<cand
   interval(start, hi);
 }
 
+// The smallest scale whose error equals the minimum found at `best` (the
+// search's other candidates tie to the smaller scale already, but it starts
+// at s_max / 2). Below s_max / 2 the error of s is at least that of 2s (the
+// argument at the top), so the ties under `best` are found by halving while
+// the error stays the same (exactly: a power-of-two scale changes neither
+// the grid values hit nor the error unless something underflows), then by
+// sweeping the binade under the last tie for a smaller one, again and
+// again until a binade holds none. Lossless data, or a format that is
+// float-like over the data's range (bfloat16), tie over many binades.
+template <class Fmt>
+float smallest_tie(const histogram_model& m, float best, bool power_of_two, double tolerance) {
+  const wide_sum minimum = scale_error<Fmt>(m, best);
+  const auto ties = [&](float s) {
+    const wide_sum e = scale_error<Fmt>(m, s);
+    return !(e < minimum) && !(minimum < e);
+  };
+  for (;;) {
+    while (best / 2 >= smallest_scale && ties(best / 2)) best /= 2;
+    if (power_of_two || best / 2 < smallest_scale) return best;
+    std::vector<candidate> candidates;
+    sweep_binade<Fmt>(m, best / 2, best, candidates);
+    float smallest = best;
+    for (const candidate& c : candidates) {
+      if (c.scale < smallest && c.error <= minimum.value() + tolerance && ties(c.scale)) {
+        smallest = c.scale;
+      }
+    }
+    if (smallest == best) return best;
+    best = smallest;
+  }
+}
+
 }  // namespace detail
 
 // The MSE-optimal float32 scale of the observed data, optionally a power of
-// two. No non-zero finite data: 1 (compute_scale's fallback).
+// two; of several scales with the least error, the smallest. No non-zero
+// finite data: 1 (compute_scale's fallback).
 template <class Fmt>
 float mse_scale(const histogram_model& m, bool power_of_two = false) {
   if (!(m.amax > 0.0f) || m.mean.empty()) return 1.0f;
   const double s_max = format_grid<Fmt>::get().max() / static_cast<double>(m.amax);
-  if (power_of_two) return detail::mse_power_of_two_scale<Fmt>(m, s_max);
+  // The plain double errors carry rounding of the order 2^-50 * sum x^2:
+  // everything that close to the lowest is compared accurately.
+  const double tolerance = 0x1p-36 * (m.signal > 0 ? m.signal : 1.0);
+  if (power_of_two) {
+    return detail::smallest_tie<Fmt>(m, detail::mse_power_of_two_scale<Fmt>(m, s_max), true,
+                                     tolerance);
+  }
 
   // Data so small that even the largest float scale saturates nothing:
   // that scale (compute_scale's clamp) is as good as any.
@@ -202,9 +241,6 @@ float mse_scale(const histogram_model& m, bool power_of_two = false) {
   float lo = static_cast<float>(s_max / 2);
   if (static_cast<double>(lo) < s_max / 2) lo = detail::next_up(lo);
   lo = std::max(lo, detail::smallest_scale);
-  // The plain double errors carry rounding of the order 2^-50 * sum x^2:
-  // everything that close to the lowest is compared accurately.
-  const double tolerance = 0x1p-36 * (m.signal > 0 ? m.signal : 1.0);
   std::vector<detail::candidate> candidates;
   double best = std::numeric_limits<double>::infinity();
   for (float start = lo; start <= detail::largest_scale / 2; start *= 2) {
@@ -217,7 +253,8 @@ float mse_scale(const histogram_model& m, bool power_of_two = false) {
       best = std::min(best, candidates[i].error);
     }
   }
-  return detail::best_of<Fmt>(m, candidates, tolerance);
+  return detail::smallest_tie<Fmt>(m, detail::best_of<Fmt>(m, candidates, tolerance), false,
+                                   tolerance);
 }
 
 }  // namespace calibration
