@@ -286,8 +286,8 @@ MF_C_API int mf_hybrid_options_init(struct mf_hybrid_options* options);
  * output is defined to the bit except a NaN: it is a NaN of the output
  * type whose sign and payload are not specified (the epilogue's float
  * operations carry a NaN as IEEE 754-2019 6.2.3 and 6.3 allow, which does
- * not fix them; docs/hybrid.md). Elements of C between n and ldc are
- * not written.
+ * not fix them, and they may differ between builds of the library;
+ * docs/hybrid.md). Elements of C between n and ldc are not written.
  * Errors, in argument order (the options' fields in their struct order
  * where `options` stands): UNKNOWN_HYBRID_ID (a_type, b_type, out_type),
  * NULL_POINTER (options), UNKNOWN_HYBRID_ID (table, model), BAD_FLAG (the

@@ -197,25 +197,31 @@ int ref_mx_dequantize_block(const char* mx_format, unsigned char scale,
 
 namespace {
 
-// The operand and output types by name, as the library's value types.
-template <class F>
-bool hybrid_type_by_name(std::string_view name, F&& f) {
-  if (name == "I8") return f(std::int8_t{}), true;
-  if (name == "U8") return f(std::uint8_t{}), true;
-  if (name == "HF8") return f(mf::e4m3fn{}), true;
-  if (name == "BF8") return f(mf::e5m2{}), true;
-  if (name == "FP16") return f(mf::binary16{}), true;
-  if (name == "BF16") return f(mf::bfloat16{}), true;
-  if (name == "FP32") return f(0.0f), true;
-  return false;
+// The types, tables and models by name, mapped here to the C++ enums and
+// named constructors (not through the c_api.h ids). The request goes
+// through the C++ entry over run-time types, mf::hybrid::matmul(table_id,
+// element_type, ...), the one the C ABI wraps: what is compared is the
+// C ABI's own work, its checks and its mapping of every field.
+bool hybrid_type_of(std::string_view name, mf::hybrid::element_type& t) {
+  using T = mf::hybrid::element_type;
+  if (name == "I8") t = T::i8;
+  else if (name == "U8") t = T::u8;
+  else if (name == "HF8") t = T::hf8;
+  else if (name == "BF8") t = T::bf8;
+  else if (name == "FP16") t = T::f16;
+  else if (name == "BF16") t = T::bf16;
+  else if (name == "FP32") t = T::f32;
+  else return false;
+  return true;
 }
 
-template <class F>
-bool hybrid_table_by_name(std::string_view name, F&& f) {
-  if (name == "vendor_hybrid_fp8") return f(mf::hybrid::vendor_hybrid_fp8{}), true;
-  if (name == "cublaslt_fp8") return f(mf::hybrid::cublaslt_fp8{}), true;
-  if (name == "any") return f(mf::hybrid::any{}), true;
-  return false;
+bool hybrid_table_of(std::string_view name, mf::hybrid::table_id& t) {
+  using T = mf::hybrid::table_id;
+  if (name == "vendor_hybrid_fp8") t = T::vendor_hybrid_fp8;
+  else if (name == "cublaslt_fp8") t = T::cublaslt_fp8;
+  else if (name == "any") t = T::any;
+  else return false;
+  return true;
 }
 
 bool hybrid_model_of(const ref_hybrid_problem& p, mf::hybrid::accumulation_model& m) {
@@ -249,34 +255,14 @@ bool hybrid_model_of(const ref_hybrid_problem& p, mf::hybrid::accumulation_model
   return true;
 }
 
-float f32(unsigned int bits) { return mf::detail::bit_cast<float>(static_cast<std::uint32_t>(bits)); }
+float f32(unsigned int bits) {
+  return mf::detail::bit_cast<float>(static_cast<std::uint32_t>(bits));
+}
 
 std::vector<float> floats(const unsigned int* bits, int count) {
   std::vector<float> v;
   for (int i = 0; bits != nullptr && i < count; ++i) v.push_back(f32(bits[i]));
   return v;
-}
-
-template <class T>
-T from_code(unsigned int code) {
-  if constexpr (std::is_same_v<T, float>) {
-    return f32(code);
-  } else if constexpr (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>) {
-    return static_cast<T>(code & 0xFFu);
-  } else {
-    return T::from_bits(static_cast<typename T::storage_type>(code));
-  }
-}
-
-template <class T>
-unsigned int to_code(T v) {
-  if constexpr (std::is_same_v<T, float>) {
-    return mf::detail::bit_cast<std::uint32_t>(v);
-  } else if constexpr (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>) {
-    return static_cast<unsigned int>(static_cast<std::uint8_t>(v));
-  } else {
-    return v.bits();
-  }
 }
 
 }  // namespace
@@ -285,8 +271,15 @@ extern "C" {
 
 int ref_hybrid_matmul(const ref_hybrid_problem* p) {
   namespace hy = mf::hybrid;
+  static_assert(std::is_same_v<unsigned int, std::uint32_t>, "codes cross as uint32");
   hy::matmul_options o;
-  if (!hybrid_model_of(*p, o.model)) return 0;
+  hy::table_id table{};
+  hy::element_type ta{}, tb{}, tc{};
+  if (!hybrid_model_of(*p, o.model) || !hybrid_table_of(p->table, table) ||
+      !hybrid_type_of(p->a_type, ta) || !hybrid_type_of(p->b_type, tb) ||
+      !hybrid_type_of(p->out_type, tc)) {
+    return 0;
+  }
   const std::vector<float> a_rows = floats(p->scale_a_rows, p->m);
   const std::vector<float> b_columns = floats(p->scale_b_columns, p->n);
   const std::vector<float> bias = floats(p->bias, p->n);
@@ -296,7 +289,8 @@ int ref_hybrid_matmul(const ref_hybrid_problem* p) {
   o.scales.b_columns = p->scale_b_columns ? b_columns.data() : nullptr;
   o.scales.bias = p->bias ? bias.data() : nullptr;
   o.scales.output = f32(p->output_scale);
-  o.scales.output_rule = p->output_divide ? hy::output_scale_rule::divide : hy::output_scale_rule::multiply;
+  o.scales.output_rule =
+      p->output_divide ? hy::output_scale_rule::divide : hy::output_scale_rule::multiply;
   o.scales.where = p->operands_placement ? hy::placement::operands : hy::placement::epilogue;
   o.output.on_overflow = p->saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
   o.output.stochastic = p->stochastic != 0;
@@ -308,50 +302,20 @@ int ref_hybrid_matmul(const ref_hybrid_problem* p) {
   o.check_z_multiple = p->check_z_multiple != 0;
   const auto m = static_cast<std::size_t>(p->m);
   const auto n = static_cast<std::size_t>(p->n);
-  const auto k = static_cast<std::size_t>(p->k);
-  int result = 0;
-  const bool named = hybrid_table_by_name(p->table, [&](auto table) {
-    using Table = decltype(table);
-    hybrid_type_by_name(p->a_type, [&](auto ta) {
-      hybrid_type_by_name(p->b_type, [&](auto tb) {
-        hybrid_type_by_name(p->out_type, [&](auto tc) {
-          using A = decltype(ta);
-          using B = decltype(tb);
-          using C = decltype(tc);
-          result = 2;  // rejected, unless the table takes the types and the call succeeds
-          if constexpr (!std::is_same_v<A, float> && !std::is_same_v<B, float> &&
-                        hy::matmul_supported(Table::id, hy::element_id_v<A>, hy::element_id_v<B>,
-                                             hy::element_id_v<C>)) {
-            std::vector<A> va(m * k);
-            std::vector<B> vb(k * n);
-            std::vector<C> vc(m * n);
-            for (std::size_t i = 0; i < m; ++i) {
-              for (std::size_t q = 0; q < k; ++q) {
-                va[i * k + q] = from_code<A>(p->a[i * static_cast<std::size_t>(p->lda) + q]);
-              }
-            }
-            for (std::size_t q = 0; q < k; ++q) {
-              for (std::size_t j = 0; j < n; ++j) {
-                vb[q * n + j] = from_code<B>(p->b[q * static_cast<std::size_t>(p->ldb) + j]);
-              }
-            }
-            try {
-              hy::matmul<Table>(va.data(), k, vb.data(), n, vc.data(), n, m, n, k, o);
-            } catch (const hy::unsupported&) {
-              return;
-            }
-            for (std::size_t i = 0; i < m; ++i) {
-              for (std::size_t j = 0; j < n; ++j) {
-                p->c[i * static_cast<std::size_t>(p->ldc) + j] = to_code(vc[i * n + j]);
-              }
-            }
-            result = 1;
-          }
-        });
-      });
-    });
-  });
-  return named ? result : 0;
+  std::vector<std::uint32_t> c(m * n);
+  try {
+    hy::matmul(table, ta, tb, tc, p->a, static_cast<std::size_t>(p->lda), p->b,
+               static_cast<std::size_t>(p->ldb), c.data(), n, m, n,
+               static_cast<std::size_t>(p->k), o);
+  } catch (const hy::unsupported&) {
+    return 2;
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      p->c[i * static_cast<std::size_t>(p->ldc) + j] = c[i * n + j];
+    }
+  }
+  return 1;
 }
 
 }  // extern "C"

@@ -78,9 +78,11 @@ struct ref_hybrid_problem {
   int ldc;
 };
 
-/* The request through the typed C++ entry mf::hybrid::matmul<Table>.
- * 1: computed into c; 2: the library rejects it (the table does not take
- * the types, or mf::hybrid::unsupported); 0: a name is unknown. */
+/* The request through the C++ entry over run-time types,
+ * mf::hybrid::matmul(table_id, element_type, ...), with matmul_options
+ * built here from the fields above. 1: computed into c (the elements of
+ * each row up to n, nothing else); 2: the library rejects it
+ * (mf::hybrid::unsupported); 0: a name is unknown. */
 int ref_hybrid_matmul(const struct ref_hybrid_problem* p);
 
 #ifdef __cplusplus
