@@ -29,7 +29,8 @@ module tb_binary;
     end
     $display("tb_binary: %0d inputs, saturate %0d, %0d mismatches, %0d model errors", inputs,
              saturate, mismatches, mf_error_count);
-    if (mismatches != 0 || mf_error_count != 0) $fatal(1, "tb_binary: the unit differs from the model");
+    if (mismatches != 0 || mf_error_count != 0)
+      $fatal(1, "tb_binary: the unit differs from the model");
     $finish;
   end
 endmodule

@@ -35,13 +35,23 @@ bool by_name(std::string_view name, F&& f) {
 
 // -1 for stochastic, the mode otherwise; false for an unknown name.
 bool rounding_by_name(std::string_view name, int& mode) {
-  if (name == "MF_ROUND_NEAREST_EVEN") mode = static_cast<int>(mf::rounding::nearest_even);
-  else if (name == "MF_ROUND_TOWARD_ZERO") mode = static_cast<int>(mf::rounding::toward_zero);
-  else if (name == "MF_ROUND_TOWARD_POSITIVE") mode = static_cast<int>(mf::rounding::toward_positive);
-  else if (name == "MF_ROUND_TOWARD_NEGATIVE") mode = static_cast<int>(mf::rounding::toward_negative);
-  else if (name == "MF_ROUND_STOCHASTIC") mode = -1;
-  else return false;
-  return true;
+  struct row {
+    std::string_view name;
+    int mode;
+  };
+  static constexpr row rows[] = {
+      {"MF_ROUND_NEAREST_EVEN", static_cast<int>(mf::rounding::nearest_even)},
+      {"MF_ROUND_TOWARD_ZERO", static_cast<int>(mf::rounding::toward_zero)},
+      {"MF_ROUND_TOWARD_POSITIVE", static_cast<int>(mf::rounding::toward_positive)},
+      {"MF_ROUND_TOWARD_NEGATIVE", static_cast<int>(mf::rounding::toward_negative)},
+      {"MF_ROUND_STOCHASTIC", -1}};
+  for (const row& r : rows) {
+    if (r.name == name) {
+      mode = r.mode;
+      return true;
+    }
+  }
+  return false;
 }
 
 template <class Source>

@@ -211,8 +211,8 @@ package tb_wrappers_pkg;
       expect_equal("mf_f32_to_e4m3fn bad rounding",
                    64'(mf_f32_to_e4m3fn(32'h3F80_0000, 1'b0, mf_rounding_e'(7))), 0);
       expect_equal("mf_decode bad code", mf_decode(MF_FORMAT_E2M1FN, 32'h10 + i), 0);
-      expect_equal("mf_decode_real bad code", $realtobits(mf_decode_real(MF_FORMAT_E4M3FN, 32'h100)),
-                   0);
+      expect_equal("mf_decode_real bad code",
+                   $realtobits(mf_decode_real(MF_FORMAT_E4M3FN, 32'h100)), 0);
       expect_equal("mf_encode_real bad overflow",
                    mf_encode_real(MF_FORMAT_BFLOAT16, 1.0, MF_ROUND_NEAREST_EVEN,
                                   mf_overflow_e'(2)), 0);
