@@ -150,6 +150,7 @@ const char* mf_status_name(int status) {
     case MF_ERR_BAD_SIZE: return "MF_ERR_BAD_SIZE";
     case MF_ERR_HYBRID_REJECTED: return "MF_ERR_HYBRID_REJECTED";
     case MF_ERR_OUT_OF_MEMORY: return "MF_ERR_OUT_OF_MEMORY";
+    case MF_ERR_BAD_FLAG: return "MF_ERR_BAD_FLAG";
     default: return "unknown status";
   }
 }
@@ -328,6 +329,8 @@ float f32_of(unsigned int bits) { return mf::detail::bit_cast<float>(bits); }
 
 // The C model id and parameters as an accumulation model; false for an
 // unknown id (parameters are checked by the library, which rejects them).
+// chunk 0 is the model's own default: 32 for the AMX 16-bit tiles, 64 for
+// chunked_exact, the AMX-FP8 chunk (docs/hybrid.md).
 bool hybrid_model(const mf_hybrid_options& o, mf::hybrid::accumulation_model& m) {
   namespace hy = mf::hybrid;
   switch (o.model) {
@@ -336,11 +339,13 @@ bool hybrid_model(const mf_hybrid_options& o, mf::hybrid::accumulation_model& m)
     case MF_MODEL_EXACT_TO_OUTPUT: m = hy::models::exact(true); return true;
     case MF_MODEL_AVX512_BF16_PAIRS: m = hy::models::avx512_bf16_pairs(); return true;
     case MF_MODEL_AMX_TILE_PAIRS:
-      m = hy::models::amx_tile_pairs(o.chunk, o.amx_order ? hy::amx_order::guide : hy::amx_order::sdm);
+      m = hy::models::amx_tile_pairs(o.chunk != 0 ? o.chunk : 32,
+                                     o.amx_order ? hy::amx_order::guide : hy::amx_order::sdm);
       return true;
     case MF_MODEL_CHUNKED_EXACT:
       m = hy::models::chunked_exact(
-          o.chunk, o.chunk_rounding ? hy::fp32_rounding::toward_zero : hy::fp32_rounding::nearest_even,
+          o.chunk != 0 ? o.chunk : 64,
+          o.chunk_rounding ? hy::fp32_rounding::toward_zero : hy::fp32_rounding::nearest_even,
           o.presum_round != 0);
       return true;
     case MF_MODEL_REDUCED_PRECISION:
@@ -353,6 +358,8 @@ bool hybrid_model(const mf_hybrid_options& o, mf::hybrid::accumulation_model& m)
   }
 }
 
+bool valid_flag(int value) { return value == 0 || value == 1; }
+
 }  // namespace
 
 extern "C" {
@@ -362,7 +369,7 @@ int mf_hybrid_options_init(struct mf_hybrid_options* options) {
   mf_hybrid_options o{};
   o.table = MF_TABLE_VENDOR_HYBRID_FP8;
   o.model = MF_MODEL_SEQUENTIAL_FP32;
-  o.chunk = 32;
+  o.chunk = 0;  // the model's own
   o.reduced_bits = 14;
   o.promote_every = 128;
   o.block = 32;
@@ -380,6 +387,8 @@ int mf_hybrid_matmul(int a_type, int b_type, int out_type, const struct mf_hybri
                      unsigned int* c, int ldc, int m, int n, int k) {
   namespace hy = mf::hybrid;
   const auto valid_type = [](int t) { return t >= 0 && t < MF_HYBRID_TYPE_COUNT; };
+  // c_api.h: the first error in argument order; the options' fields count
+  // in their struct order at the position of `options`.
   if (!valid_type(a_type) || !valid_type(b_type) || !valid_type(out_type)) {
     return MF_ERR_UNKNOWN_HYBRID_ID;
   }
@@ -388,17 +397,27 @@ int mf_hybrid_matmul(int a_type, int b_type, int out_type, const struct mf_hybri
   if (o.table < 0 || o.table > MF_TABLE_ANY) return MF_ERR_UNKNOWN_HYBRID_ID;
   hy::matmul_options mo;
   if (!hybrid_model(o, mo.model)) return MF_ERR_UNKNOWN_HYBRID_ID;
-  if (m < 1 || n < 1 || k < 1 || lda < k || ldb < n || ldc < n) return MF_ERR_BAD_SIZE;
-  if (a == nullptr || b == nullptr || c == nullptr) return MF_ERR_NULL_POINTER;
+  // The model's parameters (chunk, reduced_bits, ...) are not argument
+  // checks: the library rejects a bad one (HYBRID_REJECTED, after these).
+  if (!valid_flag(o.amx_order) || !valid_flag(o.chunk_rounding) || !valid_flag(o.presum_round) ||
+      !valid_flag(o.reduced_variant) || !valid_flag(o.truncation) ||
+      !valid_flag(o.output_divide) || !valid_flag(o.operands_placement)) {
+    return MF_ERR_BAD_FLAG;
+  }
   if (o.rounding != MF_ROUND_NEAREST_EVEN && o.rounding != MF_ROUND_STOCHASTIC) {
     return MF_ERR_BAD_ROUNDING;
   }
-  if (o.overflow != MF_OVERFLOW_NON_SATURATING && o.overflow != MF_OVERFLOW_SATURATING) {
-    return MF_ERR_BAD_OVERFLOW;
-  }
-  if (o.rounding == MF_ROUND_STOCHASTIC && (o.random_bits < 1 || o.random_bits > 32)) {
+  if (!valid_overflow(o.overflow)) return MF_ERR_BAD_OVERFLOW;
+  if (o.rounding == MF_ROUND_STOCHASTIC && !valid_random_bits(o.random_bits)) {
     return MF_ERR_BAD_RANDOM_BITS;
   }
+  if (!valid_flag(o.requant_fp32) || !valid_flag(o.check_z_multiple)) return MF_ERR_BAD_FLAG;
+  if (a == nullptr) return MF_ERR_NULL_POINTER;
+  if (lda < k || lda < 1) return MF_ERR_BAD_SIZE;
+  if (b == nullptr) return MF_ERR_NULL_POINTER;
+  if (ldb < n || ldb < 1) return MF_ERR_BAD_SIZE;
+  if (c == nullptr) return MF_ERR_NULL_POINTER;
+  if (ldc < n || ldc < 1 || m < 1 || n < 1 || k < 1) return MF_ERR_BAD_SIZE;
   const auto to_floats = [](const unsigned int* bits, int count) {
     std::vector<float> v;
     if (bits != nullptr) {
@@ -452,12 +471,23 @@ int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model,
                     const unsigned int* a, const unsigned int* b, int k, unsigned int scale_a,
                     unsigned int scale_b, unsigned int output_scale, int output_divide,
                     int overflow, unsigned int* c) {
-  if (k > 32) return MF_ERR_BAD_SIZE;
+  // Checked here in this function's argument order (c_api.h); the MatMul
+  // below then finds every argument valid.
+  const auto valid_type = [](int t) { return t >= 0 && t < MF_HYBRID_TYPE_COUNT; };
+  if (table < 0 || table > MF_TABLE_ANY) return MF_ERR_UNKNOWN_HYBRID_ID;
+  if (!valid_type(a_type) || !valid_type(b_type) || !valid_type(out_type)) {
+    return MF_ERR_UNKNOWN_HYBRID_ID;
+  }
+  if (model < 0 || model >= MF_MODEL_COUNT) return MF_ERR_UNKNOWN_HYBRID_ID;
+  if (a == nullptr || b == nullptr) return MF_ERR_NULL_POINTER;
+  if (k < 1 || k > 32) return MF_ERR_BAD_SIZE;
+  if (!valid_flag(output_divide)) return MF_ERR_BAD_FLAG;
+  if (!valid_overflow(overflow)) return MF_ERR_BAD_OVERFLOW;
+  if (c == nullptr) return MF_ERR_NULL_POINTER;
   mf_hybrid_options o;
   mf_hybrid_options_init(&o);
   o.table = table;
   o.model = model;
-  if (model == MF_MODEL_CHUNKED_EXACT) o.chunk = 64;
   o.scale_a = scale_a;
   o.scale_b = scale_b;
   o.output_scale = output_scale;

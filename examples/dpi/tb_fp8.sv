@@ -8,6 +8,9 @@
 //      an exponent near the FP8 range).
 // Each encode input is checked for both formats with saturate 0 and 1.
 // +planted_bug checks fp32_to_fp8_planted_bug instead of fp32_to_fp8.
+// Before the first clock, tb_wrappers_pkg checks minifloat_pkg's own
+// wrappers against the C++ library (tb_wrappers.sv); its mismatches and
+// checks start the counts.
 // Bookkeeping in the clocked block uses blocking assignments on purpose.
 /* verilator lint_off BLKSEQ */
 module tb_fp8 #(
@@ -113,8 +116,8 @@ module tb_fp8 #(
   endfunction
 
   initial begin
-    mismatches = 0;
-    checks = 0;
+    mismatches = tb_wrappers_pkg::check_wrappers();
+    checks = tb_wrappers_pkg::checks;
     done = 1'b0;
     f32 = '0;
     code = '0;

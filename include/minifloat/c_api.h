@@ -119,7 +119,8 @@ enum mf_status {
   MF_ERR_UNKNOWN_HYBRID_ID = 9,   /* id not in enum mf_hybrid_type / _table / mf_accumulation_model */
   MF_ERR_BAD_SIZE = 10,           /* a matrix size < 1 or a leading dimension too small */
   MF_ERR_HYBRID_REJECTED = 11,    /* the table or the model rejects the request */
-  MF_ERR_OUT_OF_MEMORY = 12       /* the reference could not allocate its operand copies */
+  MF_ERR_OUT_OF_MEMORY = 12,      /* the reference could not allocate its operand copies */
+  MF_ERR_BAD_FLAG = 13            /* an argument or option that takes 0 or 1 has another value */
 };
 
 /* The status's enumerator name ("MF_OK", "MF_ERR_NULL_POINTER", ...); a
@@ -241,11 +242,16 @@ enum mf_accumulation_model {
 
 /* Every option of mf::hybrid::matmul_options, flat. mf_hybrid_options_init
  * sets the library's defaults; scales are binary32 bit patterns; the
- * pointers (M, N and N values, binary32 bits) may be NULL. */
+ * pointers (M, N and N values, binary32 bits) may be NULL. The fields
+ * described as "0 ... 1 ..." take exactly 0 or 1; any other value is
+ * MF_ERR_BAD_FLAG, never read as 1. */
 struct mf_hybrid_options {
   int table;                /* enum mf_hybrid_table; default VENDOR_HYBRID_FP8 */
   int model;                /* enum mf_accumulation_model; default SEQUENTIAL_FP32 */
-  int chunk;                /* AMX: elements per instruction (32); CHUNKED_EXACT: products (64) */
+  int chunk;                /* 0 (default): the model's own, which is 32 elements per
+                               instruction for AMX_TILE_PAIRS (TDPBF16PS / TDPFP16PS)
+                               and 64 products for CHUNKED_EXACT (AMX-FP8 TDP*F8PS,
+                               docs/hybrid.md); any other value is used as given */
   int amx_order;            /* 0 sdm (default), 1 guide */
   int chunk_rounding;       /* CHUNKED_EXACT: 0 nearest even (default), 1 toward zero */
   int presum_round;         /* CHUNKED_EXACT: 0 (default) or 1 */
@@ -269,19 +275,30 @@ struct mf_hybrid_options {
   int random_bits;           /* 1..32; default 32 */
   unsigned int integer_scale; /* I8/U8 requantization scale, binary32 bits; default 1.0f */
   int requant_fp32;          /* 0: exact (default), 1: RN32(RN32(float(acc)) * scale) */
-  int check_z_multiple;      /* 1 (default): the vendor table's K % 16 == 0 */
+  int check_z_multiple;      /* 1 (default): the vendor table's K % 16 == 0; 0: off */
 };
 
 /* Fills *options with the defaults above. Errors: NULL_POINTER. */
 MF_C_API int mf_hybrid_options_init(struct mf_hybrid_options* options);
 
 /* C (m x n, row stride ldc) = the hybrid MatMul of A (m x k, lda) and B
- * (k x n, ldb), row-major, as mf::hybrid::matmul. m, n, k >= 1.
- * Errors: UNKNOWN_HYBRID_ID (a type, table or model id), BAD_SIZE (a size
- * < 1, or a leading dimension below its row length), NULL_POINTER,
- * BAD_ROUNDING, BAD_OVERFLOW, BAD_RANDOM_BITS, HYBRID_REJECTED (the table
- * rejects the types, the model rejects them or a parameter, or K is not a
- * multiple of 16 under the vendor table with check_z_multiple),
+ * (k x n, ldb), row-major, as mf::hybrid::matmul. m, n, k >= 1. Every
+ * output is defined to the bit except a NaN: it is a NaN of the output
+ * type whose sign and payload are not specified (the epilogue's float
+ * operations carry a NaN as IEEE 754-2019 6.2.3 and 6.3 allow, which does
+ * not fix them, and they may differ between builds of the library;
+ * docs/hybrid.md). Elements of C between n and ldc are not written.
+ * Errors, in argument order (the options' fields in their struct order
+ * where `options` stands): UNKNOWN_HYBRID_ID (a_type, b_type, out_type),
+ * NULL_POINTER (options), UNKNOWN_HYBRID_ID (table, model), BAD_FLAG (the
+ * 0/1 fields amx_order .. operands_placement), BAD_ROUNDING, BAD_OVERFLOW,
+ * BAD_RANDOM_BITS (stochastic only), BAD_FLAG (requant_fp32,
+ * check_z_multiple); then NULL_POINTER (a, b, c) and BAD_SIZE (lda < k,
+ * ldb < n, ldc < n, or m, n, k < 1) in the order a, lda, b, ldb, c, ldc,
+ * m, n, k; once every
+ * argument is valid, HYBRID_REJECTED (the table rejects the types, the
+ * model rejects them or a parameter such as an odd AMX chunk, or K is not
+ * a multiple of 16 under the vendor table with check_z_multiple) and
  * OUT_OF_MEMORY. */
 MF_C_API int mf_hybrid_matmul(int a_type, int b_type, int out_type,
                               const struct mf_hybrid_options* options,
@@ -291,7 +308,12 @@ MF_C_API int mf_hybrid_matmul(int a_type, int b_type, int out_type,
 /* One dot product of 1 <= k <= 32 elements with per-tensor scales, flat for
  * a DPI import (minifloat_pkg.sv's mf_hybrid_dot32): the model's default
  * parameters and the other defaults of mf_hybrid_options_init, with the
- * vendor table's multiple-of-16 check off. Errors: as mf_hybrid_matmul. */
+ * vendor table's multiple-of-16 check off. output_divide is 0 (multiply)
+ * or 1 (divide), as the options' field.
+ * Errors, in argument order: UNKNOWN_HYBRID_ID (table, a_type, b_type,
+ * out_type, model), NULL_POINTER (a, b), BAD_SIZE (k outside 1..32),
+ * BAD_FLAG (output_divide), BAD_OVERFLOW, NULL_POINTER (c); then
+ * HYBRID_REJECTED and OUT_OF_MEMORY as mf_hybrid_matmul. */
 MF_C_API int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model,
                              const unsigned int* a /* [32] */, const unsigned int* b /* [32] */,
                              int k, unsigned int scale_a, unsigned int scale_b,

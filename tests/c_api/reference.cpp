@@ -197,82 +197,125 @@ int ref_mx_dequantize_block(const char* mx_format, unsigned char scale,
 
 namespace {
 
-template <class F>
-bool hybrid_type_by_name(std::string_view name, F&& f) {
-  if (name == "HF8") return f(mf::e4m3fn{}), true;
-  if (name == "BF8") return f(mf::e5m2{}), true;
-  if (name == "FP16") return f(mf::binary16{}), true;
-  if (name == "BF16") return f(mf::bfloat16{}), true;
-  if (name == "FP32") return f(0.0f), true;
-  return false;
-}
-
-bool hybrid_model_by_name(std::string_view name, mf::hybrid::accumulation_model& m) {
-  namespace hm = mf::hybrid::models;
-  if (name == "sequential_fp32") m = hm::sequential_fp32();
-  else if (name == "exact") m = hm::exact();
-  else if (name == "exact_to_output") m = hm::exact(true);
-  else if (name == "avx512_bf16_pairs") m = hm::avx512_bf16_pairs();
-  else if (name == "amx_tile_pairs") m = hm::amx_tile_pairs();
-  else if (name == "chunked_exact64") m = hm::chunked_exact(64);
-  else if (name == "reduced_precision") m = hm::reduced_precision(14, 128);
+// The types, tables and models by name, mapped here to the C++ enums and
+// named constructors (not through the c_api.h ids). The request goes
+// through the C++ entry over run-time types, mf::hybrid::matmul(table_id,
+// element_type, ...), the one the C ABI wraps: what is compared is the
+// C ABI's own work, its checks and its mapping of every field.
+bool hybrid_type_of(std::string_view name, mf::hybrid::element_type& t) {
+  using T = mf::hybrid::element_type;
+  if (name == "I8") t = T::i8;
+  else if (name == "U8") t = T::u8;
+  else if (name == "HF8") t = T::hf8;
+  else if (name == "BF8") t = T::bf8;
+  else if (name == "FP16") t = T::f16;
+  else if (name == "BF16") t = T::bf16;
+  else if (name == "FP32") t = T::f32;
   else return false;
   return true;
 }
 
-template <class T>
-T from_code(unsigned int code) {
-  if constexpr (std::is_same_v<T, float>) {
-    return mf::detail::bit_cast<float>(code);
-  } else {
-    return T::from_bits(static_cast<typename T::storage_type>(code));
-  }
+bool hybrid_table_of(std::string_view name, mf::hybrid::table_id& t) {
+  using T = mf::hybrid::table_id;
+  if (name == "vendor_hybrid_fp8") t = T::vendor_hybrid_fp8;
+  else if (name == "cublaslt_fp8") t = T::cublaslt_fp8;
+  else if (name == "any") t = T::any;
+  else return false;
+  return true;
 }
 
-template <class T>
-unsigned int to_code(T v) {
-  if constexpr (std::is_same_v<T, float>) {
-    return mf::detail::bit_cast<unsigned int>(v);
+bool hybrid_model_of(const ref_hybrid_problem& p, mf::hybrid::accumulation_model& m) {
+  namespace hy = mf::hybrid;
+  namespace hm = mf::hybrid::models;
+  const std::string_view name = p.model;
+  if (name == "sequential_fp32") {
+    m = hm::sequential_fp32();
+  } else if (name == "exact") {
+    m = hm::exact();
+  } else if (name == "exact_to_output") {
+    m = hm::exact(true);
+  } else if (name == "avx512_bf16_pairs") {
+    m = hm::avx512_bf16_pairs();
+  } else if (name == "amx_tile_pairs") {
+    m = hm::amx_tile_pairs(p.chunk, p.amx_guide ? hy::amx_order::guide : hy::amx_order::sdm);
+  } else if (name == "chunked_exact") {
+    m = hm::chunked_exact(p.chunk,
+                          p.chunk_toward_zero ? hy::fp32_rounding::toward_zero
+                                              : hy::fp32_rounding::nearest_even,
+                          p.presum_round != 0);
+  } else if (name == "reduced_precision") {
+    m = hm::reduced_precision(p.reduced_bits, p.promote_every,
+                              p.reduced_block_variant ? hy::reduced_variant::block
+                                                      : hy::reduced_variant::seq,
+                              p.block, p.truncation_floor ? hy::truncation::floor
+                                                          : hy::truncation::toward_zero);
   } else {
-    return v.bits();
+    return false;
   }
+  return true;
+}
+
+float f32(unsigned int bits) {
+  return mf::detail::bit_cast<float>(static_cast<std::uint32_t>(bits));
+}
+
+std::vector<float> floats(const unsigned int* bits, int count) {
+  std::vector<float> v;
+  for (int i = 0; bits != nullptr && i < count; ++i) v.push_back(f32(bits[i]));
+  return v;
 }
 
 }  // namespace
 
 extern "C" {
 
-int ref_hybrid_dot(const char* a_type, const char* b_type, const char* out_type,
-                   const char* model, const unsigned int* a, const unsigned int* b, int k,
-                   float scale_a, float scale_b, unsigned int* c) {
-  mf::hybrid::matmul_options o;
-  if (!hybrid_model_by_name(model, o.model)) return 0;
-  o.scales.a = scale_a;
-  o.scales.b = scale_b;
-  bool ok = false;
-  hybrid_type_by_name(a_type, [&](auto ta) {
-    hybrid_type_by_name(b_type, [&](auto tb) {
-      hybrid_type_by_name(out_type, [&](auto tc) {
-        using A = decltype(ta);
-        using B = decltype(tb);
-        using C = decltype(tc);
-        if constexpr (!std::is_same_v<A, float> && !std::is_same_v<B, float>) {
-          std::vector<A> va;
-          std::vector<B> vb;
-          for (int i = 0; i < k; ++i) {
-            va.push_back(from_code<A>(a[i]));
-            vb.push_back(from_code<B>(b[i]));
-          }
-          C result{};
-          mf::hybrid::matmul<mf::hybrid::any>(va.data(), static_cast<std::size_t>(k), vb.data(), 1,
-                                              &result, 1, 1, 1, static_cast<std::size_t>(k), o);
-          *c = to_code(result);
-          ok = true;
-        }
-      });
-    });
-  });
-  return ok ? 1 : 0;
+int ref_hybrid_matmul(const ref_hybrid_problem* p) {
+  namespace hy = mf::hybrid;
+  static_assert(std::is_same_v<unsigned int, std::uint32_t>, "codes cross as uint32");
+  hy::matmul_options o;
+  hy::table_id table{};
+  hy::element_type ta{}, tb{}, tc{};
+  if (!hybrid_model_of(*p, o.model) || !hybrid_table_of(p->table, table) ||
+      !hybrid_type_of(p->a_type, ta) || !hybrid_type_of(p->b_type, tb) ||
+      !hybrid_type_of(p->out_type, tc)) {
+    return 0;
+  }
+  const std::vector<float> a_rows = floats(p->scale_a_rows, p->m);
+  const std::vector<float> b_columns = floats(p->scale_b_columns, p->n);
+  const std::vector<float> bias = floats(p->bias, p->n);
+  o.scales.a = f32(p->scale_a);
+  o.scales.b = f32(p->scale_b);
+  o.scales.a_rows = p->scale_a_rows ? a_rows.data() : nullptr;
+  o.scales.b_columns = p->scale_b_columns ? b_columns.data() : nullptr;
+  o.scales.bias = p->bias ? bias.data() : nullptr;
+  o.scales.output = f32(p->output_scale);
+  o.scales.output_rule =
+      p->output_divide ? hy::output_scale_rule::divide : hy::output_scale_rule::multiply;
+  o.scales.where = p->operands_placement ? hy::placement::operands : hy::placement::epilogue;
+  o.output.on_overflow = p->saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
+  o.output.stochastic = p->stochastic != 0;
+  o.output.seed = p->seed;
+  o.output.offset = p->offset;
+  o.output.random_bits = p->random_bits;
+  o.integer_scale = f32(p->integer_scale);
+  o.requant = p->requant_fp32 ? hy::requantization::fp32 : hy::requantization::exact;
+  o.check_z_multiple = p->check_z_multiple != 0;
+  const auto m = static_cast<std::size_t>(p->m);
+  const auto n = static_cast<std::size_t>(p->n);
+  std::vector<std::uint32_t> c(m * n);
+  try {
+    hy::matmul(table, ta, tb, tc, p->a, static_cast<std::size_t>(p->lda), p->b,
+               static_cast<std::size_t>(p->ldb), c.data(), n, m, n,
+               static_cast<std::size_t>(p->k), o);
+  } catch (const hy::unsupported&) {
+    return 2;
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      p->c[i * static_cast<std::size_t>(p->ldc) + j] = c[i * n + j];
+    }
+  }
+  return 1;
 }
 
 }  // extern "C"

@@ -29,13 +29,61 @@ int ref_mx_quantize_block(const char* mx_format, const char* scale_rounding,
 int ref_mx_dequantize_block(const char* mx_format, unsigned char scale,
                             const unsigned char* codes, unsigned int* f32_bits);
 
-/* The hybrid MatMul through the typed C++ entry, types and models by name
- * ("HF8", "BF8", "FP16", "BF16", "FP32"; "sequential_fp32", "exact",
- * "chunked_exact64", ...), table `any`, per-tensor scales, 1 x k x 1.
- * 0 when a name is unknown. */
-int ref_hybrid_dot(const char* a_type, const char* b_type, const char* out_type,
-                   const char* model, const unsigned int* a, const unsigned int* b, int k,
-                   float scale_a, float scale_b, unsigned int* c);
+/* One hybrid MatMul request, every field of mf::hybrid::matmul_options
+ * spelled out by meaning (names, 0/1 choices, explicit model parameters),
+ * not in the layout or the ids of struct mf_hybrid_options: the test fills
+ * this and the C options from the same random draw, so a field the C ABI
+ * drops or maps wrongly cannot cancel out. Floats are binary32 bits.
+ * Names: tables "vendor_hybrid_fp8", "cublaslt_fp8", "any"; types "I8",
+ * "U8", "HF8", "BF8", "FP16", "BF16", "FP32"; models "sequential_fp32",
+ * "exact", "exact_to_output", "avx512_bf16_pairs", "amx_tile_pairs",
+ * "chunked_exact", "reduced_precision". */
+struct ref_hybrid_problem {
+  const char* table;
+  const char* a_type;
+  const char* b_type;
+  const char* out_type;
+  const char* model;
+  int chunk; /* amx_tile_pairs and chunked_exact: the chunk itself, never 0 */
+  int amx_guide;
+  int chunk_toward_zero;
+  int presum_round;
+  int reduced_bits;
+  int promote_every;
+  int reduced_block_variant;
+  int block;
+  int truncation_floor;
+  unsigned int scale_a;
+  unsigned int scale_b;
+  const unsigned int* scale_a_rows;    /* [m] or NULL */
+  const unsigned int* scale_b_columns; /* [n] or NULL */
+  const unsigned int* bias;            /* [n] or NULL */
+  unsigned int output_scale;
+  int output_divide;
+  int operands_placement;
+  int stochastic;
+  int saturate;
+  unsigned long long seed;
+  unsigned long long offset;
+  int random_bits;
+  unsigned int integer_scale;
+  int requant_fp32;
+  int check_z_multiple;
+  int m, n, k;
+  const unsigned int* a; /* codes, m x k, row stride lda */
+  int lda;
+  const unsigned int* b; /* codes, k x n, row stride ldb */
+  int ldb;
+  unsigned int* c;       /* codes, m x n, row stride ldc (I8 / U8: the byte) */
+  int ldc;
+};
+
+/* The request through the C++ entry over run-time types,
+ * mf::hybrid::matmul(table_id, element_type, ...), with matmul_options
+ * built here from the fields above. 1: computed into c (the elements of
+ * each row up to n, nothing else); 2: the library rejects it
+ * (mf::hybrid::unsupported); 0: a name is unknown. */
+int ref_hybrid_matmul(const struct ref_hybrid_problem* p);
 
 #ifdef __cplusplus
 }

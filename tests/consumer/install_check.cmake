@@ -16,7 +16,9 @@ file(GLOB _package_config "${PREFIX}/lib*/cmake/minifloat/minifloatConfig.cmake"
 set(_required "${PREFIX}/include/minifloat/minifloat.hpp" "${_package_config}")
 if(C_API)  # the C header and the DPI-C package a testbench imports
   list(APPEND _required "${PREFIX}/include/minifloat/c_api.h"
-       "${PREFIX}/share/minifloat/dpi/minifloat_pkg.sv")
+       "${PREFIX}/share/minifloat/dpi/minifloat_pkg.sv"
+       "${PREFIX}/share/minifloat/dpi/minifloat_pkg.f"
+       "${PREFIX}/share/minifloat/dpi/minifloat_verilator.f")
 endif()
 foreach(required IN LISTS _required)
   if(NOT required OR NOT EXISTS "${required}")
