@@ -95,11 +95,13 @@ constexpr std::string_view encode_help =
     "\n"
     "Reads one value per line from stdin and writes one encoding per line: '0x'\n"
     "and 1 (4-bit formats), 2 (5 to 8 bits) or 4 (16 bits) lowercase hex digits.\n"
-    "A line is either the bits of the source type, '0x' and exactly 8 hex digits\n"
-    "for f32 or 16 for f64 ('0x3f800000' is 1.0), or a number as strtof/strtod\n"
-    "read it: '1.5', '-0x1.8p-3', '1e-3', 'inf', 'nan' ('0x1' is the number 1).\n"
-    "The number is read into the source type (round to nearest), then rounded\n"
-    "once into FORMAT by the library. Spaces and tabs around a value and a\n"
+    "A line is a value of the source type by the tool's one rule for floats:\n"
+    "'0x' and hex digits only is its bits ('0x3f800000' is 1.0, '0x1' the\n"
+    "smallest f32 subnormal, '0x7fc00001' a NaN with a payload); anything else\n"
+    "is a number as strtof/strtod read it: '1.5', '-0x1.8p-3', '0x1p0', '1e-3',\n"
+    "'inf', 'nan'. The number is read into the source type (round to nearest;\n"
+    "a finite number beyond its range, '1e50' for f32, is an error), then\n"
+    "rounded once into FORMAT by the library. Spaces and tabs around a value and a\n"
     "'\\r' before the newline are ignored; an empty line, or other white space\n"
     "('\\v', '\\f', '\\r'), is an error.\n"
     "\n"
@@ -191,7 +193,8 @@ constexpr std::string_view matmul_help =
     "  --trunc toward-zero|floor (rtz, toward-negative, down)\n"
     "                       reduced_precision (defaults 14, 128, seq, 32, toward-zero)\n"
     "  --scale-a X --scale-b X\n"
-    "                       per-tensor float32 scales (default 1)\n"
+    "                       per-tensor float32 scales (default 1): float32 bits\n"
+    "                       as 0x3f800000, or a number (1e50 is out of range)\n"
     "  --scale-a-rows L --scale-b-columns L --bias L\n"
     "                       comma-separated float32 lists (M, N and N values)\n"
     "  --output-scale X --output-scale-rule multiply|divide\n"
@@ -330,11 +333,8 @@ void read_calibrate_options(const command_line& line, options& o) {
   const std::string name = line.name();
   o.method = std::string(line.choice_value("--method", "method", std::string_view("max"), methods));
   if (const auto p = line.value("--percentile")) {
-    const std::string text(*p);
-    char* end = nullptr;
-    o.percentile = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !(o.percentile > 0) ||
-        !(o.percentile <= 100)) {
+    o.percentile = parse_float64("--percentile", *p);
+    if (!(o.percentile > 0) || !(o.percentile <= 100)) {
       throw usage_error("--percentile: expected a number in (0, 100], got " + quoted(*p));
     }
     if (o.method != "percentile") {

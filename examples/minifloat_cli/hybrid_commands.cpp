@@ -25,27 +25,12 @@ namespace {
 
 namespace hy = mf::hybrid;
 
-float parse_float(std::string_view key, std::string_view text) {
-  const std::string s(text);
-  char* end = nullptr;
-  const float f = std::strtof(s.c_str(), &end);
-  if (s.empty() || *end != '\0') {
-    throw usage_error(std::string(key) + ": not a number: '" + s + "'");
-  }
-  return f;
-}
-
+// The float options and lists follow the tool's one rule for float text
+// (command_line.hpp, read_float): parse_float32, parse_float32_list.
 std::vector<float> parse_list(const command_line& in, std::string_view key, std::size_t count) {
-  std::vector<float> r;
   const auto v = in.value(key);
-  if (!v) return r;
-  std::size_t start = 0;
-  while (start <= v->size()) {
-    const std::size_t comma = v->find(',', start);
-    const std::size_t stop = comma == std::string_view::npos ? v->size() : comma;
-    r.push_back(parse_float(key, v->substr(start, stop - start)));
-    start = stop + 1;
-  }
+  if (!v) return {};
+  std::vector<float> r = parse_float32_list(key, *v);
   if (r.size() != count) {
     throw usage_error(std::string(key) + ": needs " + std::to_string(count) + " values, got " +
                       std::to_string(r.size()));
@@ -345,7 +330,7 @@ matmul_setup parse_matmul(const command_line& in) {
                                ": the int32 sum times --int-scale, rounded half to even "
                                "and saturated)";
     for (const std::string_view option : float_only_options) in.reject_if_given(option, reason);
-    if (const auto v = in.value("--int-scale")) o.integer_scale = parse_float("--int-scale", *v);
+    if (const auto v = in.value("--int-scale")) o.integer_scale = parse_float32("--int-scale", *v);
     o.requant = in.choice_value("--requant", "requantization", hy::requantization::exact,
                                 requantizations);
     return s;
@@ -353,10 +338,10 @@ matmul_setup parse_matmul(const command_line& in) {
   in.reject_if_given({"--int-scale", "--requant"},
                      "for a float MatMul (they requantize an integer MatMul's int32 sum)");
   o.model = parse_model(in);
-  if (const auto v = in.value("--scale-a")) o.scales.a = parse_float("--scale-a", *v);
-  if (const auto v = in.value("--scale-b")) o.scales.b = parse_float("--scale-b", *v);
+  if (const auto v = in.value("--scale-a")) o.scales.a = parse_float32("--scale-a", *v);
+  if (const auto v = in.value("--scale-b")) o.scales.b = parse_float32("--scale-b", *v);
   if (const auto v = in.value("--output-scale")) {
-    o.scales.output = parse_float("--output-scale", *v);
+    o.scales.output = parse_float32("--output-scale", *v);
     if (!in.has("--output-scale-rule")) {
       throw usage_error("--output-scale needs --output-scale-rule multiply|divide (cuBLAS "
                         "multiplies, ONNX divides: there is no default)");
@@ -516,8 +501,8 @@ int run_eltwise(const options& request) {
     in.reject_if_given("--scale-type", "without --scale-a or --scale-b");
   }
   if (in.has("--scale-type")) o.scale_type = parse_type(in, "--scale-type");
-  if (const auto v = in.value("--scale-a")) o.a_scale = {true, parse_float("--scale-a", *v)};
-  if (const auto v = in.value("--scale-b")) o.b_scale = {true, parse_float("--scale-b", *v)};
+  if (const auto v = in.value("--scale-a")) o.a_scale = {true, parse_float32("--scale-a", *v)};
+  if (const auto v = in.value("--scale-b")) o.b_scale = {true, parse_float32("--scale-b", *v)};
   o.exact = in.has("--exact");
   o.where = in.choice_value("--placement", "placement", hy::placement::epilogue, placements);
   o.output = parse_output(in);

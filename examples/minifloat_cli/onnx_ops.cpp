@@ -115,49 +115,41 @@ onnx::data_type parse_type(std::string_view context, std::string_view text) {
                    onnx::data_type_list() + "; or an alias of one, in any case");
 }
 
-// One element of `type` from text: "0x" + hex bits, or a number. Returns
-// false if the text is neither.
-bool parse_element(std::string_view text, onnx::data_type type, std::uint32_t& code) {
+// The registry's format of a float type.
+mf::format_id format_of(onnx::data_type type) {
+  for (const auto& e : onnx::data_type_formats) {
+    if (e.type == type) return e.format;
+  }
+  return mf::format_id::float32;
+}
+
+// One element of `type` from text: for a float type the tool's one rule for
+// float text (command_line.hpp, read_float: "0x" + hex is the bits, else a
+// number rounded to the type, out of range an error); for an integer type
+// "0x" + hex bits or a decimal integer in the type's range.
+float_reading parse_element(std::string_view text, onnx::data_type type, std::uint32_t& code) {
+  if (!onnx::is_integer(type)) {
+    std::uint64_t bits = 0;
+    const float_reading r = read_float(text, format_of(type), bits);
+    code = static_cast<std::uint32_t>(bits);
+    return r;
+  }
   const std::string s(text);
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
-      s.find_first_of(".pP") == std::string::npos) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     char* end = nullptr;
     const unsigned long long v = std::strtoull(s.c_str() + 2, &end, 16);
-    const int bits = onnx::bits_of(type);
-    if (end != s.c_str() + s.size() || (bits < 32 && v >> bits) || v > 0xFFFFFFFFull) return false;
+    if (end != s.c_str() + s.size() || v >> onnx::bits_of(type)) return float_reading::not_a_number;
     code = static_cast<std::uint32_t>(v);
-    return true;
+    return float_reading::ok;
   }
   char* end = nullptr;
-  if (onnx::is_integer(type)) {
-    const long long v = std::strtoll(s.c_str(), &end, 10);
-    const onnx::integer_range r = onnx::range_of(type);
-    if (s.empty() || end != s.c_str() + s.size() || v < r.lowest || v > r.highest) return false;
-    code = static_cast<std::uint32_t>(v) & ((1u << onnx::bits_of(type)) - 1u);
-    return true;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  const onnx::integer_range r = onnx::range_of(type);
+  if (s.empty() || end != s.c_str() + s.size() || v < r.lowest || v > r.highest) {
+    return float_reading::not_a_number;
   }
-  if (type == onnx::data_type::float32) {
-    // As `encode --from f32`: strtof's correctly rounded float.
-    const float f = std::strtof(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size()) return false;
-    code = mf::detail::bit_cast<std::uint32_t>(f);
-    return true;
-  }
-  // strtod's double, rounded once to the type by the library (nearest
-  // even, no saturation).
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size()) return false;
-  if (type == onnx::data_type::float16) {
-    code = mf::round_to<mf::binary16>(v).bits();
-  } else if (type == onnx::data_type::bfloat16) {
-    code = mf::round_to<mf::bfloat16>(v).bits();
-  } else {
-    onnx::cast_attributes a;
-    a.saturate = false;
-    a.round_mode = onnx::e8m0_round_mode::nearest;
-    code = onnx::cast_value(static_cast<float>(v), type, a);  // exact for the values the type holds
-  }
-  return true;
+  code = static_cast<std::uint32_t>(v) & ((1u << onnx::bits_of(type)) - 1u);
+  return float_reading::ok;
 }
 
 struct onnx_command {
@@ -224,10 +216,8 @@ onnx::tensor tensor_from_text(std::string_view context, onnx::data_type type,
                               const std::vector<std::string_view>& items) {
   std::vector<std::uint32_t> codes(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!parse_element(items[i], type, codes[i])) {
-      throw usage_error(std::string(context) + ": not a " + std::string(onnx::name_of(type)) +
-                        " value: " + quoted(items[i]));
-    }
+    const float_reading r = parse_element(items[i], type, codes[i]);
+    if (r != float_reading::ok) throw_float_error(context, items[i], onnx::name_of(type), r);
   }
   std::size_t count = 1;
   for (const std::int64_t d : shape) count *= static_cast<std::size_t>(d);
@@ -236,6 +226,54 @@ onnx::tensor tensor_from_text(std::string_view context, onnx::data_type type,
                       " values for a shape of " + std::to_string(count) + " elements");
   }
   return onnx::tensor_from_codes(type, std::move(shape), codes);
+}
+
+// Every token of stdin, in order (separated by blanks, commas or
+// newlines), as elements of `type`.
+std::vector<std::uint32_t> read_elements(onnx::data_type type) {
+  std::vector<std::uint32_t> codes;
+  line_reader in(stdin);
+  std::string_view line;
+  while (in.next(line)) {
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' ||
+                                 line[i] == '\r')) {
+        ++i;
+      }
+      std::size_t j = i;
+      while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != ',' &&
+             line[j] != '\r') {
+        ++j;
+      }
+      if (j > i) {
+        const std::string_view token = line.substr(i, j - i);
+        std::uint32_t code = 0;
+        const float_reading r = parse_element(token, type, code);
+        if (r == float_reading::out_of_range) {
+          throw usage_error("line " + std::to_string(in.line_number()) + ": out of " +
+                            std::string(onnx::name_of(type)) + "'s range: " + quote_line(token));
+        }
+        if (r != float_reading::ok) {
+          throw usage_error("line " + std::to_string(in.line_number()) + ": not a " +
+                            std::string(onnx::name_of(type)) + " value: " + quote_line(token));
+        }
+        codes.push_back(code);
+      }
+      i = j;
+    }
+  }
+  return codes;
+}
+
+void write_codes(const onnx::tensor& y) {
+  output_buffer out(stdout);
+  const int digits = (onnx::bits_of(y.type) + 3) / 4;
+  for (const std::uint32_t code : onnx::codes_of(y)) {
+    out.write_hex(code, digits);
+    out.put('\n');
+  }
+  out.flush();
 }
 
 int run(const command_line& in, bool quantize) {
@@ -258,40 +296,7 @@ int run(const command_line& in, bool quantize) {
     zero = tensor_from_text(name + ": --zero-point", zero_type, c.scale_shape, zeros);
   }
 
-  // x: every token of stdin, in order.
-  std::vector<std::string> tokens;
-  std::vector<std::uint64_t> token_lines;
-  {
-    line_reader in(stdin);
-    std::string_view line;
-    while (in.next(line)) {
-      std::size_t i = 0;
-      while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' ||
-                                   line[i] == '\r')) {
-          ++i;
-        }
-        std::size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != ',' &&
-               line[j] != '\r') {
-          ++j;
-        }
-        if (j > i) {
-          tokens.emplace_back(line.substr(i, j - i));
-          token_lines.push_back(in.line_number());
-        }
-        i = j;
-      }
-    }
-  }
-  std::vector<std::uint32_t> x_codes(tokens.size());
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (!parse_element(tokens[i], c.x_type, x_codes[i])) {
-      throw usage_error("line " + std::to_string(token_lines[i]) + ": not a " +
-                        std::string(onnx::name_of(c.x_type)) + " value: " +
-                        quote_line(tokens[i]));
-    }
-  }
+  const std::vector<std::uint32_t> x_codes = read_elements(c.x_type);
   std::size_t count = 1;
   for (const std::int64_t d : c.shape) count *= static_cast<std::size_t>(d);
   if (count != x_codes.size()) {
@@ -301,19 +306,14 @@ int run(const command_line& in, bool quantize) {
   const onnx::tensor x = onnx::tensor_from_codes(c.x_type, c.shape, x_codes);
 
   onnx::tensor y;
+  const onnx::quantize_attributes& q = c.q;
   try {
-    y = quantize ? onnx::quantize_linear(x, scale, has_zero ? &zero : nullptr, c.q)
+    y = quantize ? onnx::quantize_linear(x, scale, has_zero ? &zero : nullptr, q)
                  : onnx::dequantize_linear(x, scale, has_zero ? &zero : nullptr, c.d);
   } catch (const onnx::invalid_model& error) {
     throw usage_error(name + ": " + error.what());
   }
-  output_buffer out(stdout);
-  const int digits = (onnx::bits_of(y.type) + 3) / 4;
-  for (const std::uint32_t code : onnx::codes_of(y)) {
-    out.write_hex(code, digits);
-    out.put('\n');
-  }
-  out.flush();
+  write_codes(y);
   return 0;
 }
 

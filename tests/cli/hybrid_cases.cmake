@@ -43,3 +43,30 @@ add_test(NAME cli_hybrid_vectors_roundtrip
                  "-DOPTIONS=--a;HF8;--b;BF8;--out;BF16;--table;any;--model;chunked_exact;--chunk;8;--scale-a;0.5;--bias;1,2,3;--output-scale;3;--output-scale-rule;divide;--round;stochastic;--seed;9;--random-bits;8"
                  -P "${source_dir}/hybrid_roundtrip.cmake")
 set_tests_properties(cli_hybrid_vectors_roundtrip PROPERTIES LABELS "cli;hybrid")
+
+set(rfc_problem "1 16 1\\n${arange}\\n${arange_column}\\n")
+# Float options: "0x" + hex is float32 bits, anything else a number (one rule
+# in every command); a finite number beyond float32 is an error, infinity is
+# written inf or as its bits.
+foreach(scale IN ITEMS 2 0x40000000 0X40000000 0x1p1)
+  cli_case(hybrid_scale_a_${scale} ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a ${scale}
+           INPUT "${rfc_problem}" STDOUT "0x69\\n")
+endforeach()
+foreach(scale IN ITEMS inf 0x7f800000)
+  cli_case(hybrid_scale_a_${scale} ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a ${scale}
+           INPUT "${rfc_problem}" STDOUT "0x7c\\n")
+endforeach()
+# A negative NaN with a payload, through its bits: C is a negative NaN.
+cli_case(hybrid_scale_a_nan_payload ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a 0xffc00001
+         INPUT "${rfc_problem}" STDOUT "0xfe\\n")
+cli_case(hybrid_scale_a_out_of_range ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a 1e50
+         INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
+         STDERR "--scale-a: '1e50' is out of float32's range")
+cli_case(hybrid_scale_signed_bits ARGS matmul --a BF8 --b BF8 --out BF8 --scale-b -0x3f800000
+         INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
+         STDERR "--scale-b: not a float32 value: '-0x3f800000'")
+cli_case(hybrid_bias_list_out_of_range ARGS matmul --a BF8 --b BF8 --out BF8 --bias 1e39
+         INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
+         STDERR "--bias: '1e39' is out of float32's range")
+cli_case(hybrid_int_scale_bits ARGS matmul --a I8 --b I8 --out I8 --no-z-check --int-scale 0x3f000000
+         INPUT "1 1 1\\n04\\n05\\n" STDOUT "0x0a\\n")
