@@ -98,6 +98,8 @@ constexpr option_entry options[] = {
     {"--requant", true, matmuls},
     {"--amax", false, matmuls},
     {"--exact-error", false, matmuls},
+    {"--print-acc", false, matmuls},
+    {"--check", false, only(command::matmul)},
     {"--data-seed", true, only(command::vectors_matmul)},
     {"--op", true, only(command::eltwise)},
     {"--rows", true, only(command::eltwise)},
