@@ -36,6 +36,8 @@ constexpr std::string_view usage_head =
     "                                ONNX QuantizeLinear of the tensor on stdin\n"
     "  dequantize-linear --shape D,.. --x-type T --scales S,.. [ATTRIBUTES]\n"
     "                                ONNX DequantizeLinear of the tensor on stdin\n"
+    "  cast --to T [--from T] [--saturate] [--round-mode M] [--opset N]\n"
+    "                                ONNX Cast of the values on stdin\n"
     "  calibrate FORMAT [--method max|percentile|mse|kl] [--percentile P]\n"
     "                [--power-of-two] [--per-row N] [--binary]\n"
     "                                numbers on stdin -> a static scale and its cost\n"
@@ -457,6 +459,7 @@ std::string_view help_text(command what) {
     case command::vectors: return vectors_help;
     case command::quantize_linear: return quantize_linear_help();
     case command::dequantize_linear: return dequantize_linear_help();
+    case command::cast: return cast_help_text();
     case command::calibrate: return calibrate_help;
     case command::matmul: return matmul_help;
     case command::eltwise: return eltwise_help;

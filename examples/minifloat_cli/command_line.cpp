@@ -30,6 +30,7 @@ constexpr command_entry commands[] = {
     {"vectors-matmul", command::vectors_matmul},
     {"quantize-linear", command::quantize_linear},
     {"dequantize-linear", command::dequantize_linear},
+    {"cast", command::cast},
 };
 
 using command_set = std::uint32_t;
@@ -54,12 +55,12 @@ constexpr option_entry options[] = {
     {"--csv", false, only(command::table) | only(command::vectors)},
     {"--markdown", false, only(command::table)},
     {"--round", true, conversions | hybrid},
-    {"--saturate", false, conversions | hybrid},
+    {"--saturate", false, conversions | hybrid | only(command::cast)},
     {"--seed", true, conversions | hybrid},
     {"--random-bits", true, conversions | hybrid},
     {"--count", true, only(command::vectors)},
-    {"--from", true, only(command::encode)},
-    {"--to", true, only(command::decode)},
+    {"--from", true, only(command::encode) | only(command::cast)},
+    {"--to", true, only(command::decode) | only(command::cast)},
     // calibrate
     {"--method", true, only(command::calibrate)},
     {"--percentile", true, only(command::calibrate)},
@@ -107,7 +108,7 @@ constexpr option_entry options[] = {
     {"--b-shape", true, only(command::eltwise)},
     {"--exact", false, only(command::eltwise)},
     {"--scale-type", true, only(command::eltwise) | onnx},
-    // quantize-linear, dequantize-linear
+    // quantize-linear, dequantize-linear, cast
     {"--shape", true, onnx},
     {"--x-type", true, onnx},
     {"--scales", true, onnx},
@@ -117,7 +118,8 @@ constexpr option_entry options[] = {
     {"--output-dtype", true, onnx},
     {"--zero-point", true, onnx},
     {"--precision", true, only(command::quantize_linear)},
-    {"--opset", true, only(command::quantize_linear)},
+    {"--opset", true, onnx | only(command::cast)},
+    {"--round-mode", true, only(command::cast)},
     {"--no-saturate", false, only(command::quantize_linear)},
 };
 

@@ -24,7 +24,7 @@ namespace minifloat_cli {
 
 enum class command : unsigned char {
   none, formats, info, table, encode, decode, vectors, calibrate, matmul, eltwise,
-  vectors_matmul, quantize_linear, dequantize_linear
+  vectors_matmul, quantize_linear, dequantize_linear, cast
 };
 
 // "encode", "vectors-matmul", ...

@@ -32,6 +32,8 @@ int run_vectors_matmul(const options& o);
 // read their options from o.line.
 int run_quantize_linear(const options& o);
 int run_dequantize_linear(const options& o);
+int run_cast(const options& o);
+std::string_view cast_help_text();
 std::string_view quantize_linear_help();
 std::string_view dequantize_linear_help();
 // calibrate.cpp: a static scale from the data on stdin, and its cost.
