@@ -3,10 +3,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include <minifloat/cmath.hpp>
 #include <minifloat/convert.hpp>
+#include <minifloat/limits.hpp>
 #include <minifloat/format_registry.hpp>
 
 namespace minifloat_cli {
@@ -312,7 +314,22 @@ float_reading read_float(std::string_view text, mf::format_id format, std::uint6
       using T = typename decltype(tag)::type;
       const T r = mf::round_to<T>(v, mf::rounding::nearest_even, mf::overflow::non_saturating);
       bits = r.bits();
-      if (!std::isnan(v) && !std::isinf(v) && !mf::isfinite(r)) in_range = false;
+      if (std::isnan(v) || std::isinf(v)) return;
+      if (!mf::isfinite(r)) in_range = false;  // the library's overflow: Inf or NaN
+      using limits = std::numeric_limits<T>;
+      if (!limits::has_infinity && !limits::has_quiet_NaN) {
+        // No Inf and no NaN (float4e2m1): round_to saturates, so overflow
+        // is found as IEEE 754 defines it, rounding with an unbounded
+        // exponent: past max + ulp(max)/2, or at it when that tie goes up
+        // (max's last significand bit is odd).
+        const T max = limits::max();
+        const double top = static_cast<float>(max);
+        const double half_ulp = (top - static_cast<float>(T::from_bits(max.bits() - 1))) / 2;
+        const double m = std::fabs(v);
+        if (m > top + half_ulp || (m == top + half_ulp && (max.bits() & 1u) != 0)) {
+          in_range = false;
+        }
+      }
     });
   }
   return in_range ? float_reading::ok : float_reading::out_of_range;

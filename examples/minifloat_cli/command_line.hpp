@@ -102,8 +102,10 @@ std::uint64_t parse_unsigned(std::string_view context, std::string_view text);
 //    a '.' or a 'p' exponent such as -0x1.8p-3, inf, nan), rounded once to
 //    the type, to nearest even (float32 by strtof, float64 by strtod, the
 //    others from strtod's double by mf::round_to). A finite number that
-//    rounds to a non-finite value (1e50 as float32) is out of range: infinity
-//    is written inf or as its bits, never by accident.
+//    overflows the type is out of range (1e50 as float32; IEEE 754's
+//    overflow, also for a type without Inf and NaN such as float4e2m1, where
+//    round_to would saturate): infinity is written inf or as its bits, never
+//    by accident.
 //  - a sign before bits ("-0x3f800000") is neither: the sign is a bit.
 // The text is the whole value: no white space around it.
 enum class float_reading { ok, not_a_number, out_of_range };
