@@ -48,8 +48,8 @@ constexpr std::string_view usage_types =
     "\n"
     "The type options of matmul, eltwise, vectors-matmul (--a, --b, --out,\n"
     "--scale-type), quantize-linear and dequantize-linear (--x-type,\n"
-    "--output-dtype, ...) and encode/decode's --from/--to take the same names,\n"
-    "and these:\n";
+    "--output-dtype, ...), cast's and encode/decode's --from/--to take the same\n"
+    "names, and these:\n";
 
 constexpr std::string_view usage_tail =
     "\n"
