@@ -36,6 +36,8 @@ constexpr std::string_view usage_head =
     "                                ONNX QuantizeLinear of the tensor on stdin\n"
     "  dequantize-linear --shape D,.. --x-type T --scales S,.. [ATTRIBUTES]\n"
     "                                ONNX DequantizeLinear of the tensor on stdin\n"
+    "  cast --to T [--from T] [--saturate] [--round-mode M] [--opset N]\n"
+    "                                ONNX Cast of the values on stdin\n"
     "  calibrate FORMAT [--method max|percentile|mse|mse-histogram|kl]\n"
     "                [--percentile P] [--power-of-two] [--per-row N] [--binary]\n"
     "                                numbers on stdin -> a static scale and its cost\n"
@@ -46,8 +48,8 @@ constexpr std::string_view usage_types =
     "\n"
     "The type options of matmul, eltwise, vectors-matmul (--a, --b, --out,\n"
     "--scale-type), quantize-linear and dequantize-linear (--x-type,\n"
-    "--output-dtype, ...) and encode/decode's --from/--to take the same names,\n"
-    "and these:\n";
+    "--output-dtype, ...), cast's and encode/decode's --from/--to take the same\n"
+    "names, and these:\n";
 
 constexpr std::string_view usage_tail =
     "\n"
@@ -95,11 +97,13 @@ constexpr std::string_view encode_help =
     "\n"
     "Reads one value per line from stdin and writes one encoding per line: '0x'\n"
     "and 1 (4-bit formats), 2 (5 to 8 bits) or 4 (16 bits) lowercase hex digits.\n"
-    "A line is either the bits of the source type, '0x' and exactly 8 hex digits\n"
-    "for f32 or 16 for f64 ('0x3f800000' is 1.0), or a number as strtof/strtod\n"
-    "read it: '1.5', '-0x1.8p-3', '1e-3', 'inf', 'nan' ('0x1' is the number 1).\n"
-    "The number is read into the source type (round to nearest), then rounded\n"
-    "once into FORMAT by the library. Spaces and tabs around a value and a\n"
+    "A line is a value of the source type by the tool's one rule for floats:\n"
+    "'0x' and hex digits only is its bits ('0x3f800000' is 1.0, '0x1' the\n"
+    "smallest f32 subnormal, '0x7fc00001' a NaN with a payload); anything else\n"
+    "is a number as strtof/strtod read it: '1.5', '-0x1.8p-3', '0x1p0', '1e-3',\n"
+    "'inf', 'nan'. The number is read into the source type (round to nearest;\n"
+    "a finite number beyond its range, '1e50' for f32, is an error), then\n"
+    "rounded once into FORMAT by the library. Spaces and tabs around a value and a\n"
     "'\\r' before the newline are ignored; an empty line, or other white space\n"
     "('\\v', '\\f', '\\r'), is an error.\n"
     "\n"
@@ -167,11 +171,21 @@ constexpr std::string_view matmul_help =
     "usage: minifloat matmul --a TYPE --b TYPE --out TYPE [options] < input\n"
     "\n"
     "C = out(post(sum_k A[i,k] * B[k,j])) by the hybrid reference (docs/hybrid.md).\n"
-    "Input: a line 'M K N' (or --m/--k/--n), then M*K hex encodings of A and K*N of\n"
-    "B, row-major, separated by spaces or newlines ('0x' optional). Output: C, one\n"
-    "row per line; with --amax a final '# amax: X' line; with --exact-error a\n"
-    "'# error_ulps' block: each element's error against the exact model, in ulps\n"
-    "of the output type (the exact value rounded to float32).\n"
+    "Input: any number of problems, each a line 'M K N' (or --m/--k/--n for all),\n"
+    "then M*K hex encodings of A and K*N of B, row-major, separated by spaces or\n"
+    "newlines ('0x' optional; '#' lines are comments), optionally followed by a\n"
+    "'# C' line and the expected C: vectors-matmul's output is read as it is.\n"
+    "Output per problem: C, one row per line; with --amax a '# amax: BITS' line\n"
+    "(float32 bits in hex); with --print-acc a '# acc_fp32' block (each element's\n"
+    "float32 accumulator, hex bits; computed by the reference loop) or, for an\n"
+    "integer MatMul, '# acc_int32' (the int32 sums, two's complement hex); with\n"
+    "--exact-error a '# error_ulps' block: each element's error against the exact\n"
+    "model, in ulps of the output type (the exact value rounded to float32).\n"
+    "Problems' outputs are separated by an empty line.\n"
+    "\n"
+    "  --check              compare each C with the problem's expected C (which\n"
+    "                       every problem then needs): exit status 1 on a\n"
+    "                       difference, the first one named on stderr\n"
     "\n"
     "  TYPE                 HF8 (e4m3fn), BF8 (e5m2), FP16 (binary16), BF16\n"
     "                       (bfloat16), I8 (int8), U8 (uint8); --out also FP32\n"
@@ -191,7 +205,8 @@ constexpr std::string_view matmul_help =
     "  --trunc toward-zero|floor (rtz, toward-negative, down)\n"
     "                       reduced_precision (defaults 14, 128, seq, 32, toward-zero)\n"
     "  --scale-a X --scale-b X\n"
-    "                       per-tensor float32 scales (default 1)\n"
+    "                       per-tensor float32 scales (default 1): float32 bits\n"
+    "                       as 0x3f800000, or a number (1e50 is out of range)\n"
     "  --scale-a-rows L --scale-b-columns L --bias L\n"
     "                       comma-separated float32 lists (M, N and N values)\n"
     "  --output-scale X --output-scale-rule multiply|divide\n"
@@ -338,11 +353,8 @@ void read_calibrate_options(const command_line& line, options& o) {
   const std::string name = line.name();
   o.method = std::string(line.choice_value("--method", "method", std::string_view("max"), methods));
   if (const auto p = line.value("--percentile")) {
-    const std::string text(*p);
-    char* end = nullptr;
-    o.percentile = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !(o.percentile > 0) ||
-        !(o.percentile <= 100)) {
+    o.percentile = parse_float64("--percentile", *p);
+    if (!(o.percentile > 0) || !(o.percentile <= 100)) {
       throw usage_error("--percentile: expected a number in (0, 100], got " + quoted(*p));
     }
     if (o.method != "percentile") {
@@ -455,6 +467,7 @@ std::string_view help_text(command what) {
     case command::vectors: return vectors_help;
     case command::quantize_linear: return quantize_linear_help();
     case command::dequantize_linear: return dequantize_linear_help();
+    case command::cast: return cast_help_text();
     case command::calibrate: return calibrate_help;
     case command::matmul: return matmul_help;
     case command::eltwise: return eltwise_help;

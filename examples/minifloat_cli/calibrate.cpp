@@ -70,12 +70,7 @@ void read_text(observers& into) {
   batch.reserve(4096);
   std::string_view line;
   while (in.next(line)) {
-    float value = 0;
-    if (!parse_float_line(line, value)) {
-      throw usage_error("line " + std::to_string(in.line_number()) +
-                        ": not a number: " + quote_line(line));
-    }
-    batch.push_back(value);
+    batch.push_back(float_line_value(line, in.line_number()));
     if (batch.size() == 4096) {
       into.add(batch.data(), batch.size());
       batch.clear();

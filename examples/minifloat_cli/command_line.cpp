@@ -1,5 +1,14 @@
 #include "command_line.hpp"
 
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include <minifloat/cmath.hpp>
+#include <minifloat/convert.hpp>
+#include <minifloat/limits.hpp>
 #include <minifloat/format_registry.hpp>
 
 namespace minifloat_cli {
@@ -23,6 +32,7 @@ constexpr command_entry commands[] = {
     {"vectors-matmul", command::vectors_matmul},
     {"quantize-linear", command::quantize_linear},
     {"dequantize-linear", command::dequantize_linear},
+    {"cast", command::cast},
 };
 
 using command_set = std::uint32_t;
@@ -47,12 +57,12 @@ constexpr option_entry options[] = {
     {"--csv", false, only(command::table) | only(command::vectors)},
     {"--markdown", false, only(command::table)},
     {"--round", true, conversions | hybrid},
-    {"--saturate", false, conversions | hybrid},
+    {"--saturate", false, conversions | hybrid | only(command::cast)},
     {"--seed", true, conversions | hybrid},
     {"--random-bits", true, conversions | hybrid},
     {"--count", true, only(command::vectors)},
-    {"--from", true, only(command::encode)},
-    {"--to", true, only(command::decode)},
+    {"--from", true, only(command::encode) | only(command::cast)},
+    {"--to", true, only(command::decode) | only(command::cast)},
     // calibrate
     {"--method", true, only(command::calibrate)},
     {"--percentile", true, only(command::calibrate)},
@@ -91,6 +101,8 @@ constexpr option_entry options[] = {
     {"--requant", true, matmuls},
     {"--amax", false, matmuls},
     {"--exact-error", false, matmuls},
+    {"--print-acc", false, matmuls},
+    {"--check", false, only(command::matmul)},
     {"--data-seed", true, only(command::vectors_matmul)},
     {"--op", true, only(command::eltwise)},
     {"--rows", true, only(command::eltwise)},
@@ -98,7 +110,7 @@ constexpr option_entry options[] = {
     {"--b-shape", true, only(command::eltwise)},
     {"--exact", false, only(command::eltwise)},
     {"--scale-type", true, only(command::eltwise) | onnx},
-    // quantize-linear, dequantize-linear
+    // quantize-linear, dequantize-linear, cast
     {"--shape", true, onnx},
     {"--x-type", true, onnx},
     {"--scales", true, onnx},
@@ -108,7 +120,8 @@ constexpr option_entry options[] = {
     {"--output-dtype", true, onnx},
     {"--zero-point", true, onnx},
     {"--precision", true, only(command::quantize_linear)},
-    {"--opset", true, only(command::quantize_linear)},
+    {"--opset", true, onnx | only(command::cast)},
+    {"--round-mode", true, only(command::cast)},
     {"--no-saturate", false, only(command::quantize_linear)},
 };
 
@@ -237,6 +250,126 @@ std::uint64_t parse_unsigned(std::string_view context, std::string_view text) {
     throw usage_error(std::string(context) + ": not an unsigned 64-bit integer: " + quoted(text));
   }
   return value;
+}
+
+namespace {
+
+int storage_bits(mf::format_id format) {
+  if (format == mf::format_id::float32) return 32;
+  if (format == mf::format_id::float64) return 64;
+  int bits = 0;
+  mf::visit_minifloat(format, [&](auto tag) {
+    bits = static_cast<int>(decltype(tag)::type::format::bits);
+  });
+  return bits;
+}
+
+}  // namespace
+
+float_reading read_float(std::string_view text, mf::format_id format, std::uint64_t& bits) {
+  // strtod skips leading white space and reads a prefix; the rule takes the
+  // whole text and nothing around it.
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())) ||
+      std::isspace(static_cast<unsigned char>(text.back()))) {
+    return float_reading::not_a_number;
+  }
+  const std::size_t sign = (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  const bool hex = text.size() > sign + 2 && text[sign] == '0' &&
+                   (text[sign + 1] == 'x' || text[sign + 1] == 'X');
+  if (hex && text.find_first_of(".pP") == std::string_view::npos) {
+    // Bits: "0x" and hex digits only, no sign.
+    if (sign != 0) return float_reading::not_a_number;
+    const int width = storage_bits(format);
+    std::uint64_t value = 0;
+    for (const char c : text.substr(2)) {
+      int digit = -1;
+      if (c >= '0' && c <= '9') digit = c - '0';
+      else if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+      if (digit < 0 || (value >> 60) != 0) return float_reading::not_a_number;
+      value = (value << 4) | static_cast<std::uint64_t>(digit);
+    }
+    if (width < 64 && (value >> width) != 0) return float_reading::not_a_number;
+    bits = value;
+    return float_reading::ok;
+  }
+  const std::string s(text);
+  // strtof/strtod give +-HUGE_VAL, an infinity, on overflow; only "inf" and
+  // "infinity" (the one spelling with an 'i') name one.
+  const bool names_infinity = s.find_first_of("iI") != std::string::npos;
+  char* end = nullptr;
+  if (format == mf::format_id::float32) {
+    const float f = std::strtof(s.c_str(), &end);
+    if (end != s.c_str() + s.size()) return float_reading::not_a_number;
+    bits = mf::detail::bit_cast<std::uint32_t>(f);
+    return std::isinf(f) && !names_infinity ? float_reading::out_of_range : float_reading::ok;
+  }
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return float_reading::not_a_number;
+  bool in_range = !std::isinf(v) || names_infinity;
+  if (format == mf::format_id::float64) {
+    bits = mf::detail::bit_cast<std::uint64_t>(v);
+  } else {
+    mf::visit_minifloat(format, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T r = mf::round_to<T>(v, mf::rounding::nearest_even, mf::overflow::non_saturating);
+      bits = r.bits();
+      if (std::isnan(v) || std::isinf(v)) return;
+      if (!mf::isfinite(r)) in_range = false;  // the library's overflow: Inf or NaN
+      using limits = std::numeric_limits<T>;
+      if (!limits::has_infinity && !limits::has_quiet_NaN) {
+        // No Inf and no NaN (float4e2m1): round_to saturates, so overflow
+        // is found as IEEE 754 defines it, rounding with an unbounded
+        // exponent: past max + ulp(max)/2, or at it when that tie goes up
+        // (max's last significand bit is odd).
+        const T max = limits::max();
+        const double top = static_cast<float>(max);
+        const double half_ulp = (top - static_cast<float>(T::from_bits(max.bits() - 1))) / 2;
+        const double m = std::fabs(v);
+        if (m > top + half_ulp || (m == top + half_ulp && (max.bits() & 1u) != 0)) {
+          in_range = false;
+        }
+      }
+    });
+  }
+  return in_range ? float_reading::ok : float_reading::out_of_range;
+}
+
+void throw_float_error(std::string_view context, std::string_view text,
+                       std::string_view type_name, float_reading reading) {
+  if (reading == float_reading::out_of_range) {
+    throw usage_error(std::string(context) + ": " + quoted(text) + " is out of " +
+                      std::string(type_name) +
+                      "'s range (write inf or the bits for an infinity)");
+  }
+  throw usage_error(std::string(context) + ": not a " + std::string(type_name) +
+                    " value: " + quoted(text));
+}
+
+float parse_float32(std::string_view context, std::string_view text) {
+  std::uint64_t bits = 0;
+  const float_reading r = read_float(text, mf::format_id::float32, bits);
+  if (r != float_reading::ok) throw_float_error(context, text, "float32", r);
+  return mf::detail::bit_cast<float>(static_cast<std::uint32_t>(bits));
+}
+
+double parse_float64(std::string_view context, std::string_view text) {
+  std::uint64_t bits = 0;
+  const float_reading r = read_float(text, mf::format_id::float64, bits);
+  if (r != float_reading::ok) throw_float_error(context, text, "float64", r);
+  return mf::detail::bit_cast<double>(bits);
+}
+
+std::vector<float> parse_float32_list(std::string_view context, std::string_view text) {
+  std::vector<float> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    values.push_back(parse_float32(context, text.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return values;
 }
 
 bool command_line::has(std::string_view option) const { return value(option).has_value(); }

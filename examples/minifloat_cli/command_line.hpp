@@ -16,13 +16,15 @@
 #include <utility>
 #include <vector>
 
+#include <minifloat/format_registry.hpp>
+
 #include "line_io.hpp"
 
 namespace minifloat_cli {
 
 enum class command : unsigned char {
   none, formats, info, table, encode, decode, vectors, calibrate, matmul, eltwise,
-  vectors_matmul, quantize_linear, dequantize_linear
+  vectors_matmul, quantize_linear, dequantize_linear, cast
 };
 
 // "encode", "vectors-matmul", ...
@@ -89,6 +91,41 @@ rounding_mode parse_rounding_mode(std::string_view option, std::string_view text
 
 // A non-negative integer: decimal, or hex with 0x; the whole text, no sign.
 std::uint64_t parse_unsigned(std::string_view context, std::string_view text);
+
+// The one rule for a floating-point value written as text, in every command
+// (the float options and lists, and the values read from stdin by encode,
+// calibrate, quantize-linear and cast):
+//  - "0x" (or "0X") followed only by hex digits is the type's bits: 0x1 is
+//    float32's smallest subnormal, 0x7fc00001 a NaN with a payload,
+//    0xffc00000 a negative NaN. The value must fit the type's width.
+//  - anything else is a number as strtod reads it (decimal, a hex float with
+//    a '.' or a 'p' exponent such as -0x1.8p-3, inf, nan), rounded once to
+//    the type, to nearest even (float32 by strtof, float64 by strtod, the
+//    others from strtod's double by mf::round_to). A finite number that
+//    overflows the type is out of range (1e50 as float32; IEEE 754's
+//    overflow, also for a type without Inf and NaN such as float4e2m1, where
+//    round_to would saturate): infinity is written inf or as its bits, never
+//    by accident.
+//  - a sign before bits ("-0x3f800000") is neither: the sign is a bit.
+// The text is the whole value: no white space around it.
+enum class float_reading { ok, not_a_number, out_of_range };
+
+// `format`: float32, float64 or one of the minifloats. On ok, `bits` holds
+// the value's encoding in the type.
+float_reading read_float(std::string_view text, mf::format_id format, std::uint64_t& bits);
+
+// Throws usage_error "CONTEXT: not a NAME value: 'TEXT'" or "CONTEXT: 'TEXT'
+// is out of NAME's range (write inf or the bits for an infinity)" for a
+// reading that is not ok.
+[[noreturn]] void throw_float_error(std::string_view context, std::string_view text,
+                                    std::string_view type_name, float_reading reading);
+
+// A float32 value by the rule above, or the usage_error naming `context`.
+float parse_float32(std::string_view context, std::string_view text);
+double parse_float64(std::string_view context, std::string_view text);
+
+// A comma-separated list of float32 values by the rule above.
+std::vector<float> parse_float32_list(std::string_view context, std::string_view text);
 
 // A parsed command line. Options are kept as given (the words, without
 // interpretation); the accessors below interpret them.

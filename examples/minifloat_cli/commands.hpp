@@ -2,6 +2,7 @@
 // input line throws usage_error after everything before it has been written.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -31,13 +32,15 @@ int run_vectors_matmul(const options& o);
 // read their options from o.line.
 int run_quantize_linear(const options& o);
 int run_dequantize_linear(const options& o);
+int run_cast(const options& o);
+std::string_view cast_help_text();
 std::string_view quantize_linear_help();
 std::string_view dequantize_linear_help();
 // calibrate.cpp: a static scale from the data on stdin, and its cost.
 int run_calibrate(const options& o);
 
-// convert.cpp: one line of a number as `encode` reads it (float32 bits as
-// 0x + 8 hex digits, or a number as strtof reads it); `line` NUL-terminated.
-bool parse_float_line(std::string_view line, float& value);
+// convert.cpp: one line of a float32 as `encode` reads it (the one rule of
+// read_float, blanks around it allowed); usage_error "line N: ..." otherwise.
+float float_line_value(std::string_view line, std::uint64_t line_number);
 
 }  // namespace minifloat_cli

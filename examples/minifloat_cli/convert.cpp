@@ -47,31 +47,29 @@ bool parse_hex_digits(std::string_view digits, std::uint64_t& value) {
   return true;
 }
 
-// A source value: the type's bits as "0x" + all its hex digits, or a number
-// as strtof / strtod read it. `line` is NUL-terminated after its end.
+// A source value by the tool's one rule for float text (command_line.hpp,
+// read_float): the type's bits as "0x" and hex digits, or a number read into
+// the source type. Spaces and tabs around it are the line's, not the value's.
 template <class Source>
-bool parse_source(std::string_view line, Source& value) {
-  using bits_type = std::conditional_t<std::is_same<Source, float>::value, std::uint32_t,
-                                       std::uint64_t>;
-  constexpr std::size_t bits_digits = 2 * sizeof(bits_type);
+Source source_value(std::string_view line, std::uint64_t line_number) {
+  constexpr bool is_float = std::is_same<Source, float>::value;
   const std::string_view text = trim_blanks(line);
-  // The grammar allows spaces and tabs around a value and nothing else:
-  // strtof would also skip a leading '\v', '\f' or '\r'.
-  if (text.empty() || std::isspace(static_cast<unsigned char>(text.front()))) return false;
-  if (text.size() == 2 + bits_digits && has_hex_prefix(text)) {
-    std::uint64_t bits = 0;
-    if (parse_hex_digits(text.substr(2), bits)) {
-      value = mf::detail::bit_cast<Source>(static_cast<bits_type>(bits));
-      return true;
-    }
+  std::uint64_t bits = 0;
+  const float_reading r =
+      read_float(text, is_float ? mf::format_id::float32 : mf::format_id::float64, bits);
+  if (r == float_reading::out_of_range) {
+    throw usage_error("line " + std::to_string(line_number) + ": out of " +
+                      (is_float ? "float32" : "float64") + "'s range: " + quote_line(line));
   }
-  char* end = nullptr;
-  if constexpr (std::is_same<Source, float>::value) {
-    value = std::strtof(text.data(), &end);
+  if (r != float_reading::ok) {
+    throw usage_error("line " + std::to_string(line_number) + ": not a number: " +
+                      quote_line(line));
+  }
+  if constexpr (is_float) {
+    return mf::detail::bit_cast<float>(static_cast<std::uint32_t>(bits));
   } else {
-    value = std::strtod(text.data(), &end);
+    return mf::detail::bit_cast<double>(bits);
   }
-  return end == text.data() + text.size();
 }
 
 template <class T, class Source>
@@ -84,11 +82,7 @@ void encode_lines(const options& o) {
 
   std::string_view line;
   for (std::uint64_t index = 0; in.next(line); ++index) {
-    Source value{};
-    if (!parse_source(line, value)) {
-      throw usage_error("line " + std::to_string(in.line_number()) +
-                        ": not a number: " + quote_line(line));
-    }
+    const Source value = source_value<Source>(line, in.line_number());
     T result{};
     if (stochastic) {
       result = mf::round_to_stochastic<T>(
@@ -136,7 +130,9 @@ void decode_lines(const options& o) {
 
 }  // namespace
 
-bool parse_float_line(std::string_view line, float& value) { return parse_source(line, value); }
+float float_line_value(std::string_view line, std::uint64_t line_number) {
+  return source_value<float>(line, line_number);
+}
 
 int run_encode(const options& o) {
   mf::visit_minifloat(o.format, [&](auto tag) {

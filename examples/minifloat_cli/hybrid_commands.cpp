@@ -25,27 +25,12 @@ namespace {
 
 namespace hy = mf::hybrid;
 
-float parse_float(std::string_view key, std::string_view text) {
-  const std::string s(text);
-  char* end = nullptr;
-  const float f = std::strtof(s.c_str(), &end);
-  if (s.empty() || *end != '\0') {
-    throw usage_error(std::string(key) + ": not a number: '" + s + "'");
-  }
-  return f;
-}
-
+// The float options and lists follow the tool's one rule for float text
+// (command_line.hpp, read_float): parse_float32, parse_float32_list.
 std::vector<float> parse_list(const command_line& in, std::string_view key, std::size_t count) {
-  std::vector<float> r;
   const auto v = in.value(key);
-  if (!v) return r;
-  std::size_t start = 0;
-  while (start <= v->size()) {
-    const std::size_t comma = v->find(',', start);
-    const std::size_t stop = comma == std::string_view::npos ? v->size() : comma;
-    r.push_back(parse_float(key, v->substr(start, stop - start)));
-    start = stop + 1;
-  }
+  if (!v) return {};
+  std::vector<float> r = parse_float32_list(key, *v);
   if (r.size() != count) {
     throw usage_error(std::string(key) + ": needs " + std::to_string(count) + " values, got " +
                       std::to_string(r.size()));
@@ -220,10 +205,18 @@ void check_z_option(const command_line& in, hy::table_id table) {
 }
 
 // Reads whitespace-separated tokens from stdin, remembering each one's line.
+// Lines that begin with '#' are comments; with `c_marker`, a line that is
+// exactly "# C" (vectors-matmul's line before the expected C) is returned as
+// the token "# C", which no other token can be.
 class token_reader {
  public:
-  token_reader() : lines_(stdin) {}
+  explicit token_reader(bool c_marker = false) : lines_(stdin), c_marker_(c_marker) {}
   bool next(std::string& token) {
+    if (pending_) {
+      token = std::move(pushed_);
+      pending_ = false;
+      return true;
+    }
     for (;;) {
       while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r')) ++pos_;
       if (pos_ < line_.size()) {
@@ -234,17 +227,39 @@ class token_reader {
       }
       std::string_view line;
       if (!lines_.next(line)) return false;
-      if (!line.empty() && line[0] == '#') line = {};
+      if (!line.empty() && line[0] == '#') {
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) {
+          line.remove_suffix(1);
+        }
+        const bool marker = c_marker_ && line == c_marker;
+        line_.clear();
+        pos_ = 0;
+        if (marker) {
+          token = std::string(c_marker);
+          return true;
+        }
+        continue;
+      }
       line_ = std::string(line);
       pos_ = 0;
     }
   }
+  // The next token is read again by the next call of next().
+  void push_back(std::string token) {
+    pushed_ = std::move(token);
+    pending_ = true;
+  }
   std::uint64_t line() const { return lines_.line_number(); }
+
+  static constexpr std::string_view c_marker = "# C";
 
  private:
   line_reader lines_;
+  bool c_marker_;
   std::string line_;
   std::size_t pos_ = 0;
+  std::string pushed_;
+  bool pending_ = false;
 };
 
 std::size_t read_size(token_reader& in, const char* what) {
@@ -307,6 +322,13 @@ std::string number_text(double v) {
   return buffer;
 }
 
+std::string float_bits_text(float v) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "0x%08x",
+                static_cast<unsigned>(mf::detail::bit_cast<std::uint32_t>(v)));
+  return buffer;
+}
+
 struct matmul_setup {
   hy::table_id table;
   hy::element_type ta, tb, tc;
@@ -345,7 +367,7 @@ matmul_setup parse_matmul(const command_line& in) {
                                ": the int32 sum times --int-scale, rounded half to even "
                                "and saturated)";
     for (const std::string_view option : float_only_options) in.reject_if_given(option, reason);
-    if (const auto v = in.value("--int-scale")) o.integer_scale = parse_float("--int-scale", *v);
+    if (const auto v = in.value("--int-scale")) o.integer_scale = parse_float32("--int-scale", *v);
     o.requant = in.choice_value("--requant", "requantization", hy::requantization::exact,
                                 requantizations);
     return s;
@@ -353,10 +375,10 @@ matmul_setup parse_matmul(const command_line& in) {
   in.reject_if_given({"--int-scale", "--requant"},
                      "for a float MatMul (they requantize an integer MatMul's int32 sum)");
   o.model = parse_model(in);
-  if (const auto v = in.value("--scale-a")) o.scales.a = parse_float("--scale-a", *v);
-  if (const auto v = in.value("--scale-b")) o.scales.b = parse_float("--scale-b", *v);
+  if (const auto v = in.value("--scale-a")) o.scales.a = parse_float32("--scale-a", *v);
+  if (const auto v = in.value("--scale-b")) o.scales.b = parse_float32("--scale-b", *v);
   if (const auto v = in.value("--output-scale")) {
-    o.scales.output = parse_float("--output-scale", *v);
+    o.scales.output = parse_float32("--output-scale", *v);
     if (!in.has("--output-scale-rule")) {
       throw usage_error("--output-scale needs --output-scale-rule multiply|divide (cuBLAS "
                         "multiplies, ONNX divides: there is no default)");
@@ -402,6 +424,8 @@ std::vector<double> exact_errors(const matmul_setup& s, const std::vector<std::u
   reference.options.model = hy::models::exact(true);
   reference.options.output = {};
   reference.options.amax = nullptr;
+  reference.options.accumulator = nullptr;
+  reference.options.integer_accumulator = nullptr;
   reference.tc = hy::element_type::f32;
   reference.table = hy::table_id::any;
   reference.options.check_z_multiple = false;
@@ -423,14 +447,44 @@ std::vector<std::uint32_t> random_codes(hy::element_type t, std::size_t count, s
   return codes;
 }
 
-void write_result(const command_line& in, const matmul_setup& s, const std::vector<std::uint32_t>& a,
-                  const std::vector<std::uint32_t>& b, std::size_t m, std::size_t n,
-                  std::size_t k, output_buffer& out) {
+// C, then the documented '#' blocks: '# amax: BITS', '# acc_fp32' or
+// '# acc_int32' (one '#' line per row of accumulators, hex), '# error_ulps'.
+// Returns C.
+std::vector<std::uint32_t> write_result(const command_line& in, matmul_setup& s,
+                                        const std::vector<std::uint32_t>& a,
+                                        const std::vector<std::uint32_t>& b, std::size_t m,
+                                        std::size_t n, std::size_t k, output_buffer& out) {
+  const bool print_acc = in.has("--print-acc");
+  const bool integer = hy::is_integer(s.ta) && hy::is_integer(s.tb);
+  std::vector<float> acc;
+  std::vector<std::int32_t> integer_acc;
+  if (print_acc && integer) {
+    integer_acc.resize(m * n);
+    s.options.integer_accumulator = integer_acc.data();
+  } else if (print_acc) {
+    acc.resize(m * n);  // the library then runs the reference loop (same C)
+    s.options.accumulator = acc.data();
+  }
   const auto c = compute(s, a, b, m, n, k);
+  s.options.accumulator = nullptr;
+  s.options.integer_accumulator = nullptr;
   std::vector<double> errors;
   if (in.has("--exact-error")) errors = exact_errors(s, a, b, c, m, n, k);
   write_matrix(out, c, m, n, s.tc);
-  if (in.has("--amax")) out.write("# amax: " + number_text(s.amax) + "\n");
+  if (in.has("--amax")) out.write("# amax: " + float_bits_text(s.amax) + "\n");
+  if (print_acc) {
+    out.write(integer ? "# acc_int32\n" : "# acc_fp32\n");
+    for (std::size_t i = 0; i < m; ++i) {
+      out.write("#");
+      for (std::size_t j = 0; j < n; ++j) {
+        out.put(' ');
+        out.write_hex(integer ? static_cast<std::uint32_t>(integer_acc[i * n + j])
+                              : mf::detail::bit_cast<std::uint32_t>(acc[i * n + j]),
+                      8);
+      }
+      out.put('\n');
+    }
+  }
   if (!errors.empty()) {
     out.write("# error_ulps\n");
     for (std::size_t i = 0; i < m; ++i) {
@@ -439,29 +493,101 @@ void write_result(const command_line& in, const matmul_setup& s, const std::vect
       out.put('\n');
     }
   }
+  return c;
 }
+
+// The first difference of C from the expected C, for --check.
+struct mismatch {
+  std::uint64_t problem = 0;  // 1-based; 0: none yet
+  std::uint64_t line = 0;     // the line of the expected C's last element
+  std::size_t row = 0, column = 0;
+  std::uint32_t got = 0, expected = 0;
+};
 
 }  // namespace
 
+// Any number of problems, one after another: each a header 'M K N' (unless
+// --m/--k/--n give the sizes of every problem), A and B, and optionally a
+// '# C' line and the expected C (vectors-matmul's output as it is), which
+// --check compares. Each problem's output is written once it is computed;
+// two problems' outputs are separated by an empty line.
 int run_matmul(const options& request) {
   const command_line& in = request.line;
   matmul_setup s = parse_matmul(in);
-  token_reader reader;
+  const bool check = in.has("--check");
+  token_reader reader(true);
   const bool given = in.has("--m") || in.has("--k") || in.has("--n");
-  const std::size_t m = given ? in.unsigned_value("--m", 0, 0, 1u << 20) : read_size(reader, "M");
-  const std::size_t k = given ? in.unsigned_value("--k", 0, 0, 1u << 20) : read_size(reader, "K");
-  const std::size_t n = given ? in.unsigned_value("--n", 0, 0, 1u << 20) : read_size(reader, "N");
-  if (m == 0 || k == 0 || n == 0) throw usage_error("--m, --k and --n are all needed, each >= 1");
-  bind_lists(in, s, m, n);
-  const auto a = read_codes(reader, m * k, s.ta, "A");
-  const auto b = read_codes(reader, k * n, s.tb, "B");
-  std::string extra;
-  if (reader.next(extra)) {
-    throw usage_error("line " + std::to_string(reader.line()) + ": more input after B: " + quote_line(extra));
+  std::size_t m = 0, k = 0, n = 0;
+  if (given) {
+    m = in.unsigned_value("--m", 0, 0, 1u << 20);
+    k = in.unsigned_value("--k", 0, 0, 1u << 20);
+    n = in.unsigned_value("--n", 0, 0, 1u << 20);
+    if (m == 0 || k == 0 || n == 0) throw usage_error("--m, --k and --n are all needed, each >= 1");
   }
   output_buffer out(stdout);
-  write_result(in, s, a, b, m, n, k, out);
+  mismatch first;
+  std::uint64_t differing = 0;
+  std::uint64_t problem = 0;
+  std::string token;
+  for (;;) {
+    if (problem > 0) {  // another problem, or the end of the input
+      if (!reader.next(token)) break;
+      if (token == token_reader::c_marker) {
+        throw usage_error("line " + std::to_string(reader.line()) +
+                          ": a second '# C' after problem " + std::to_string(problem));
+      }
+      reader.push_back(token);
+    }
+    ++problem;
+    if (!given) {
+      m = read_size(reader, "M");
+      k = read_size(reader, "K");
+      n = read_size(reader, "N");
+    }
+    bind_lists(in, s, m, n);
+    const auto a = read_codes(reader, m * k, s.ta, "A");
+    const auto b = read_codes(reader, k * n, s.tb, "B");
+    std::vector<std::uint32_t> expected;
+    std::uint64_t expected_line = 0;
+    if (reader.next(token)) {
+      if (token == token_reader::c_marker) {
+        expected = read_codes(reader, m * n, s.tc, "the expected C");
+        expected_line = reader.line();
+      } else {
+        reader.push_back(token);
+      }
+    }
+    if (check && expected.empty()) {
+      throw usage_error("--check: problem " + std::to_string(problem) +
+                        " has no expected C (a '# C' line and M*N encodings after B)");
+    }
+    if (problem > 1) out.put('\n');
+    const auto c = write_result(in, s, a, b, m, n, k, out);
+    if (check) {
+      for (std::size_t e = 0; e < c.size(); ++e) {
+        if (c[e] == expected[e]) continue;
+        if (first.problem == 0) first = {problem, expected_line, e / n, e % n, c[e], expected[e]};
+        ++differing;
+        break;
+      }
+    }
+  }
   out.flush();
+  if (differing != 0) {
+    // Status 1, as cmp and diff say "different": the run itself succeeded.
+    const int digits = hy::storage_bits(s.tc) / 4;
+    char got[24], want[24];
+    std::snprintf(got, sizeof got, "0x%0*x", digits, static_cast<unsigned>(first.got));
+    std::snprintf(want, sizeof want, "0x%0*x", digits, static_cast<unsigned>(first.expected));
+    std::fprintf(stderr,
+                 "minifloat: --check: problem %llu (expected C ending on line %llu): C[%zu][%zu] "
+                 "is %s, expected %s (%llu of %llu problems differ)\n",
+                 static_cast<unsigned long long>(first.problem),
+                 static_cast<unsigned long long>(first.line), first.row, first.column, got, want,
+                 static_cast<unsigned long long>(differing),
+                 static_cast<unsigned long long>(problem));
+    return 1;
+  }
   return 0;
 }
 
@@ -485,7 +611,7 @@ int run_vectors_matmul(const options& request) {
   out.write(std::to_string(m) + " " + std::to_string(k) + " " + std::to_string(n) + "\n");
   write_matrix(out, a, m, k, s.ta);
   write_matrix(out, b, k, n, s.tb);
-  out.write("# C\n");
+  out.write(std::string(token_reader::c_marker) + "\n");
   write_result(in, s, a, b, m, n, k, out);
   out.flush();
   return 0;
@@ -516,8 +642,8 @@ int run_eltwise(const options& request) {
     in.reject_if_given("--scale-type", "without --scale-a or --scale-b");
   }
   if (in.has("--scale-type")) o.scale_type = parse_type(in, "--scale-type");
-  if (const auto v = in.value("--scale-a")) o.a_scale = {true, parse_float("--scale-a", *v)};
-  if (const auto v = in.value("--scale-b")) o.b_scale = {true, parse_float("--scale-b", *v)};
+  if (const auto v = in.value("--scale-a")) o.a_scale = {true, parse_float32("--scale-a", *v)};
+  if (const auto v = in.value("--scale-b")) o.b_scale = {true, parse_float32("--scale-b", *v)};
   o.exact = in.has("--exact");
   o.where = in.choice_value("--placement", "placement", hy::placement::epilogue, placements);
   o.output = parse_output(in);

@@ -28,6 +28,7 @@ int run(const minifloat_cli::options& o) {
     case command::vectors: return minifloat_cli::run_vectors(o);
     case command::quantize_linear: return minifloat_cli::run_quantize_linear(o);
     case command::dequantize_linear: return minifloat_cli::run_dequantize_linear(o);
+    case command::cast: return minifloat_cli::run_cast(o);
     case command::calibrate: return minifloat_cli::run_calibrate(o);
     case command::matmul: return minifloat_cli::run_matmul(o);
     case command::eltwise: return minifloat_cli::run_eltwise(o);

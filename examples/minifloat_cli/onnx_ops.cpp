@@ -1,5 +1,5 @@
-// quantize-linear and dequantize-linear: ONNX's QuantizeLinear and
-// DequantizeLinear (opset 28) through mf::onnx, with the operators'
+// quantize-linear, dequantize-linear and cast: ONNX's QuantizeLinear,
+// DequantizeLinear and Cast (opsets 19 to 28) through mf::onnx, with the operators'
 // attributes as flags and x as row-major text on stdin, for testbench
 // vectors. One output element per line, as the output type's bits in hex.
 #include <cstdint>
@@ -25,7 +25,7 @@ constexpr std::string_view quantize_help =
     "                 [--output-dtype T] [--precision T] [--no-saturate]\n"
     "                 [--zero-point Z,Z,...] [--opset N]\n"
     "\n"
-    "ONNX QuantizeLinear (opset 28): y = saturate(round(x / y_scale) + y_zero_point),\n"
+    "ONNX QuantizeLinear (opset 28 unless --opset): y = saturate(round(x / y_scale) + y_zero_point),\n"
     "the division rounded to nearest even in the scale's type (or --precision),\n"
     "then converted to the output type (docs/onnx.md). x is read from stdin:\n"
     "the row-major elements of a tensor of shape --shape, separated by blanks,\n"
@@ -49,14 +49,17 @@ constexpr std::string_view quantize_help =
     "  --no-saturate       saturate=0 (float8 outputs)\n"
     "  --zero-point Z,...  y_zero_point, one per scale or one for all (integers;\n"
     "                      0 for float types)\n"
-    "  --opset N           below 24: saturating +-Inf into FNUZ types is NaN\n";
+    "  --opset N           19..28 (default 28): the opset's QuantizeLinear, its\n"
+    "                      types and attributes (a newer one is an error); below\n"
+    "                      24 saturating +-Inf into FNUZ types is NaN\n";
 
 constexpr std::string_view dequantize_help =
     "usage: minifloat dequantize-linear --shape D0,D1,... --x-type T --scales S,S,...\n"
     "                 [--scale-type T] [--scale-shape S0,S1,...|scalar] [--axis N]\n"
     "                 [--block-size B] [--output-dtype T] [--zero-point Z,Z,...]\n"
+    "                 [--opset N]\n"
     "\n"
-    "ONNX DequantizeLinear (opset 28): y = (x - x_zero_point) * x_scale, the exact\n"
+    "ONNX DequantizeLinear (opset 28 unless --opset): y = (x - x_zero_point) * x_scale, the exact\n"
     "product rounded once to the output type (docs/onnx.md). x is read from stdin:\n"
     "row-major elements separated by blanks, commas or newlines, each the x\n"
     "type's code in hex ('0x' prefix) or, for the integer types, a decimal\n"
@@ -71,7 +74,37 @@ constexpr std::string_view dequantize_help =
     "  --scale-shape ...   x_scale's shape (default: scalar with one scale, else 1-D)\n"
     "  --axis N, --block-size B   as for quantize-linear\n"
     "  --output-dtype T    float, float16, bfloat16 (default: the scale's type)\n"
-    "  --zero-point Z,...  x_zero_point, one per scale or one for all\n";
+    "  --zero-point Z,...  x_zero_point, one per scale or one for all\n"
+    "  --opset N           19..28 (default 28): the opset's DequantizeLinear, its\n"
+    "                      types and attributes (a newer one is an error)\n";
+
+constexpr std::string_view cast_help =
+    "usage: minifloat cast --to T [--from T] [--saturate] [--round-mode M] [--opset N]\n"
+    "\n"
+    "ONNX Cast (opset 28 unless --opset; docs/onnx.md) of the values on stdin,\n"
+    "separated by blanks, commas or newlines: each is the --from type's bits ('0x'\n"
+    "and hex digits) or a number, rounded to that type (nearest even; a finite\n"
+    "number beyond its range is an error). One line per value: the --to type's\n"
+    "code in hex (4-bit types one digit).\n"
+    "\n"
+    "  --to T          float, float16, bfloat16, float8e4m3fn, float8e4m3fnuz,\n"
+    "                  float8e5m2, float8e5m2fnuz, float4e2m1, float8e8m0\n"
+    "                  (every type also by any alias: 'minifloat --help')\n"
+    "  --from T        the input's type, any of the above (default float): a\n"
+    "                  narrow type's codes cast to float16, bfloat16, float, ...\n"
+    "  --saturate      saturate=1: out-of-range values and +-Inf to +-max (the\n"
+    "                  float8 types and float8e8m0). Without it saturate=0,\n"
+    "                  unlike an ONNX node without the attribute (default 1)\n"
+    "  --round-mode M  float8e8m0's round_mode: up (default), down, nearest\n"
+    "  --opset N       19..28: the opset's Cast table and type list (a type\n"
+    "                  newer than N is an error); below 24 saturating +-Inf\n"
+    "                  into the FNUZ types is NaN, from 24 on +-max\n";
+
+constexpr choice<onnx::e8m0_round_mode> round_modes[] = {
+    {"up", onnx::e8m0_round_mode::up},
+    {"down", onnx::e8m0_round_mode::down},
+    {"nearest", onnx::e8m0_round_mode::nearest}};
+
 
 std::vector<std::string_view> split_list(std::string_view text) {
   std::vector<std::string_view> items;
@@ -115,49 +148,55 @@ onnx::data_type parse_type(std::string_view context, std::string_view text) {
                    onnx::data_type_list() + "; or an alias of one, in any case");
 }
 
-// One element of `type` from text: "0x" + hex bits, or a number. Returns
-// false if the text is neither.
-bool parse_element(std::string_view text, onnx::data_type type, std::uint32_t& code) {
+// The registry's format of a float type.
+mf::format_id format_of(onnx::data_type type) {
+  for (const auto& e : onnx::data_type_formats) {
+    if (e.type == type) return e.format;
+  }
+  return mf::format_id::float32;
+}
+
+// One element of `type` from text: for a float type the tool's one rule for
+// float text (command_line.hpp, read_float: "0x" + hex is the bits, else a
+// number rounded to the type, out of range an error); for an integer type
+// "0x" + hex bits or a decimal integer in the type's range.
+float_reading parse_element(std::string_view text, onnx::data_type type, std::uint32_t& code) {
+  if (!onnx::is_integer(type)) {
+    std::uint64_t bits = 0;
+    const float_reading r = read_float(text, format_of(type), bits);
+    code = static_cast<std::uint32_t>(bits);
+    return r;
+  }
   const std::string s(text);
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
-      s.find_first_of(".pP") == std::string::npos) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     char* end = nullptr;
     const unsigned long long v = std::strtoull(s.c_str() + 2, &end, 16);
-    const int bits = onnx::bits_of(type);
-    if (end != s.c_str() + s.size() || (bits < 32 && v >> bits) || v > 0xFFFFFFFFull) return false;
+    if (end != s.c_str() + s.size() || v >> onnx::bits_of(type)) return float_reading::not_a_number;
     code = static_cast<std::uint32_t>(v);
-    return true;
+    return float_reading::ok;
   }
   char* end = nullptr;
-  if (onnx::is_integer(type)) {
-    const long long v = std::strtoll(s.c_str(), &end, 10);
-    const onnx::integer_range r = onnx::range_of(type);
-    if (s.empty() || end != s.c_str() + s.size() || v < r.lowest || v > r.highest) return false;
-    code = static_cast<std::uint32_t>(v) & ((1u << onnx::bits_of(type)) - 1u);
-    return true;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  const onnx::integer_range r = onnx::range_of(type);
+  if (s.empty() || end != s.c_str() + s.size() || v < r.lowest || v > r.highest) {
+    return float_reading::not_a_number;
   }
-  if (type == onnx::data_type::float32) {
-    // As `encode --from f32`: strtof's correctly rounded float.
-    const float f = std::strtof(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size()) return false;
-    code = mf::detail::bit_cast<std::uint32_t>(f);
-    return true;
+  code = static_cast<std::uint32_t>(v) & ((1u << onnx::bits_of(type)) - 1u);
+  return float_reading::ok;
+}
+
+// --opset N: one of the opsets the library implements; the library applies
+// it (onnx/opset.hpp).
+int parse_opset(const command_line& in) {
+  const auto v = in.value("--opset");
+  if (!v) return onnx::newest_opset;
+  const std::string name = in.name();
+  const std::uint64_t opset = parse_unsigned(name + ": --opset", *v);
+  if (!onnx::is_known_opset(static_cast<int>(opset)) || opset > 1000) {
+    throw usage_error(name + ": --opset: unknown opset " + quoted(*v) + " (one of: " +
+                      onnx::known_opsets() + ")");
   }
-  // strtod's double, rounded once to the type by the library (nearest
-  // even, no saturation).
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size()) return false;
-  if (type == onnx::data_type::float16) {
-    code = mf::round_to<mf::binary16>(v).bits();
-  } else if (type == onnx::data_type::bfloat16) {
-    code = mf::round_to<mf::bfloat16>(v).bits();
-  } else {
-    onnx::cast_attributes a;
-    a.saturate = false;
-    a.round_mode = onnx::e8m0_round_mode::nearest;
-    code = onnx::cast_value(static_cast<float>(v), type, a);  // exact for the values the type holds
-  }
-  return true;
+  return static_cast<int>(opset);
 }
 
 struct onnx_command {
@@ -204,9 +243,7 @@ onnx_command parse(const command_line& in, bool quantize) {
   if (const auto v = in.value("--precision")) {
     c.q.precision = parse_type(context("--precision"), *v);
   }
-  if (const auto v = in.value("--opset")) {
-    c.q.opset = static_cast<int>(parse_integer(context("--opset"), *v));
-  }
+  c.q.opset = c.d.opset = parse_opset(in);
   if (const auto v = in.value("--zero-point")) c.zero_point = split_list(*v);
   if (!c.has_shape) throw usage_error(name + ": missing --shape");
   if (c.x_type == onnx::data_type::undefined) throw usage_error(name + ": missing --x-type");
@@ -224,10 +261,8 @@ onnx::tensor tensor_from_text(std::string_view context, onnx::data_type type,
                               const std::vector<std::string_view>& items) {
   std::vector<std::uint32_t> codes(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!parse_element(items[i], type, codes[i])) {
-      throw usage_error(std::string(context) + ": not a " + std::string(onnx::name_of(type)) +
-                        " value: " + quoted(items[i]));
-    }
+    const float_reading r = parse_element(items[i], type, codes[i]);
+    if (r != float_reading::ok) throw_float_error(context, items[i], onnx::name_of(type), r);
   }
   std::size_t count = 1;
   for (const std::int64_t d : shape) count *= static_cast<std::size_t>(d);
@@ -236,6 +271,54 @@ onnx::tensor tensor_from_text(std::string_view context, onnx::data_type type,
                       " values for a shape of " + std::to_string(count) + " elements");
   }
   return onnx::tensor_from_codes(type, std::move(shape), codes);
+}
+
+// Every token of stdin, in order (separated by blanks, commas or
+// newlines), as elements of `type`.
+std::vector<std::uint32_t> read_elements(onnx::data_type type) {
+  std::vector<std::uint32_t> codes;
+  line_reader in(stdin);
+  std::string_view line;
+  while (in.next(line)) {
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' ||
+                                 line[i] == '\r')) {
+        ++i;
+      }
+      std::size_t j = i;
+      while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != ',' &&
+             line[j] != '\r') {
+        ++j;
+      }
+      if (j > i) {
+        const std::string_view token = line.substr(i, j - i);
+        std::uint32_t code = 0;
+        const float_reading r = parse_element(token, type, code);
+        if (r == float_reading::out_of_range) {
+          throw usage_error("line " + std::to_string(in.line_number()) + ": out of " +
+                            std::string(onnx::name_of(type)) + "'s range: " + quote_line(token));
+        }
+        if (r != float_reading::ok) {
+          throw usage_error("line " + std::to_string(in.line_number()) + ": not a " +
+                            std::string(onnx::name_of(type)) + " value: " + quote_line(token));
+        }
+        codes.push_back(code);
+      }
+      i = j;
+    }
+  }
+  return codes;
+}
+
+void write_codes(const onnx::tensor& y) {
+  output_buffer out(stdout);
+  const int digits = (onnx::bits_of(y.type) + 3) / 4;
+  for (const std::uint32_t code : onnx::codes_of(y)) {
+    out.write_hex(code, digits);
+    out.put('\n');
+  }
+  out.flush();
 }
 
 int run(const command_line& in, bool quantize) {
@@ -258,40 +341,7 @@ int run(const command_line& in, bool quantize) {
     zero = tensor_from_text(name + ": --zero-point", zero_type, c.scale_shape, zeros);
   }
 
-  // x: every token of stdin, in order.
-  std::vector<std::string> tokens;
-  std::vector<std::uint64_t> token_lines;
-  {
-    line_reader in(stdin);
-    std::string_view line;
-    while (in.next(line)) {
-      std::size_t i = 0;
-      while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' ||
-                                   line[i] == '\r')) {
-          ++i;
-        }
-        std::size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != ',' &&
-               line[j] != '\r') {
-          ++j;
-        }
-        if (j > i) {
-          tokens.emplace_back(line.substr(i, j - i));
-          token_lines.push_back(in.line_number());
-        }
-        i = j;
-      }
-    }
-  }
-  std::vector<std::uint32_t> x_codes(tokens.size());
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (!parse_element(tokens[i], c.x_type, x_codes[i])) {
-      throw usage_error("line " + std::to_string(token_lines[i]) + ": not a " +
-                        std::string(onnx::name_of(c.x_type)) + " value: " +
-                        quote_line(tokens[i]));
-    }
-  }
+  const std::vector<std::uint32_t> x_codes = read_elements(c.x_type);
   std::size_t count = 1;
   for (const std::int64_t d : c.shape) count *= static_cast<std::size_t>(d);
   if (count != x_codes.size()) {
@@ -301,24 +351,59 @@ int run(const command_line& in, bool quantize) {
   const onnx::tensor x = onnx::tensor_from_codes(c.x_type, c.shape, x_codes);
 
   onnx::tensor y;
+  onnx::quantize_attributes q = c.q;
+  // With a zero point, its type is the output's (QuantizeLinear: "If both
+  // are specified, output_dtype must be T3"), as at opset 19, which has no
+  // output_dtype attribute: --output-dtype then only types the zero point.
+  if (has_zero) q.output_dtype = onnx::data_type::undefined;
   try {
-    y = quantize ? onnx::quantize_linear(x, scale, has_zero ? &zero : nullptr, c.q)
+    y = quantize ? onnx::quantize_linear(x, scale, has_zero ? &zero : nullptr, q)
                  : onnx::dequantize_linear(x, scale, has_zero ? &zero : nullptr, c.d);
   } catch (const onnx::invalid_model& error) {
     throw usage_error(name + ": " + error.what());
   }
-  output_buffer out(stdout);
-  const int digits = (onnx::bits_of(y.type) + 3) / 4;
-  for (const std::uint32_t code : onnx::codes_of(y)) {
-    out.write_hex(code, digits);
-    out.put('\n');
-  }
-  out.flush();
+  write_codes(y);
   return 0;
 }
 
 }  // namespace
 
+int run_cast(const options& o) {
+  const command_line& in = o.line;
+  const auto to_text = in.value("--to");
+  if (!to_text) throw usage_error("cast: missing --to");
+  const onnx::data_type to = parse_type("cast: --to", *to_text);
+  const onnx::data_type from =
+      in.has("--from") ? parse_type("cast: --from", *in.value("--from")) : onnx::data_type::float32;
+  onnx::cast_attributes a;
+  a.opset = parse_opset(in);
+  // "saturate ... only applies for float 8 conversion" (Cast-19 and later,
+  // float8e8m0 from Cast-24); round_mode is float8e8m0's alone (Cast-24).
+  const bool saturating_type = onnx::is_float8(to) || to == onnx::data_type::float8e8m0;
+  if (!saturating_type) {
+    in.reject_if_given("--saturate", "with --to " + std::string(*to_text) +
+                                         " (saturate applies to the float8 types and float8e8m0)");
+  }
+  if (to != onnx::data_type::float8e8m0) {
+    in.reject_if_given("--round-mode", "with --to " + std::string(*to_text) +
+                                           " (round_mode is float8e8m0's)");
+  }
+  a.saturate = in.has("--saturate");
+  a.round_mode = in.choice_value("--round-mode", "round mode", onnx::e8m0_round_mode::up, round_modes);
+  const std::vector<std::uint32_t> codes = read_elements(from);
+  onnx::tensor y;
+  try {
+    y = onnx::cast(onnx::tensor_from_codes(from, {static_cast<std::int64_t>(codes.size())}, codes),
+                   to, a);
+  } catch (const onnx::invalid_model& error) {
+    throw usage_error("cast: " + std::string(error.what()));
+  }
+  write_codes(y);
+  return 0;
+}
+
+
+std::string_view cast_help_text() { return cast_help; }
 std::string_view quantize_linear_help() { return quantize_help; }
 std::string_view dequantize_linear_help() { return dequantize_help; }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "onnx/data_type.hpp"
+#include "onnx/opset.hpp"
 #include "onnx/tensor.hpp"
 #include "onnx/granularity.hpp"
 #include "onnx/division.hpp"

@@ -43,3 +43,77 @@ add_test(NAME cli_hybrid_vectors_roundtrip
                  "-DOPTIONS=--a;HF8;--b;BF8;--out;BF16;--table;any;--model;chunked_exact;--chunk;8;--scale-a;0.5;--bias;1,2,3;--output-scale;3;--output-scale-rule;divide;--round;stochastic;--seed;9;--random-bits;8"
                  -P "${source_dir}/hybrid_roundtrip.cmake")
 set_tests_properties(cli_hybrid_vectors_roundtrip PROPERTIES LABELS "cli;hybrid")
+
+# --print-acc: each element's accumulator after C. 1252 is float32 0x449c8000.
+cli_case(hybrid_matmul_print_acc ARGS matmul --a BF8 --b BF8 --out BF8 --print-acc --amax
+         INPUT "1 16 1\\n${arange}\\n${arange_column}\\n"
+         STDOUT "0x65\\n# amax: 0x449c8000\\n# acc_fp32\\n# 0x449c8000\\n")
+# The exact sum 1 + 2^-23 is acc 0x3f800001; sequential_fp32's acc is 1.
+cli_case(hybrid_matmul_print_acc_exact ARGS matmul --a BF16 --b BF16 --out FP32 --table any
+         --model exact-to-output --print-acc
+         INPUT "${small_k}" STDOUT "0x3f800001\\n# acc_fp32\\n# 0x3f800001\\n")
+cli_case(hybrid_matmul_print_acc_sequential ARGS matmul --a BF16 --b BF16 --out FP32 --table any
+         --print-acc INPUT "${small_k}" STDOUT "0x3f800000\\n# acc_fp32\\n# 0x3f800000\\n")
+# The int32 accumulator, two's complement: -128 * 5 = -640 (C saturates to
+# -128), -1 * 5 = -5.
+cli_case(hybrid_matmul_print_acc_integer ARGS matmul --a I8 --b I8 --out I8 --no-z-check
+         --print-acc INPUT "2 1 1\\n80\\nff\\n05\\n"
+         STDOUT "0x80\\n0xfb\\n# acc_int32\\n# 0xfffffd80\\n# 0xfffffffb\\n")
+
+# Batch mode: any number of problems; their outputs separated by an empty line.
+set(rfc_problem "1 16 1\\n${arange}\\n${arange_column}\\n")
+cli_case(hybrid_matmul_batch ARGS matmul --a BF8 --b BF8 --out BF8
+         INPUT "${rfc_problem}${rfc_problem}# a comment\\n${rfc_problem}"
+         STDOUT "0x65\\n\\n0x65\\n\\n0x65\\n")
+# vectors-matmul's shape: '# C' and the expected C after B, '#' blocks after
+# it. Ignored without --check; with it a difference is status 1, the first
+# one named.
+cli_case(hybrid_matmul_batch_expected_ignored ARGS matmul --a BF8 --b BF8 --out BF8
+         INPUT "${rfc_problem}# C\\n0x64\\n# amax: 0x449c8000\\n${rfc_problem}# C\\n0x65\\n"
+         STDOUT "0x65\\n\\n0x65\\n")
+cli_case(hybrid_matmul_check_equal ARGS matmul --a BF8 --b BF8 --out BF8 --check
+         INPUT "${rfc_problem}# C\\n0x65\\n${rfc_problem}# C\\n0x65\\n"
+         STDOUT "0x65\\n\\n0x65\\n")
+cli_case(hybrid_matmul_check_mismatch ARGS matmul --a BF8 --b BF8 --out BF8 --check
+         INPUT "${rfc_problem}# C\\n0x65\\n${rfc_problem}# C\\n0x64\\n" STATUS 1
+         STDOUT "0x65\\n\\n0x65\\n"
+         STDERR "--check: problem 2 \\(expected C ending on line 40\\): C\\[0\\]\\[0\\] is 0x65, expected 0x64 \\(1 of 2 problems differ\\)")
+cli_case(hybrid_matmul_check_needs_expected ARGS matmul --a BF8 --b BF8 --out BF8 --check
+         INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
+         STDERR "--check: problem 1 has no expected C")
+cli_case(hybrid_matmul_two_expected ARGS matmul --a BF8 --b BF8 --out BF8
+         INPUT "${rfc_problem}# C\\n0x65\\n# C\\n0x65\\n" STATUS 2 STDOUT "0x65\\n"
+         STDERR "a second '# C' after problem 1")
+
+# Float options: "0x" + hex is float32 bits, anything else a number (one rule
+# in every command); a finite number beyond float32 is an error, infinity is
+# written inf or as its bits.
+foreach(scale IN ITEMS 2 0x40000000 0X40000000 0x1p1)
+  cli_case(hybrid_scale_a_${scale} ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a ${scale}
+           INPUT "${rfc_problem}" STDOUT "0x69\\n")
+endforeach()
+foreach(scale IN ITEMS inf 0x7f800000)
+  cli_case(hybrid_scale_a_${scale} ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a ${scale}
+           INPUT "${rfc_problem}" STDOUT "0x7c\\n")
+endforeach()
+# A negative NaN with a payload, through its bits: C is a negative NaN.
+cli_case(hybrid_scale_a_nan_payload ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a 0xffc00001
+         INPUT "${rfc_problem}" STDOUT "0xfe\\n")
+cli_case(hybrid_scale_a_out_of_range ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a 1e50
+         INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
+         STDERR "--scale-a: '1e50' is out of float32's range")
+cli_case(hybrid_scale_signed_bits ARGS matmul --a BF8 --b BF8 --out BF8 --scale-b -0x3f800000
+         INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
+         STDERR "--scale-b: not a float32 value: '-0x3f800000'")
+cli_case(hybrid_bias_list_out_of_range ARGS matmul --a BF8 --b BF8 --out BF8 --bias 1e39
+         INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
+         STDERR "--bias: '1e39' is out of float32's range")
+cli_case(hybrid_int_scale_bits ARGS matmul --a I8 --b I8 --out I8 --no-z-check --int-scale 0x3f000000
+         INPUT "1 1 1\\n04\\n05\\n" STDOUT "0x0a\\n")
+
+# vectors-matmul's output, two cases as they are, through matmul --check.
+add_test(NAME cli_hybrid_batch_check
+         COMMAND "${CMAKE_COMMAND}" "-DTOOL=${tool}" "-DWORK_DIR=${binary_dir}"
+                 "-DOPTIONS=--a;HF8;--b;BF8;--out;BF16;--table;any;--model;chunked_exact;--chunk;8;--scale-a;0x3f000000;--bias;1,0x40000000;--amax;--print-acc;--exact-error"
+                 -P "${source_dir}/hybrid_batch.cmake")
+set_tests_properties(cli_hybrid_batch_check PROPERTIES LABELS "cli;hybrid")

@@ -310,4 +310,52 @@ TEST(HybridKnownAnswers, IntegerAccumulatorWraps) {
   EXPECT_EQ(dot(vendor, T::u8, T::u8, T::u8, b, b, o), 128u);
 }
 
+// options.accumulator: each element's float32 acc, before the epilogue. In
+// SequentialAndExactDiffer's sum, sequential_fp32's acc is 1 and exact's
+// 1 + 2^-23; scales, bias and the output conversion do not touch it; C is
+// the same bits as without the request (which runs the reference loop).
+TEST(HybridKnownAnswers, AccumulatorIsReturned) {
+  const std::vector<double> a{1, 0x1p-12, 0x1p-12}, b{1, 0x1p-12, 0x1p-12};
+  for (const bool exact : {false, true}) {
+    hy::matmul_options o = with(exact ? hy::models::exact(true) : hy::models::sequential_fp32());
+    o.scales.a = 4.0f;
+    const std::uint32_t c = dot(any, T::bf16, T::bf16, T::f32, a, b, o);
+    float acc = -1.0f;
+    o.accumulator = &acc;
+    EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, a, b, o), c);
+    EXPECT_EQ(acc, exact ? 1.0f + 0x1p-23f : 1.0f);
+    EXPECT_EQ(as_float(c), 4.0f * acc);
+  }
+  // An M x N request: row-major, row stride N. A = [1 2; 3 4] (HF8), B = I.
+  const std::vector<std::uint32_t> am{hybrid_test::encode(T::hf8, 1), hybrid_test::encode(T::hf8, 2),
+                                      hybrid_test::encode(T::hf8, 3), hybrid_test::encode(T::hf8, 4)};
+  std::vector<std::uint32_t> ak(2 * 16, hybrid_test::encode(T::hf8, 0));
+  for (int i = 0; i < 2; ++i) {
+    for (int p = 0; p < 2; ++p) ak[i * 16 + p] = am[i * 2 + p];
+  }
+  std::vector<std::uint32_t> bk(16 * 2, hybrid_test::encode(T::hf8, 0));
+  bk[0 * 2 + 0] = bk[1 * 2 + 1] = hybrid_test::encode(T::hf8, 1);
+  std::vector<std::uint32_t> c(4);
+  std::vector<float> acc(4, -1.0f);
+  hy::matmul_options o;
+  o.accumulator = acc.data();
+  hy::matmul(vendor, T::hf8, T::hf8, T::hf8, ak.data(), 16, bk.data(), 2, c.data(), 2, 2, 2, 16, o);
+  EXPECT_EQ(acc, (std::vector<float>{1, 2, 3, 4}));
+}
+
+// options.integer_accumulator: the int32 sums, wrapped, before
+// requantization: 33040 * 65025 - 2^32 (IntegerAccumulatorWraps).
+TEST(HybridKnownAnswers, IntegerAccumulatorIsReturned) {
+  const std::vector<double> a(33040, 255);
+  hy::matmul_options o;
+  o.integer_scale = 0x1p-24f;
+  std::int32_t acc = 0;
+  o.integer_accumulator = &acc;
+  EXPECT_EQ(dot(vendor, T::u8, T::u8, T::u8, a, a, o), 0u);
+  EXPECT_EQ(acc, -2146541296);
+  const std::vector<double> m{-128};
+  EXPECT_EQ(dot(any, T::i8, T::i8, T::i8, m, {5}, o), 0u);
+  EXPECT_EQ(acc, -640);
+}
+
 }  // namespace

@@ -242,3 +242,72 @@ TEST(OnnxCast, SaturateTable) {
 }
 
 }  // namespace
+
+namespace {
+
+// The opsets: only 19..28, and each one's type lists and attributes
+// (Cast-21 int4/uint4, -23 float4e2m1, -24 float8e8m0; QuantizeLinear-21
+// block_size and output_dtype, -23 precision and a y_scale type of its own;
+// DequantizeLinear-23 output_dtype).
+TEST(OnnxOpsets, KnownOpsetsOnly) {
+  EXPECT_FALSE(mf::onnx::is_known_opset(18));
+  EXPECT_TRUE(mf::onnx::is_known_opset(19));
+  EXPECT_TRUE(mf::onnx::is_known_opset(28));
+  EXPECT_FALSE(mf::onnx::is_known_opset(29));
+  mf::onnx::cast_attributes c;
+  c.opset = 18;
+  EXPECT_THROW(mf::onnx::cast(floats({1}, {1.0f}), data_type::float16, c), mf::onnx::invalid_model);
+  mf::onnx::dequantize_attributes d;
+  d.opset = 29;
+  const tensor x = mf::onnx::tensor_from_codes(data_type::int8, {1}, {1});
+  EXPECT_THROW(mf::onnx::dequantize_linear(x, floats({}, {1.0f}), nullptr, d),
+               mf::onnx::invalid_model);
+}
+
+TEST(OnnxOpsets, TypesAndAttributesArriveWithTheirOpset) {
+  mf::onnx::cast_attributes c;
+  const tensor one = floats({1}, {1.0f});
+  c.opset = 22;
+  EXPECT_THROW(mf::onnx::cast(one, data_type::float4e2m1, c), mf::onnx::invalid_model);
+  c.opset = 23;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::cast(one, data_type::float4e2m1, c)),
+            (std::vector<std::uint32_t>{0x2}));
+  EXPECT_THROW(mf::onnx::cast(one, data_type::float8e8m0, c), mf::onnx::invalid_model);
+  c.opset = 24;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::cast(one, data_type::float8e8m0, c)),
+            (std::vector<std::uint32_t>{0x7F}));
+
+  mf::onnx::quantize_attributes q;
+  q.opset = 22;
+  q.precision = data_type::float32;
+  EXPECT_THROW(quantize(one, floats({}, {1.0f}), data_type::int8, q), mf::onnx::invalid_model);
+  q.precision = data_type::undefined;
+  EXPECT_THROW(quantize(one, bf16({}, {1.0f}), data_type::int8, q), mf::onnx::invalid_model);
+  EXPECT_EQ(quantize(one, floats({}, {1.0f}), data_type::int4, q), (std::vector<std::uint32_t>{1}));
+  q.opset = 20;
+  EXPECT_THROW(quantize(one, floats({}, {1.0f}), data_type::int4, q), mf::onnx::invalid_model);
+
+  mf::onnx::dequantize_attributes d;
+  d.opset = 22;
+  d.output_dtype = data_type::float16;
+  const tensor x = mf::onnx::tensor_from_codes(data_type::int8, {1}, {2});
+  EXPECT_THROW(mf::onnx::dequantize_linear(x, floats({}, {1.0f}), nullptr, d),
+               mf::onnx::invalid_model);
+  d.output_dtype = data_type::undefined;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(x, floats({}, {1.0f}), nullptr, d)),
+            (std::vector<std::uint32_t>{0x40000000}));
+}
+
+// QuantizeLinear-19 with an explicit +0 float8 zero point: the formula's
+// (x / y_scale) + y_zero_point in IEEE arithmetic, -0 + +0 = +0, at every
+// opset (onnx's reference evaluator gives -0 at opset 19: docs/onnx.md).
+TEST(OnnxOpsets, Opset19ZeroPointAddsPositiveZero) {
+  mf::onnx::quantize_attributes q;
+  q.opset = 19;
+  const tensor zero = mf::onnx::tensor_from_codes(data_type::float8e4m3fn, {}, {0x00});
+  const tensor y = mf::onnx::quantize_linear(floats({1}, {-0.0f}), floats({}, {1.0f}), &zero, q);
+  EXPECT_EQ(y.type, data_type::float8e4m3fn);
+  EXPECT_EQ(mf::onnx::codes_of(y), (std::vector<std::uint32_t>{0x00}));
+}
+
+}  // namespace

@@ -149,6 +149,7 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
                                             static_cast<std::int32_t>(bt[j * k + p]));
         }
         const auto acc32 = static_cast<std::int32_t>(acc);
+        if (o.integer_accumulator) o.integer_accumulator[i * n + j] = acc32;
         const long long q = o.requant == requantization::exact
                                 ? requantize_exact(acc32, o.integer_scale, lo, hi)
                                 : requantize_fp32(acc32, o.integer_scale, lo, hi);
@@ -180,6 +181,7 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
         y = b_column.data();
       }
       const float acc = accumulate(o.model, x, y, k, kinds);
+      if (o.accumulator) o.accumulator[i * n + j] = acc;
       float y3 = 0.0f;
       amax_tracker rounded_y2;  // this element's float32 y2
       apply_epilogue(s, &acc, i, j, 1, &y3, rounded_y2);

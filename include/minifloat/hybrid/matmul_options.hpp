@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "accumulation.hpp"
@@ -30,6 +31,17 @@ struct matmul_options {
   // If set, receives max |y2| over the output (after the bias, before the
   // output scale); NaN if any y2 is NaN.
   float* amax = nullptr;
+  // If set, receives each output element's accumulator, M x N row-major
+  // (row stride N), before any post-processing: a float MatMul's float32
+  // acc as the model returns it (`exact`: the exact sum rounded once to
+  // float32, also under exact_to_output, whose C is computed from the exact
+  // sum itself; placement::operands: the sum of the scaled operands).
+  // Requesting it makes matmul run the reference loop (the fast kernels keep
+  // acc in registers), with the same bits of C.
+  float* accumulator = nullptr;
+  // If set, an integer MatMul's int32 accumulators (the sums of the
+  // products, wrapping modulo 2^32), M x N row-major, before requantization.
+  std::int32_t* integer_accumulator = nullptr;
   // Integer MatMul: the one float32 requantization scale, and its rule.
   float integer_scale = 1.0f;
   requantization requant = requantization::exact;

@@ -1,4 +1,4 @@
-// ONNX Cast (opset 24 and later, and the older rule behind `opset`) between
+// ONNX Cast (opsets 19 to 28: Cast-19, -21, -23, -24) between
 // the float types: float, float16, bfloat16, the four float8 types,
 // float4e2m1 and float8e8m0. Every rounding is the library's mf::round_to;
 // this header adds only what ONNX's tables say differently: saturating ±Inf,
@@ -14,14 +14,11 @@
 #include "../convert.hpp"
 #include "../formats.hpp"
 #include "../limits.hpp"
+#include "opset.hpp"
 #include "tensor.hpp"
 
 namespace mf {
 namespace onnx {
-
-// The newest opset of onnx 1.23 (onnx.defs.onnx_opset_version()), whose
-// schemas this namespace implements.
-inline constexpr int newest_opset = 28;
 
 // Cast's round_mode (opset 24): "up: round to nearest value away from zero,
 // down: round to nearest value towards zero, nearest: round to nearest value
@@ -38,7 +35,9 @@ inline e8m0_round_mode e8m0_round_mode_from_name(std::string_view name) {
 struct cast_attributes {
   bool saturate = true;                          // Cast's default
   e8m0_round_mode round_mode = e8m0_round_mode::up;
-  int opset = newest_opset;  // below 24: saturating ±Inf into the FNUZ types is NaN
+  // The opset (19..28): its Cast version's type list, and below 24
+  // saturating ±Inf into the FNUZ types is NaN.
+  int opset = newest_opset;
 };
 
 namespace detail {
@@ -100,6 +99,9 @@ inline std::uint32_t cast_value(float value, data_type to, const cast_attributes
 
 // Cast of a whole tensor between float types; the shape is kept.
 inline tensor cast(const tensor& input, data_type to, const cast_attributes& a = {}) {
+  check_opset(a.opset);
+  check_type_in_opset(onnx_operator::cast, input.type, a.opset);
+  check_type_in_opset(onnx_operator::cast, to, a.opset);
   if (is_integer(input.type)) {
     throw invalid_model("Cast from " + std::string(name_of(input.type)) +
                         " is not implemented (float types only)");

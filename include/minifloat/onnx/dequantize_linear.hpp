@@ -24,6 +24,8 @@ struct dequantize_attributes {
   std::int64_t axis = 1;
   std::int64_t block_size = 0;
   data_type output_dtype = data_type::undefined;  // undefined: the scale's type
+  // The opset (19..28): its DequantizeLinear version's types and attributes.
+  int opset = newest_opset;
 };
 
 // The code of `out` (float, float16 or bfloat16) for the exact value v.
@@ -61,6 +63,15 @@ inline tensor dequantize_linear(const tensor& x, const tensor& x_scale,
     }
     require_zero_for_float(x_zero_point);
   }
+  // The opset's DequantizeLinear: its type lists; block_size came with
+  // DequantizeLinear-21, output_dtype with -23.
+  constexpr onnx_operator op = onnx_operator::dequantize_linear;
+  check_opset(a.opset);
+  check_type_in_opset(op, x.type, a.opset);
+  check_type_in_opset(op, x_scale.type, a.opset);
+  check_type_in_opset(op, out, a.opset);
+  if (a.block_size != 0) check_attribute_in_opset(op, "block_size", 21, a.opset);
+  if (a.output_dtype != data_type::undefined) check_attribute_in_opset(op, "output_dtype", 23, a.opset);
   const scale_index_map scale_index(x.shape, x_scale.shape, a.axis, a.block_size);
 
   const std::vector<std::uint32_t> xs = codes_of(x);

@@ -25,7 +25,9 @@ struct quantize_attributes {
   std::int64_t block_size = 0;
   data_type output_dtype = data_type::undefined;  // undefined: from the zero point, else uint8
   data_type precision = data_type::undefined;     // undefined: the scale's type
-  int opset = newest_opset;  // the ±Inf rule of saturating FNUZ casts (cast.hpp)
+  // The opset (19..28): its QuantizeLinear version's types and attributes,
+  // and the ±Inf rule of saturating FNUZ casts (cast.hpp).
+  int opset = newest_opset;
 };
 
 // The output type: output_dtype, or y_zero_point's type, or uint8; the two
@@ -100,6 +102,21 @@ inline tensor quantize_linear(const tensor& x, const tensor& y_scale, const tens
     throw invalid_model("QuantizeLinear: y_zero_point's shape must equal y_scale's");
   }
   require_zero_for_float(y_zero_point);
+  // The opset's QuantizeLinear: its type lists; block_size and output_dtype
+  // came with QuantizeLinear-21, precision with -23, which also let y_scale's
+  // type differ from x's (-19 and -21: "x: T1, y_scale: T1").
+  constexpr onnx_operator op = onnx_operator::quantize_linear;
+  check_opset(a.opset);
+  check_type_in_opset(op, x.type, a.opset);
+  check_type_in_opset(op, y_scale.type, a.opset);
+  check_type_in_opset(op, out, a.opset);
+  if (a.block_size != 0) check_attribute_in_opset(op, "block_size", 21, a.opset);
+  if (a.output_dtype != data_type::undefined) check_attribute_in_opset(op, "output_dtype", 21, a.opset);
+  if (a.precision != data_type::undefined) check_attribute_in_opset(op, "precision", 23, a.opset);
+  if (a.opset < 23 && y_scale.type != x.type) {
+    throw invalid_model("QuantizeLinear at opset " + std::to_string(a.opset) +
+                        ": y_scale must have x's type (QuantizeLinear-23 separated them)");
+  }
   const data_type precision = division_precision(a.precision, y_scale.type);
   const scale_index_map scale_index(x.shape, y_scale.shape, a.axis, a.block_size);
 

@@ -145,6 +145,7 @@ encode_function value_encoder() noexcept {
 inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
                             const matmul_options& o) noexcept {
   if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
+  if (o.accumulator != nullptr) return false;  // the reference keeps each acc
   if (o.output.stochastic) return false;
   // placement::operands scales the operands at packing: sequential_fp32 only
   // (the other fast models' operand types would be float32).
