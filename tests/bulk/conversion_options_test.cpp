@@ -209,7 +209,7 @@ template <class T>
          << unsigned(want[i]);
 }
 
-class ConversionOptions : public ::testing::TestWithParam<mf::bulk::isa> {};
+class ConversionOptions : public mft::per_isa {};
 
 template <class Src>
 void check_encode_entry() {
@@ -433,7 +433,7 @@ TEST(ConversionScalar, RoundToWithConversion) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, ConversionOptions, ::testing::ValuesIn(available_isas()),
+INSTANTIATE_TEST_SUITE_P(Isa, ConversionOptions, ::testing::ValuesIn(mft::architecture_isas()),
                          [](const ::testing::TestParamInfo<mf::bulk::isa>& info) {
                            return std::string(mf::bulk::isa_name(info.param));
                          });

@@ -15,20 +15,16 @@
 #include <minifloat/hybrid.hpp>
 
 #include "hybrid_test_support.hpp"
+#include "support/isa_tests.hpp"
 
 namespace kernel_test {
 
 namespace hy = mf::hybrid;
 using hy::element_type;
 
-inline std::vector<mf::bulk::isa> machine_isas() {
-  std::vector<mf::bulk::isa> out;
-  for (mf::bulk::isa i : {mf::bulk::isa::scalar, mf::bulk::isa::avx2, mf::bulk::isa::avx512,
-                          mf::bulk::isa::neon}) {
-    if (mf::bulk::isa_supported(i)) out.push_back(i);
-  }
-  return out;
-}
+// Every kernel set of the architecture (the instantiations skip, saying
+// why, where this build or CPU cannot run one: mft::architecture_isas).
+inline std::vector<mf::bulk::isa> machine_isas() { return mft::architecture_isas(); }
 
 // Sets an ISA for the life of the object.
 class isa_scope {

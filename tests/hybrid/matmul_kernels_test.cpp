@@ -27,7 +27,10 @@ using T = element_type;
 
 class HybridKernels : public ::testing::TestWithParam<mf::bulk::isa> {
  protected:
-  void SetUp() override { mf::bulk::set_isa(GetParam()); }
+  void SetUp() override {
+    if (!mf::bulk::isa_supported(GetParam())) GTEST_SKIP() << mft::why_not_supported(GetParam());
+    mf::bulk::set_isa(GetParam());
+  }
   void TearDown() override { mf::bulk::reset_isa_from_environment(); }
 };
 
