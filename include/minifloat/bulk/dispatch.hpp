@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -201,7 +202,8 @@ inline void store_selection(dispatch_state& s, isa requested, bool valid) {
   s.active.store(static_cast<unsigned char>(chosen), std::memory_order_release);
 }
 
-// Applies MINIFLOAT_ISA (best available when unset). Called once at first
+// Applies MINIFLOAT_ISA (best available when unset; an unknown value is
+// reported on stderr and gives the best available). Called once at first
 // use; tests call it again after changing the environment.
 inline void select_from_environment(dispatch_state& s) {
   const char* text = std::getenv("MINIFLOAT_ISA");
@@ -212,6 +214,14 @@ inline void select_from_environment(dispatch_state& s) {
   isa requested = isa::scalar;
   const bool valid = parse_isa(text, requested);
   store_selection(s, requested, valid);
+  if (!valid) {
+    // A misspelt override would otherwise go unnoticed: the program runs,
+    // on other kernels than the user asked for. Said once per selection.
+    std::fprintf(stderr,
+                 "minifloat: MINIFLOAT_ISA=%s is not a kernel set (scalar, avx2, avx512, "
+                 "neon); using %s\n",
+                 text, isa_name(static_cast<isa>(s.active.load(std::memory_order_relaxed))));
+  }
 }
 
 MF_FORCE_INLINE dispatch_state& state() {
