@@ -73,103 +73,6 @@ struct tile_kernel {
   packers pack;  // the target's packing for `operands`
 };
 
-}  // namespace mf::hybrid::kernels
-
-// Each target: fma (float32, sequential_fp32), exact (float64 fma_tile) and
-// chunked (chunked_exact_tile), with the tile sizes of its registers.
-// Scalar: 4 x 4 tiles of plain floats, the fallback on every CPU and the
-// kernel that tests the driver everywhere.
-MF_SIMD_REGION_BEGIN_SCALAR
-namespace mf::hybrid::kernels::scalar {
-#include "generic/epilogue_span.hpp"
-#include "generic/fma_tile.hpp"
-#include "generic/exact_tile.hpp"
-#include "generic/pack.hpp"
-inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
-                            std::size_t first_column, std::size_t count, float* y3,
-                            hybrid::detail::amax_tracker& amax) noexcept {
-  epilogue_span<simd::scalar::float_ops>(s, acc, i, first_column, count, y3, amax);
-}
-inline constexpr int rows = 4, columns = 4;
-inline packers packers_for(packing how) noexcept {
-  return packers_of<simd::scalar::float_ops, simd::scalar::double_ops, true>(how);
-}
-inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::scalar::float_ops, rows, columns>(t); }
-inline void exact_kernel(const tile_args& t) noexcept { fma_tile<simd::scalar::double_ops, rows, columns>(t); }
-inline void chunked_kernel(const tile_args& t) noexcept {
-  chunked_exact_tile<simd::scalar::double_ops, rows, columns>(t);
-}
-}  // namespace mf::hybrid::kernels::scalar
-MF_SIMD_REGION_END_SCALAR
-
-#if MF_SIMD_X86
-// AVX2: 6 rows x 2 ymm (12 accumulators, 2 of B and a broadcast in 16
-// registers): 6 x 16 floats, 6 x 8 doubles.
-MF_SIMD_REGION_BEGIN_AVX2
-namespace mf::hybrid::kernels::avx2 {
-#include "generic/epilogue_span.hpp"
-#include "generic/fma_tile.hpp"
-#include "generic/exact_tile.hpp"
-#include "generic/pack.hpp"
-inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
-                            std::size_t first_column, std::size_t count, float* y3,
-                            hybrid::detail::amax_tracker& amax) noexcept {
-  epilogue_span<simd::avx2::float_ops>(s, acc, i, first_column, count, y3, amax);
-}
-inline constexpr int rows = 6, vectors = 2;
-inline packers packers_for(packing how) noexcept {
-  return packers_of<simd::avx2::float_ops, simd::avx2::double_ops, false>(how);
-}
-inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::avx2::float_ops, rows, vectors>(t); }
-inline void exact_kernel(const tile_args& t) noexcept { fma_tile<simd::avx2::double_ops, rows, vectors>(t); }
-inline void chunked_kernel(const tile_args& t) noexcept {
-  chunked_exact_tile<simd::avx2::double_ops, rows, vectors>(t);
-}
-}  // namespace mf::hybrid::kernels::avx2
-MF_SIMD_REGION_END
-
-// AVX-512: 6 rows x 4 zmm (24 accumulators, 4 of B and a broadcast in 32
-// registers; 24 independent FMA chains hide the FMA latency): 6 x 64
-// floats, 6 x 32 doubles.
-MF_SIMD_REGION_BEGIN_AVX512
-namespace mf::hybrid::kernels::avx512 {
-#include "generic/epilogue_span.hpp"
-#include "generic/fma_tile.hpp"
-#include "generic/exact_tile.hpp"
-#include "generic/pack.hpp"
-inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
-                            std::size_t first_column, std::size_t count, float* y3,
-                            hybrid::detail::amax_tracker& amax) noexcept {
-  epilogue_span<simd::avx512::float_ops>(s, acc, i, first_column, count, y3, amax);
-}
-inline constexpr int rows = 6, vectors = 4;
-inline packers packers_for(packing how) noexcept {
-  return packers_of<simd::avx512::float_ops, simd::avx512::double_ops, true>(how);
-}
-inline void fma_kernel(const tile_args& t) noexcept { fma_tile<simd::avx512::float_ops, rows, vectors>(t); }
-inline void exact_kernel(const tile_args& t) noexcept {
-  fma_tile<simd::avx512::double_ops, rows, vectors>(t);
-}
-inline void chunked_kernel(const tile_args& t) noexcept {
-  chunked_exact_tile<simd::avx512::double_ops, rows, vectors>(t);
-}
-}  // namespace mf::hybrid::kernels::avx512
-MF_SIMD_REGION_END
-
-// AVX512_BF16: the same 6 x 64 tile, each step a k-pair (VDPBF16PS).
-MF_SIMD_REGION_BEGIN_AVX512_BF16
-namespace mf::hybrid::kernels::avx512_bf16 {
-#include "generic/fma_tile.hpp"
-inline constexpr int rows = 6, vectors = 4;
-inline void pair_kernel(const tile_args& t) noexcept { fma_tile<pair_ops, rows, vectors>(t); }
-}  // namespace mf::hybrid::kernels::avx512_bf16
-MF_SIMD_REGION_END
-#endif
-
-namespace mf::hybrid::kernels {
-
-namespace detail {
-
 // The kernels of one target and their tile; bf16_pairs (VDPBF16PS) is null
 // except in the AVX-512 row of a build with the AVX-512 kernels, and runs
 // only where the CPU has AVX512_BF16.
@@ -187,36 +90,92 @@ struct target_kernels {
   int pair_columns = 0;
 };
 
+}  // namespace mf::hybrid::kernels
+
+// Each target: generic/target_kernels.hpp over its vector operations, with
+// the tile sizes of its registers. Scalar: 4 x 4 tiles of plain floats, the
+// fallback on every CPU and the kernel that tests the driver everywhere.
+MF_SIMD_REGION_BEGIN_SCALAR
+namespace mf::hybrid::kernels::scalar {
+using float_ops = simd::scalar::float_ops;
+using double_ops = simd::scalar::double_ops;
+inline constexpr int rows = 4, vectors = 4;
+inline constexpr bool has_bf16_pairs = true;
+#include "generic/epilogue_span.hpp"
+#include "generic/fma_tile.hpp"
+#include "generic/exact_tile.hpp"
+#include "generic/pack.hpp"
+#include "generic/target_kernels.hpp"
+}  // namespace mf::hybrid::kernels::scalar
+MF_SIMD_REGION_END_SCALAR
+
+#if MF_SIMD_X86
+// AVX2: 6 rows x 2 ymm (12 accumulators, 2 of B and a broadcast in 16
+// registers): 6 x 16 floats, 6 x 8 doubles.
+MF_SIMD_REGION_BEGIN_AVX2
+namespace mf::hybrid::kernels::avx2 {
+using float_ops = simd::avx2::float_ops;
+using double_ops = simd::avx2::double_ops;
+inline constexpr int rows = 6, vectors = 2;
+inline constexpr bool has_bf16_pairs = false;
+#include "generic/epilogue_span.hpp"
+#include "generic/fma_tile.hpp"
+#include "generic/exact_tile.hpp"
+#include "generic/pack.hpp"
+#include "generic/target_kernels.hpp"
+}  // namespace mf::hybrid::kernels::avx2
+MF_SIMD_REGION_END
+
+// AVX-512: 6 rows x 4 zmm (24 accumulators, 4 of B and a broadcast in 32
+// registers; 24 independent FMA chains hide the FMA latency): 6 x 64
+// floats, 6 x 32 doubles.
+MF_SIMD_REGION_BEGIN_AVX512
+namespace mf::hybrid::kernels::avx512 {
+using float_ops = simd::avx512::float_ops;
+using double_ops = simd::avx512::double_ops;
+inline constexpr int rows = 6, vectors = 4;
+inline constexpr bool has_bf16_pairs = true;
+#include "generic/epilogue_span.hpp"
+#include "generic/fma_tile.hpp"
+#include "generic/exact_tile.hpp"
+#include "generic/pack.hpp"
+#include "generic/target_kernels.hpp"
+}  // namespace mf::hybrid::kernels::avx512
+MF_SIMD_REGION_END
+
+// AVX512_BF16: the same 6 x 64 tile, each step a k-pair (VDPBF16PS).
+MF_SIMD_REGION_BEGIN_AVX512_BF16
+namespace mf::hybrid::kernels::avx512_bf16 {
+#include "generic/fma_tile.hpp"
+inline constexpr int rows = 6, vectors = 4;
+inline void pair_kernel(const tile_args& t) noexcept { fma_tile<pair_ops, rows, vectors>(t); }
+}  // namespace mf::hybrid::kernels::avx512_bf16
+MF_SIMD_REGION_END
+#endif
+
+namespace mf::hybrid::kernels {
+
+namespace detail {
+
 // The dispatch table's family of these kernels (bulk/dispatch.hpp).
 struct target_family {
   // NEON and every ISA without its own kernels: scalar.
   template <bulk::isa I>
   static constexpr target_kernels row(bulk::detail::isa_tag<I>) noexcept {
-    return {scalar::rows, scalar::columns, scalar::columns, &scalar::fma_kernel,
-            &scalar::exact_kernel, &scalar::chunked_kernel, &scalar::epilogue_kernel,
-            &scalar::packers_for};
+    return scalar::kernels_row();
   }
 #if MF_SIMD_X86
   static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx2>) noexcept {
-    return {avx2::rows, avx2::vectors * simd::avx2::float_ops::lanes,
-            avx2::vectors * simd::avx2::double_ops::lanes, &avx2::fma_kernel, &avx2::exact_kernel,
-            &avx2::chunked_kernel, &avx2::epilogue_kernel, &avx2::packers_for};
+    return avx2::kernels_row();
   }
   static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx512>) noexcept {
-    return {avx512::rows,
-            avx512::vectors * simd::avx512::float_ops::lanes,
-            avx512::vectors * simd::avx512::double_ops::lanes,
-            &avx512::fma_kernel,
-            &avx512::exact_kernel,
-            &avx512::chunked_kernel,
-            &avx512::epilogue_kernel,
-            &avx512::packers_for,
+    target_kernels row = avx512::kernels_row();
 #if MF_BULK_AVX512
-            &avx512_bf16::pair_kernel,
-            avx512_bf16::rows,
-            avx512_bf16::vectors * avx512_bf16::pair_ops::lanes
+    row.bf16_pairs = &avx512_bf16::pair_kernel;
+    row.pair_rows = avx512_bf16::rows;
+    row.pair_columns = avx512_bf16::vectors * avx512_bf16::pair_ops::lanes;
 #endif
-    };
+    return row;
   }
 #endif
 };
@@ -259,7 +218,7 @@ inline packers packers_for(bulk::isa isa, packing how) noexcept {
 // kernel set; run == nullptr where there is none (the reference computes it).
 inline tile_kernel micro_kernel_for(const accumulation_model& model, element_type ta,
                                     element_type tb, std::size_t k, bulk::isa isa) noexcept {
-  const detail::target_kernels target = detail::target_for(isa);
+  const target_kernels target = detail::target_for(isa);
   const bool e4m3 = ta == element_type::hf8 && tb == element_type::hf8;
   switch (model.kind) {
     case model_kind::sequential_fp32:

@@ -1,0 +1,33 @@
+// The kernels of one target, written once: the FP32 tile (sequential_fp32),
+// the float64 tile (exact), the chunked tile (chunked_exact), the epilogue
+// and the packers, over the target's vector operations. Included by
+// targets.hpp inside each target's region and namespace, after the generic
+// tiles; no include guard, on purpose. The including namespace defines:
+//   float_ops, double_ops   the target's vector operations (simd/...)
+//   rows, vectors           the register tile: rows x vectors vectors
+//   has_bf16_pairs          whether float_ops packs the BF16 pair layout
+
+inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
+                            std::size_t first_column, std::size_t count, float* y3,
+                            hybrid::detail::amax_tracker& amax) noexcept {
+  epilogue_span<float_ops>(s, acc, i, first_column, count, y3, amax);
+}
+inline packers packers_for(packing how) noexcept {
+  return packers_of<float_ops, double_ops, has_bf16_pairs>(how);
+}
+inline void fma_kernel(const tile_args& t) noexcept { fma_tile<float_ops, rows, vectors>(t); }
+inline void exact_kernel(const tile_args& t) noexcept { fma_tile<double_ops, rows, vectors>(t); }
+inline void chunked_kernel(const tile_args& t) noexcept {
+  chunked_exact_tile<double_ops, rows, vectors>(t);
+}
+// The row of the dispatch table's family (target_family).
+constexpr target_kernels kernels_row() noexcept {
+  return {rows,
+          vectors * float_ops::lanes,
+          vectors * double_ops::lanes,
+          &fma_kernel,
+          &exact_kernel,
+          &chunked_kernel,
+          &epilogue_kernel,
+          &packers_for};
+}
