@@ -232,7 +232,8 @@ def _uint64(value: Any, arg: str) -> int:
 def _scale(scale: Any) -> float:
     if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
         raise TypeError(f"scale: expected a real number, got {type(scale).__name__} {scale!r}")
-    s = np.float32(scale)  # the C++ entries take a float: rounded once, to nearest
+    with np.errstate(over="ignore"):
+        s = np.float32(scale)  # the C++ entries take a float: rounded once, to nearest
     if not np.isfinite(s) or s == 0:
         raise ValueError(f"scale: {scale!r} (as float32: {s}) is not accepted; accepted: a "
                          f"finite, non-zero number within float32's range (every result "

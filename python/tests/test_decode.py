@@ -45,11 +45,9 @@ def test_codes_and_typed_input_agree(fmt, ml_dtypes):
     assert same_floats(mf.decode(codes, fmt), mf.decode(codes.view(mf.info(fmt).dtype)))
 
 
-@pytest.mark.parametrize("fmt", SMALL_FORMATS)
+@pytest.mark.parametrize("fmt", [f for f in SMALL_FORMATS if mf.info(f).bits < 8])
 def test_bits_above_the_width_are_ignored(fmt):
     bits = mf.info(fmt).bits
-    if bits == 8:
-        pytest.skip("no unused bits")
     codes = codes_of(fmt)
     assert same_floats(mf.decode(codes | np.uint8(0xFF << bits & 0xFF), fmt),
                        mf.decode(codes, fmt))
