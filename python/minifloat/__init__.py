@@ -230,6 +230,8 @@ def _uint64(value: Any, arg: str) -> int:
 
 
 def _scale(scale: Any) -> float:
+    if scale.__class__ is float and scale == 1.0:  # the common call, kept cheap
+        return 1.0
     if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
         raise TypeError(f"scale: expected a real number, got {type(scale).__name__} {scale!r}")
     with np.errstate(over="ignore"):
@@ -243,6 +245,9 @@ def _scale(scale: Any) -> float:
 
 def _conversion(rounding: Any, saturate: Any, seed: Any, offset: Any,
                 random_bits: Any) -> Tuple[int, bool, bool, int, int, int]:
+    if (rounding == "nearest_even" and saturate.__class__ is bool and seed is None
+            and offset.__class__ is int and offset == 0 and random_bits is None):
+        return 0, saturate, False, 0, 0, _STOCHASTIC_DEFAULT_BITS  # the defaults, kept cheap
     if not isinstance(rounding, str) or rounding.lower() not in _MODES:
         raise ValueError(f"rounding: unknown mode {rounding!r}; accepted: "
                          f"{', '.join(ROUNDING_MODES)} (or the tool's rne, rtz, up, down, sr)")
@@ -311,8 +316,9 @@ def _output(out: Any, dtype: Any, allowed: list, default: np.dtype, shape: tuple
 
 
 def _flat(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """A 1-D view of contiguous `a` as `dtype` (same item size): no copy."""
-    return a.reshape(-1).view(dtype)
+    """Contiguous `a` as `dtype` (same item size; the extension takes any
+    shape): no copy."""
+    return a if a.dtype == dtype else a.view(dtype)
 
 
 def _round(x: np.ndarray, source: int, target: int, codes_in: bool, rounding, saturate, seed,
@@ -326,10 +332,7 @@ def _round(x: np.ndarray, source: int, target: int, codes_in: bool, rounding, sa
     allowed = [_CODES[target]] + ([typed] if typed is not None else [])
     default = _CODES[target] if codes_in or typed is None else typed
     y = _output(out, dtype, allowed, default, x.shape, x)
-    if source in (_SOURCE_FLOAT32, _SOURCE_FLOAT64):
-        flat_in = x.reshape(-1)
-    else:
-        flat_in = _flat(x, _CODES[source])
+    flat_in = x if source >= _FORMAT_COUNT else _flat(x, _CODES[source])
     amax = _core.encode(flat_in, source, _flat(y, _CODES[target]), target, mode, sat,
                         stochastic, seed, offset, bits, s, bool(return_amax))
     return (y, amax) if return_amax else y
@@ -413,7 +416,7 @@ def decode(codes: Any, fmt: Any = None, *, scale: float = 1.0,
     y = _output(out, dtype, allowed, np.dtype(np.float32), a.shape, a)
     flat_in = _flat(a, _CODES[source])
     if y.dtype == np.float32:
-        _core.decode(flat_in, source, y.reshape(-1), s)
+        _core.decode(flat_in, source, y, s)
         return y
     if s != 1.0:
         raise ValueError(f"scale: {scale!r} is applied only with dtype=float32 (the C++ "

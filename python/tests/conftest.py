@@ -31,6 +31,8 @@ def ml_dtypes():
 def _find_cli():
     path = os.environ.get("MINIFLOAT_CLI")
     if path:
+        if not os.access(path, os.X_OK):
+            pytest.fail(f"MINIFLOAT_CLI={path} is not an executable (is the tool built?)")
         return path
     for candidate in sorted(glob.glob(str(REPO / "build" / "*" / "examples" / "minifloat"))):
         if os.access(candidate, os.X_OK):
