@@ -9,7 +9,7 @@ the GIL released; the rules are those of docs/semantics.md.
     >>> import numpy as np, minifloat as mf
     >>> q = mf.encode(np.array([0.3, 300, 1000], np.float32), "e4m3fn", saturate=True)
     >>> mf.decode(q)
-    array([  0.3125, 288.    , 448.    ], dtype=float32)
+    array([3.125e-01, 2.880e+02, 4.480e+02], dtype=float32)
 
 Data conventions (docs/python.md): FP8/FP6/FP4 arrays are ml_dtypes arrays
 (``ml_dtypes.float8_e4m3fn``, ...) when ml_dtypes is installed, the dtype
