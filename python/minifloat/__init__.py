@@ -167,12 +167,15 @@ def _as_array(x: Any, arg: str) -> np.ndarray:
     exposes one through the buffer protocol or __array__), else a copy."""
     if not isinstance(x, np.ndarray):
         try:
-            x = np.asarray(x)
+            if hasattr(x, "__dlpack__") and not hasattr(x, "__array__"):
+                x = np.from_dlpack(x)  # a DLPack-only tensor on the CPU: no copy
+            else:
+                x = np.asarray(x)
         except Exception as e:  # noqa: BLE001 - reported with the argument's name
             raise TypeError(f"{arg}: cannot be read as an array ({type(x).__name__}): {e}") \
                 from None
-    if not x.flags.c_contiguous:
-        x = np.ascontiguousarray(x)  # documented: non-contiguous input is copied
+    if not (x.flags.c_contiguous and x.flags.aligned):
+        x = np.array(x, order="C")  # documented: such input is copied (and aligned)
     return x
 
 
@@ -307,6 +310,9 @@ def _output(out: Any, dtype: Any, allowed: list, default: np.dtype, shape: tuple
         raise ValueError("out: not C-contiguous; results are written into out's own buffer, "
                          "so pass a contiguous array (np.empty(shape, dtype)) and copy into "
                          "the strided view afterwards")
+    if not out.flags.aligned:
+        raise ValueError("out: not aligned to its dtype; pass an array NumPy allocated "
+                         "(np.empty(shape, dtype))")
     if not out.flags.writeable:
         raise ValueError("out: read-only array")
     if np.may_share_memory(out, source):

@@ -97,3 +97,24 @@ def test_torch_cpu_tensor():
     t = torch.linspace(-10, 10, 100)
     q = mf.encode(t, "e4m3fn", dtype=np.uint8)  # through __array__, no copy
     assert np.array_equal(q, mf.encode(t.numpy(), "e4m3fn", dtype=np.uint8))
+
+
+def test_unaligned_input_is_copied():
+    raw = np.zeros(4 * 1000 + 1, np.uint8)
+    x = np.frombuffer(raw.data, np.float32, 1000, offset=1)
+    assert not x.flags.aligned
+    assert np.array_equal(mf.encode(x, "e4m3fn", dtype=np.uint8), np.zeros(1000, np.uint8))
+
+
+def test_dlpack_only_object():
+    values = np.linspace(-3, 3, 50, dtype=np.float32)
+
+    class Capsule:  # a tensor that speaks DLPack only
+        def __dlpack__(self, **kwargs):
+            return values.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return values.__dlpack_device__()
+
+    assert np.array_equal(mf.encode(Capsule(), "e5m2", dtype=np.uint8),
+                          mf.encode(values, "e5m2", dtype=np.uint8))

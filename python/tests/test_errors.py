@@ -133,3 +133,10 @@ def test_nothing_is_written_to_out_on_error(kwargs):
     with pytest.raises((TypeError, ValueError)):
         mf.decode(CODES, "e4m3fn", out=f, scale=float("nan"))
     assert np.all(f == 7.0)
+
+
+def test_unaligned_out():
+    out = np.frombuffer(bytearray(4 * 64 + 1), np.float32, 64, offset=1)
+    assert out.flags.writeable and not out.flags.aligned
+    with pytest.raises(ValueError, match="out: not aligned"):
+        mf.decode(CODES, "e4m3fn", out=out)
