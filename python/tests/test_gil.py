@@ -43,11 +43,6 @@ def test_python_runs_while_a_kernel_runs():
 
 
 def test_two_threads_run_at_once():
-    cpus = os.cpu_count() or 1
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
-    if cpus < 2 or load > cpus - 1.5:
-        pytest.skip(f"two idle cores are needed to time two threads ({cpus} CPUs, load "
-                    f"{load:.1f}); test_python_runs_while_a_kernel_runs shows the GIL released")
     x = np.random.default_rng(0).standard_normal(1_500_000)
 
     def one():
@@ -67,4 +62,13 @@ def test_two_threads_run_at_once():
 
     serial = min(one() for _ in range(3))
     parallel = min(two() for _ in range(3))
-    assert parallel < 0.75 * serial, (parallel, serial)
+    measured = (f"two calls in two threads: {parallel * 1e3:.0f} ms, one after the other: "
+                f"{serial * 1e3:.0f} ms (ratio {parallel / serial:.2f})")
+    cpus = os.cpu_count() or 1
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    if cpus < 2 or load > cpus - 1.5:
+        # Timing needs two idle cores; test_python_runs_while_a_kernel_runs
+        # shows the GIL released whatever the load.
+        pytest.skip(f"{measured}; not checked: two idle cores are needed ({cpus} CPUs, "
+                    f"load {load:.1f})")
+    assert parallel < 0.75 * serial, measured
