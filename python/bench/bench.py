@@ -2,13 +2,16 @@
 """Speed of minifloat's Python entries against ml_dtypes' astype, in one
 process on the same arrays.
 
-    python python/bench/bench.py [--mib 64] [--repeat 7]
+    python python/bench/bench.py [--mib 64] [--repeat 15] [--cpp build/bulk_cpp]
 
 Prints a Markdown table: the best of --repeat runs of each call (the machine's
 other load only makes a run slower), throughput in GB/s of float32 moved, and
 the ratio to ml_dtypes; then the per-call time on a 16-element array in
 microseconds (what the Python layer and the binding add to a call). The CPU
-is printed first, from lscpu, since every figure depends on it.
+is printed first, from lscpu, since every figure depends on it. With --cpp,
+the same calls made from C++ (bulk_cpp.cpp, whose header says how to build
+it) are timed too, alternating with the Python calls so that the machine's
+other load falls on both, and Python's speed is given as a ratio to C++'s.
 """
 
 import argparse
@@ -57,7 +60,8 @@ def per_call_us(call, calls=20000):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mib", type=int, default=64, help="float32 data per call (MiB)")
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--cpp", help="the bulk_cpp program, for the ratio to C++")
     args = parser.parse_args()
 
     n = args.mib * (1 << 20) // 4
@@ -101,6 +105,25 @@ def main():
                                                  args.repeat), ref_decode)
     row("`mf.decode(q, 'e4m3fn')` (new array)", best(lambda: mf.decode(q8, "e4m3fn"),
                                                       args.repeat), ref_decode)
+
+    if args.cpp:
+        py_encode = py_decode = cpp_encode = cpp_decode = float("inf")
+        for _ in range(5):
+            words = subprocess.run([args.cpp, str(args.mib), str(args.repeat)], check=True,
+                                   capture_output=True, text=True).stdout.split()
+            cpp_encode = min(cpp_encode, float(words[0]) / 1e3)
+            cpp_decode = min(cpp_decode, float(words[1]) / 1e3)
+            py_encode = min(py_encode, best(lambda: mf.encode(x, "e4m3fn", out=q8),
+                                            args.repeat))
+            py_decode = min(py_decode, best(lambda: mf.decode(q8, "e4m3fn", out=y),
+                                            args.repeat))
+        print("\n| same buffers, alternating runs | C++ (ms) | Python (ms) | "
+              "Python's speed / C++'s |")
+        print("|---|---|---|---|")
+        print(f"| encode e4m3fn | {cpp_encode * 1e3:.2f} | {py_encode * 1e3:.2f} | "
+              f"{cpp_encode / py_encode:.2f} |")
+        print(f"| decode e4m3fn | {cpp_decode * 1e3:.2f} | {py_decode * 1e3:.2f} | "
+              f"{cpp_decode / py_decode:.2f} |")
 
     small = x[:16].copy()
     small_q = np.empty(16, np.uint8)
