@@ -251,7 +251,10 @@ def _conversion(rounding: Any, saturate: Any, seed: Any, offset: Any,
     if (rounding == "nearest_even" and saturate.__class__ is bool and seed is None
             and offset.__class__ is int and offset == 0 and random_bits is None):
         return 0, saturate, False, 0, 0, _STOCHASTIC_DEFAULT_BITS  # the defaults, kept cheap
-    if not isinstance(rounding, str) or rounding.lower() not in _MODES:
+    if not isinstance(rounding, str):
+        raise TypeError(f"rounding: expected a mode name (str), got {rounding!r}; accepted: "
+                        f"{', '.join(ROUNDING_MODES)}")
+    if rounding.lower() not in _MODES:
         raise ValueError(f"rounding: unknown mode {rounding!r}; accepted: "
                          f"{', '.join(ROUNDING_MODES)} (or the tool's rne, rtz, up, down, sr)")
     mode = _MODES[rounding.lower()]

@@ -32,6 +32,7 @@ CODES = np.arange(64, dtype=np.uint8)
     # conversion options
     (lambda: mf.encode(X, "e4m3fn", rounding="nearest"), ValueError,
      r"rounding: unknown mode 'nearest'; accepted: nearest_even, toward_zero"),
+    (lambda: mf.encode(X, "e4m3fn", rounding=2), TypeError, r"rounding: expected a mode name"),
     (lambda: mf.encode(X, "e4m3fn", saturate="yes"), TypeError, r"saturate: expected True or False"),
     (lambda: mf.encode(X, "e4m3fn", rounding="stochastic", seed=2**64), ValueError,
      r"seed: 18446744073709551616 does not fit 64 bits"),
