@@ -53,20 +53,21 @@ def test_bits_above_the_width_are_ignored(fmt):
                        mf.decode(codes, fmt))
 
 
-@pytest.mark.parametrize("fmt", SMALL_FORMATS)
+@pytest.mark.parametrize("fmt", ALL_FORMATS)
 def test_to_float16_is_the_rounded_float32(fmt):
     # decode_to_binary16 rounds the exact value to nearest even, which is
-    # NumPy's float32 -> float16 cast (IEEE 754); exact except e8m0fnu.
-    codes = codes_of(fmt)
+    # NumPy's float32 -> float16 cast (IEEE 754); exact except e8m0fnu and
+    # bfloat16.
+    codes = all_codes(fmt)
     half = mf.decode(codes, fmt, dtype=np.float16)
     assert half.dtype == np.float16
-    with np.errstate(over="ignore"):  # e8m0fnu: 2^16 and up are Inf in float16
+    with np.errstate(over="ignore"):  # e8m0fnu, bfloat16: beyond 65504 is Inf
         assert same_floats(half, mf.decode(codes, fmt).astype(np.float16))
 
 
-@pytest.mark.parametrize("fmt", SMALL_FORMATS)
+@pytest.mark.parametrize("fmt", SMALL_FORMATS + ["bfloat16"])
 def test_to_bfloat16_is_exact(fmt, ml_dtypes):
-    codes = codes_of(fmt)
+    codes = all_codes(fmt)
     b = mf.decode(codes, fmt, dtype=ml_dtypes.bfloat16)
     assert b.dtype == ml_dtypes.bfloat16
     assert same_floats(b.astype(np.float32), mf.decode(codes, fmt))
@@ -77,3 +78,11 @@ def test_scale_is_one_multiply(scale):
     codes = codes_of("e4m3fn")
     exact = mf.decode(codes, "e4m3fn")
     assert same_floats(mf.decode(codes, "e4m3fn", scale=scale), exact * np.float32(scale))
+
+
+def test_binary16_to_bfloat16_rounds_to_nearest_even(ml_dtypes):
+    codes = all_codes("binary16")
+    got = mf.decode(codes, "binary16", dtype=ml_dtypes.bfloat16)
+    with np.errstate(invalid="ignore"):  # the NaNs
+        want = codes.view(np.float16).astype(np.float32).astype(ml_dtypes.bfloat16)
+    assert same_floats(got.astype(np.float32), want.astype(np.float32))
