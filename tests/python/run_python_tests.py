@@ -42,6 +42,8 @@ def main():
     parser.add_argument("--source", required=True, type=pathlib.Path, help="python/ folder")
     parser.add_argument("--work", required=True, type=pathlib.Path, help="build-tree folder")
     parser.add_argument("--cli", help="the minifloat tool, the scalar reference")
+    parser.add_argument("--warnings-as-errors", action="store_true",
+                        help="compile the binding with -Werror")
     args = parser.parse_args()
 
     env_dir = args.work / "venv"
@@ -66,7 +68,10 @@ def main():
     build_dir = args.work / "package-build"
     if run([python, "-m", "pip", "install", "--disable-pip-version-check",
             "--no-build-isolation", "--force-reinstall", "--no-deps",
-            "-C", f"build-dir={build_dir}", args.source]) != 0:
+            "-C", f"build-dir={build_dir}",
+            "-C", "cmake.define.MINIFLOAT_PYTHON_WARNINGS_AS_ERRORS="
+                  + ("ON" if args.warnings_as_errors else "OFF"),
+            args.source]) != 0:
         print("FAIL: pip install of the package failed", flush=True)
         return 1
 
