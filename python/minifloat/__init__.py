@@ -42,19 +42,22 @@ __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "
 __version__: str = _core.version
 
 # ---------------------------------------------------------------------------
-# Formats: the names come from the extension's table (one place), compared
-# ignoring case as the library's tool compares them.
+# Formats: the names come from the library's registry (format_registry.hpp),
+# compared ignoring case as every other reader of names compares them.
 # ---------------------------------------------------------------------------
 _FORMAT_COUNT: int = _core.format_count
 _SOURCE_FLOAT32: int = _core.source_float32
 _SOURCE_FLOAT64: int = _core.source_float64
 
 _ID_BY_NAME = {}
-_NAMES_OF_ID = [[] for _ in range(_FORMAT_COUNT)]
-for _name, _id in _core.format_names():
+_CANONICAL = [""] * _FORMAT_COUNT
+_ALIASES = [[] for _ in range(_FORMAT_COUNT)]
+for _name, _id, _is_canonical in _core.format_names():
     _ID_BY_NAME[_name.lower()] = _id
-    _NAMES_OF_ID[_id].append(_name)
-_CANONICAL = [names[0] for names in _NAMES_OF_ID]
+    if _is_canonical:
+        _CANONICAL[_id] = _name
+    else:
+        _ALIASES[_id].append(_name)
 
 
 def _typed_dtype(name: str) -> Optional[np.dtype]:
@@ -130,7 +133,7 @@ class FormatInfo:
 def info(name: Any) -> FormatInfo:
     """The parameters of format ``name`` (any accepted spelling, or its dtype)."""
     i = _format_id(name, "name")
-    return FormatInfo(name=_CANONICAL[i], aliases=tuple(_NAMES_OF_ID[i][1:]), dtype=_TYPED[i],
+    return FormatInfo(name=_CANONICAL[i], aliases=tuple(_ALIASES[i]), dtype=_TYPED[i],
                       codes_dtype=_CODES[i], **_INFO[i])
 
 
@@ -139,7 +142,8 @@ def info(name: Any) -> FormatInfo:
 # is accepted.
 # ---------------------------------------------------------------------------
 def _accepted_names() -> str:
-    return ", ".join(_CANONICAL) + " (or the ml_dtypes names: float8_e4m3fn, ..., float16)"
+    return (", ".join(_CANONICAL) + " (or another spelling of them: float8_e4m3fn, "
+            "FLOAT8E4M3FN, f8E4M3FN, HF8, float16, ...; info(name).aliases lists them)")
 
 
 def _format_id(fmt: Any, arg: str) -> int:

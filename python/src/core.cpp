@@ -8,7 +8,7 @@
 // own Python layer from touching memory it does not own.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
-#include <nanobind/stl/pair.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -18,10 +18,10 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <utility>
 #include <vector>
 
 #include <minifloat/bulk.hpp>
+#include <minifloat/format_registry.hpp>
 #include <minifloat/minifloat.hpp>
 
 namespace nb = nanobind;
@@ -29,61 +29,42 @@ namespace nb = nanobind;
 namespace {
 
 // ---------------------------------------------------------------------------
-// The formats and their names. The ids follow the README's table (the order
-// of the C ABI's MF_FORMAT_* ids). This table is the binding's only list of
-// names; the Python layer asks for it once at import.
+// The formats and their names: mf::format_registry (format_registry.hpp),
+// the library's one table of spellings, so that Python accepts what the tool,
+// the hybrid tables and the ONNX layer accept. Ids are mf::format_id values;
+// the minifloats are the first minifloat_format_count of them.
 // ---------------------------------------------------------------------------
-using formats = std::tuple<mf::e4m3fn, mf::e4m3fnuz, mf::e5m2, mf::e5m2fnuz, mf::e2m1fn,
-                           mf::e2m3fn, mf::e3m2fn, mf::e8m0fnu, mf::e4m3, mf::e3m4,
-                           mf::e4m3b11fnuz, mf::binary16, mf::bfloat16>;
-constexpr int format_count = static_cast<int>(std::tuple_size<formats>::value);
+constexpr int format_count = static_cast<int>(mf::minifloat_format_count);
 
 // Source kinds beyond the formats (a format's id means "its encodings").
 constexpr int source_float32 = format_count;
 constexpr int source_float64 = format_count + 1;
 
-struct format_name {
-  int id;
-  const char* name;
-};
-
-// The library's name first (the one formats() lists), then the spellings of
-// ml_dtypes and NumPy (float8_e4m3fn, ..., float16), which Python users
-// write. Compared ignoring ASCII case in the Python layer.
-constexpr format_name format_names[] = {
-    {0, "e4m3fn"},       {0, "float8_e4m3fn"},
-    {1, "e4m3fnuz"},     {1, "float8_e4m3fnuz"},
-    {2, "e5m2"},         {2, "float8_e5m2"},
-    {3, "e5m2fnuz"},     {3, "float8_e5m2fnuz"},
-    {4, "e2m1fn"},       {4, "float4_e2m1fn"},
-    {5, "e2m3fn"},       {5, "float6_e2m3fn"},
-    {6, "e3m2fn"},       {6, "float6_e3m2fn"},
-    {7, "e8m0fnu"},      {7, "float8_e8m0fnu"},
-    {8, "e4m3"},         {8, "float8_e4m3"},
-    {9, "e3m4"},         {9, "float8_e3m4"},
-    {10, "e4m3b11fnuz"}, {10, "float8_e4m3b11fnuz"},
-    {11, "binary16"},    {11, "half"},  {11, "float16"},
-    {12, "bfloat16"},
-};
-
-// The NumPy or ml_dtypes scalar type that holds one encoding of each format
-// (every format of ml_dtypes 0.5+ is here; binary16 is NumPy's float16).
+// The NumPy or ml_dtypes scalar type that holds one encoding of each format,
+// by id (every format of ml_dtypes 0.5+ is here; binary16 is NumPy's
+// float16).
 constexpr const char* typed_dtype_names[format_count] = {
     "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",  "float8_e5m2fnuz",
     "float4_e2m1fn", "float6_e2m3fn",   "float6_e3m2fn", "float8_e8m0fnu",
     "float8_e4m3",   "float8_e3m4",     "float8_e4m3b11fnuz", "float16", "bfloat16"};
+constexpr bool typed_dtype_names_follow_the_ids() {
+  for (int id = 0; id < format_count; ++id) {
+    const auto found = mf::find_minifloat(typed_dtype_names[id]);
+    if (!found || static_cast<int>(*found) != id) return false;
+  }
+  return true;
+}
+static_assert(typed_dtype_names_follow_the_ids(),
+              "typed_dtype_names[id] must be a registry spelling of format id");
 
 // Calls f(T{}) with T the format of `id` (0 <= id < format_count).
-template <class F, std::size_t... I>
-void visit_format(int id, F&& f, std::index_sequence<I...>) {
-  ((static_cast<int>(I) == id ? (f(std::tuple_element_t<I, formats>{}), 0) : 0), ...);
-}
 template <class F>
 void visit_format(int id, F&& f) {
   if (id < 0 || id >= format_count) {
     throw nb::value_error(("format id " + std::to_string(id) + " out of range").c_str());
   }
-  visit_format(id, std::forward<F>(f), std::make_index_sequence<format_count>{});
+  mf::visit_minifloat(static_cast<mf::format_id>(id),
+                      [&](auto tag) { f(typename decltype(tag)::type{}); });
 }
 
 const char* specials_name(mf::specials s) {
@@ -223,10 +204,14 @@ NB_MODULE(_core, m) {
   m.attr("source_float64") = source_float64;
 
   m.def("format_names", [] {
-    std::vector<std::pair<std::string, int>> names;
-    for (const auto& entry : format_names) names.emplace_back(entry.name, entry.id);
+    std::vector<std::tuple<std::string, int, bool>> names;
+    for (const mf::format_name& row : mf::format_names) {
+      if (!mf::names_a_minifloat(row.id)) continue;
+      names.emplace_back(std::string(row.name), static_cast<int>(row.id),
+                         (row.naming & mf::naming::canonical) != 0);
+    }
     return names;
-  }, "Every accepted spelling, as (name, id); the library's own name comes first.");
+  }, "Every spelling of the minifloats in the registry, as (name, id, is the library's name).");
   m.def("typed_dtype_names", [] {
     return std::vector<std::string>(std::begin(typed_dtype_names), std::end(typed_dtype_names));
   });

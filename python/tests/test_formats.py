@@ -51,6 +51,18 @@ def test_names_ignore_case_and_take_ml_dtypes_spellings():
     assert mf.info(np.float16).name == "binary16"
 
 
+def test_names_are_the_registry_spellings():
+    # format_registry.hpp: ONNX, MLIR and the Hybrid FP8 tables' names too.
+    assert mf.info("FLOAT8E4M3FN").name == "e4m3fn"
+    assert mf.info("f8E5M2FNUZ").name == "e5m2fnuz"
+    assert mf.info("HF8").name == "e4m3fn"
+    assert mf.info("bf8").name == "e5m2"
+    assert mf.info("fp16").name == "binary16"
+    assert "float8_e4m3fn" in mf.info("e4m3fn").aliases
+    with pytest.raises(ValueError, match="name: unknown format 'float32'"):
+        mf.info("float32")  # in the registry, but not a minifloat
+
+
 def test_typed_dtypes_name_their_format(ml_dtypes):
     for name in TABLE:
         d = mf.info(name).dtype
