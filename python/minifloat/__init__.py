@@ -1,0 +1,441 @@
+"""minifloat: low-precision floats (FP8, FP6, FP4, e8m0fnu, binary16, bfloat16).
+
+The C++ library's bulk conversions on NumPy arrays: every rounding mode of
+IEEE 754 (clause 4.3), saturating or not, stochastic rounding reproducible by
+seed and offset, a fused scale and amax. Each call is one call of
+``mf::bulk::encode`` / ``mf::bulk::decode`` on the array's own buffer, with
+the GIL released; the rules are those of docs/semantics.md.
+
+    >>> import numpy as np, minifloat as mf
+    >>> q = mf.encode(np.array([0.3, 300, 1000], np.float32), "e4m3fn", saturate=True)
+    >>> mf.decode(q)
+    array([3.125e-01, 2.880e+02, 4.480e+02], dtype=float32)
+
+Data conventions (docs/python.md): FP8/FP6/FP4 arrays are ml_dtypes arrays
+(``ml_dtypes.float8_e4m3fn``, ...) when ml_dtypes is installed, the dtype
+naming the format, and ``uint8`` codes (one encoding per byte, in its low
+bits) otherwise or when asked with ``dtype=np.uint8``; binary16 is NumPy's
+``float16`` (or ``uint16`` codes), bfloat16 ``ml_dtypes.bfloat16`` (or
+``uint16`` codes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import secrets
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from . import _core
+
+try:  # optional: typed FP8/FP6/FP4 and bfloat16 arrays
+    import ml_dtypes as _ml_dtypes
+except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
+    _ml_dtypes = None
+
+__all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "convert",
+           "ROUNDING_MODES"]
+
+# The one version, include/minifloat/config.hpp, compiled into the extension.
+__version__: str = _core.version
+
+# ---------------------------------------------------------------------------
+# Formats: the names come from the library's registry (format_registry.hpp),
+# compared ignoring case as every other reader of names compares them.
+# ---------------------------------------------------------------------------
+_FORMAT_COUNT: int = _core.format_count
+_SOURCE_FLOAT32: int = _core.source_float32
+_SOURCE_FLOAT64: int = _core.source_float64
+
+_ID_BY_NAME = {}
+_CANONICAL = [""] * _FORMAT_COUNT
+_ALIASES = [[] for _ in range(_FORMAT_COUNT)]
+for _name, _id, _is_canonical in _core.format_names():
+    _ID_BY_NAME[_name.lower()] = _id
+    if _is_canonical:
+        _CANONICAL[_id] = _name
+    else:
+        _ALIASES[_id].append(_name)
+
+
+def _typed_dtype(name: str) -> Optional[np.dtype]:
+    if name == "float16":
+        return np.dtype(np.float16)
+    if _ml_dtypes is not None and hasattr(_ml_dtypes, name):
+        return np.dtype(getattr(_ml_dtypes, name))
+    return None
+
+
+# The array type holding one encoding of each format (None where it needs
+# ml_dtypes and ml_dtypes is missing), and the unsigned codes of its size.
+_TYPED = [_typed_dtype(name) for name in _core.typed_dtype_names()]
+_INFO = [_core.describe(i) for i in range(_FORMAT_COUNT)]
+_CODES = [np.dtype(np.uint8) if d["bits"] <= 8 else np.dtype(np.uint16) for d in _INFO]
+_ID_BY_TYPED = {d: i for i, d in enumerate(_TYPED) if d is not None}
+
+# Rounding modes: the names of mf::rounding, "stochastic" for
+# mf::conversion::stochastic, and the tool's spellings (minifloat encode
+# --round ...). The value is the mf::rounding enumerator, or -1.
+_MODES = {
+    "nearest_even": 0, "nearest-even": 0, "rne": 0,
+    "toward_zero": 1, "toward-zero": 1, "rtz": 1,
+    "toward_positive": 2, "toward-positive": 2, "up": 2,
+    "toward_negative": 3, "toward-negative": 3, "down": 3,
+    "stochastic": -1, "sr": -1,
+}
+ROUNDING_MODES: Tuple[str, ...] = ("nearest_even", "toward_zero", "toward_positive",
+                                   "toward_negative", "stochastic")
+_STOCHASTIC_DEFAULT_BITS = 32  # mf::stochastic_default_bits
+
+
+def formats() -> list:
+    """The library's format names, in the order of the README's table."""
+    return list(_CANONICAL)
+
+
+@dataclasses.dataclass(frozen=True)
+class FormatInfo:
+    """The parameters of a format (docs/semantics.md, section 1.1).
+
+    Values are exact (every value of every format is a float32). ``specials``
+    is how the format spends its encodings on Inf/NaN/zero: ``ieee``, ``fn``,
+    ``fnuz``, ``finite`` or ``fnu``. ``min_subnormal`` is None for e8m0fnu,
+    which has no subnormals. ``dtype`` is the NumPy/ml_dtypes type of its
+    arrays (None when that needs ml_dtypes and it is missing); ``codes_dtype``
+    the unsigned integer type of its codes.
+    """
+
+    name: str
+    aliases: Tuple[str, ...]
+    bits: int
+    exponent_bits: int
+    mantissa_bits: int
+    bias: int
+    specials: str
+    signed: bool
+    has_inf: bool
+    has_nan: bool
+    has_zero: bool
+    has_negative_zero: bool
+    has_subnormals: bool
+    max: float
+    lowest: float
+    min_normal: float
+    min_subnormal: Optional[float]
+    epsilon: float
+    max_bits: int
+    dtype: Optional[np.dtype]
+    codes_dtype: np.dtype
+
+
+def info(name: Any) -> FormatInfo:
+    """The parameters of format ``name`` (any accepted spelling, or its dtype)."""
+    i = _format_id(name, "name")
+    return FormatInfo(name=_CANONICAL[i], aliases=tuple(_ALIASES[i]), dtype=_TYPED[i],
+                      codes_dtype=_CODES[i], **_INFO[i])
+
+
+# ---------------------------------------------------------------------------
+# Argument checks. Every message names the argument, what was given and what
+# is accepted.
+# ---------------------------------------------------------------------------
+def _accepted_names() -> str:
+    return (", ".join(_CANONICAL) + " (or another spelling of them: float8_e4m3fn, "
+            "FLOAT8E4M3FN, f8E4M3FN, HF8, float16, ...; info(name).aliases lists them)")
+
+
+def _format_id(fmt: Any, arg: str) -> int:
+    if isinstance(fmt, str):
+        i = _ID_BY_NAME.get(fmt.lower())
+        if i is None:
+            raise ValueError(f"{arg}: unknown format {fmt!r}; accepted: {_accepted_names()}")
+        return i
+    try:
+        d = np.dtype(fmt)
+    except TypeError:
+        d = None
+    if d is not None and d in _ID_BY_TYPED:
+        return _ID_BY_TYPED[d]
+    raise TypeError(f"{arg}: expected a format name (str) or an FP8/FP6/FP4/16-bit dtype, "
+                    f"got {fmt!r}; accepted names: {_accepted_names()}")
+
+
+def _dtype_list(dtypes) -> str:
+    return ", ".join(str(d) for d in dtypes)
+
+
+def _as_array(x: Any, arg: str) -> np.ndarray:
+    """x as a C-contiguous ndarray: zero-copy when it already is one (or
+    exposes one through the buffer protocol or __array__), else a copy."""
+    if not isinstance(x, np.ndarray):
+        try:
+            if hasattr(x, "__dlpack__") and not hasattr(x, "__array__"):
+                x = np.from_dlpack(x)  # a DLPack-only tensor on the CPU: no copy
+            else:
+                x = np.asarray(x)
+        except Exception as e:  # noqa: BLE001 - reported with the argument's name
+            raise TypeError(f"{arg}: cannot be read as an array ({type(x).__name__}): {e}") \
+                from None
+    if not (x.flags.c_contiguous and x.flags.aligned):
+        x = np.array(x, order="C")  # documented: such input is copied (and aligned)
+    return x
+
+
+def _float_source(x: np.ndarray, arg: str) -> int:
+    d = x.dtype
+    if d == np.float32:
+        return _SOURCE_FLOAT32
+    if d == np.float64:
+        return _SOURCE_FLOAT64
+    i = _ID_BY_TYPED.get(d)
+    if i is not None:
+        return i
+    accepted = ["float32", "float64"] + [str(t) for t in _TYPED if t is not None]
+    hint = ""
+    if d.kind in "ui":
+        hint = ("; integer codes of a format go through convert(codes, to, from_=...) or "
+                "decode(codes, fmt), integer values through x.astype(np.float64)")
+    raise TypeError(f"{arg}: dtype {d} is not accepted; accepted: {_dtype_list(accepted)}{hint}")
+
+
+def _codes_source(x: np.ndarray, fmt: Any, fmt_arg: str, arg: str) -> Tuple[int, bool]:
+    """The format of encodings x and whether x is plain codes (uint8/uint16)."""
+    i = _ID_BY_TYPED.get(x.dtype)
+    if i is not None:
+        if fmt is not None and _format_id(fmt, fmt_arg) != i:
+            raise ValueError(f"{fmt_arg}: {fmt!r} contradicts the dtype of {arg}, {x.dtype} "
+                             f"(which is {_CANONICAL[i]}); omit {fmt_arg} or view {arg} as "
+                             f"uint8 codes")
+        return i, False
+    if x.dtype in (np.uint8, np.uint16):
+        if fmt is None:
+            raise TypeError(f"{fmt_arg}: required for {x.dtype} codes (the dtype does not say "
+                            f"the format); accepted: {_accepted_names()}")
+        i = _format_id(fmt, fmt_arg)
+        if x.dtype != _CODES[i]:
+            raise TypeError(f"{arg}: {_CANONICAL[i]} codes are {_CODES[i]}, got {x.dtype}")
+        return i, True
+    accepted = ["uint8", "uint16"] + [str(t) for t in _TYPED if t is not None]
+    hint = "; to round float values use encode(x, fmt)" if x.dtype.kind == "f" else ""
+    raise TypeError(f"{arg}: dtype {x.dtype} holds no encodings; accepted: "
+                    f"{_dtype_list(accepted)}{hint}")
+
+
+def _uint64(value: Any, arg: str) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{arg}: expected an int, got a bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{arg}: expected an int in [0, 2**64), got {type(value).__name__} "
+                        f"{value!r}") from None
+    if not 0 <= v < 1 << 64:
+        raise ValueError(f"{arg}: {v} does not fit 64 bits; accepted: an int in [0, 2**64)")
+    return v
+
+
+def _scale(scale: Any) -> float:
+    if scale.__class__ is float and scale == 1.0:  # the common call, kept cheap
+        return 1.0
+    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
+        raise TypeError(f"scale: expected a real number, got {type(scale).__name__} {scale!r}")
+    with np.errstate(over="ignore"):
+        s = np.float32(scale)  # the C++ entries take a float: rounded once, to nearest
+    if not np.isfinite(s) or s == 0:
+        raise ValueError(f"scale: {scale!r} (as float32: {s}) is not accepted; accepted: a "
+                         f"finite, non-zero number within float32's range (every result "
+                         f"would be NaN, Inf or zero)")
+    return float(s)
+
+
+def _conversion(rounding: Any, saturate: Any, seed: Any, offset: Any,
+                random_bits: Any) -> Tuple[int, bool, bool, int, int, int]:
+    if (rounding == "nearest_even" and saturate.__class__ is bool and seed is None
+            and offset.__class__ is int and offset == 0 and random_bits is None):
+        return 0, saturate, False, 0, 0, _STOCHASTIC_DEFAULT_BITS  # the defaults, kept cheap
+    if not isinstance(rounding, str):
+        raise TypeError(f"rounding: expected a mode name (str), got {rounding!r}; accepted: "
+                        f"{', '.join(ROUNDING_MODES)}")
+    if rounding.lower() not in _MODES:
+        raise ValueError(f"rounding: unknown mode {rounding!r}; accepted: "
+                         f"{', '.join(ROUNDING_MODES)} (or the tool's rne, rtz, up, down, sr)")
+    mode = _MODES[rounding.lower()]
+    if not isinstance(saturate, (bool, np.bool_)):
+        raise TypeError(f"saturate: expected True or False, got {saturate!r}")
+    stochastic = mode < 0
+    if not stochastic:
+        given = [arg for arg, unset in (("seed", seed is None), ("offset", offset is None or
+                                        (not isinstance(offset, bool) and offset == 0)),
+                                        ("random_bits", random_bits is None)) if not unset]
+        if given:
+            raise ValueError(f"{given[0]}: used only with rounding='stochastic', "
+                             f"got rounding={rounding!r}")
+        return mode, bool(saturate), False, 0, 0, _STOCHASTIC_DEFAULT_BITS
+    seed = secrets.randbits(64) if seed is None else _uint64(seed, "seed")
+    offset = _uint64(offset, "offset")
+    bits = _STOCHASTIC_DEFAULT_BITS
+    if random_bits is not None:
+        if isinstance(random_bits, bool):
+            raise TypeError("random_bits: expected an int in 1..32, got a bool")
+        try:
+            bits = operator.index(random_bits)
+        except TypeError:
+            raise TypeError(f"random_bits: expected an int in 1..32, got "
+                            f"{type(random_bits).__name__} {random_bits!r}") from None
+        if not 1 <= bits <= 32:
+            raise ValueError(f"random_bits: {bits} is outside the accepted 1..32")
+    return 0, bool(saturate), True, seed, offset, bits
+
+
+def _output(out: Any, dtype: Any, allowed: list, default: np.dtype, shape: tuple,
+            source: np.ndarray) -> np.ndarray:
+    """The array to write: `out` after its checks, or a new one."""
+    wanted = None
+    if dtype is not None:
+        try:
+            wanted = np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"dtype: {dtype!r} is not a dtype; accepted: "
+                            f"{_dtype_list(allowed)}") from None
+        if wanted not in allowed:
+            raise TypeError(f"dtype: {wanted} is not accepted here; accepted: "
+                            f"{_dtype_list(allowed)}")
+    if out is None:
+        return np.empty(shape, wanted if wanted is not None else default)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out: expected a numpy.ndarray, got {type(out).__name__}")
+    if out.dtype not in allowed:
+        raise TypeError(f"out: dtype {out.dtype} is not accepted here; accepted: "
+                        f"{_dtype_list(allowed)}")
+    if wanted is not None and out.dtype != wanted:
+        raise TypeError(f"out: dtype {out.dtype} differs from dtype={wanted}")
+    if out.shape != shape:
+        raise ValueError(f"out: shape {out.shape} differs from the input's {shape}")
+    if not out.flags.c_contiguous:
+        raise ValueError("out: not C-contiguous; results are written into out's own buffer, "
+                         "so pass a contiguous array (np.empty(shape, dtype)) and copy into "
+                         "the strided view afterwards")
+    if not out.flags.aligned:
+        raise ValueError("out: not aligned to its dtype; pass an array NumPy allocated "
+                         "(np.empty(shape, dtype))")
+    if not out.flags.writeable:
+        raise ValueError("out: read-only array")
+    if np.may_share_memory(out, source):
+        raise ValueError("out: overlaps the input; the conversions read and write "
+                         "different buffers")
+    return out
+
+
+def _flat(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Contiguous `a` as `dtype` (same item size; the extension takes any
+    shape): no copy."""
+    return a if a.dtype == dtype else a.view(dtype)
+
+
+def _round(x: np.ndarray, source: int, target: int, codes_in: bool, rounding, saturate, seed,
+           offset, random_bits, scale, out, dtype, return_amax):
+    mode, sat, stochastic, seed, offset, bits = _conversion(rounding, saturate, seed, offset,
+                                                            random_bits)
+    s = _scale(scale)
+    if not isinstance(return_amax, (bool, np.bool_)):
+        raise TypeError(f"return_amax: expected True or False, got {return_amax!r}")
+    typed = _TYPED[target]
+    allowed = [_CODES[target]] + ([typed] if typed is not None else [])
+    default = _CODES[target] if codes_in or typed is None else typed
+    y = _output(out, dtype, allowed, default, x.shape, x)
+    flat_in = x if source >= _FORMAT_COUNT else _flat(x, _CODES[source])
+    amax = _core.encode(flat_in, source, _flat(y, _CODES[target]), target, mode, sat,
+                        stochastic, seed, offset, bits, s, bool(return_amax))
+    return (y, amax) if return_amax else y
+
+
+# ---------------------------------------------------------------------------
+# The entries.
+# ---------------------------------------------------------------------------
+def encode(x: Any, fmt: Any, *, rounding: str = "nearest_even", saturate: bool = False,
+           seed: Optional[int] = None, offset: int = 0, random_bits: Optional[int] = None,
+           scale: float = 1.0, out: Optional[np.ndarray] = None, dtype: Any = None,
+           return_amax: bool = False):
+    """Rounds the values of ``x`` into format ``fmt`` (mf::bulk::encode).
+
+    x: float32, float64, float16, bfloat16 or an FP8/FP6/FP4 ml_dtypes array
+      (anything np.asarray reads: buffer protocol, __array__). Contiguous
+      input is read in place; other input is copied first.
+    fmt: a format name (``formats()``, any case, or the ml_dtypes name such
+      as ``float8_e4m3fn``) or its dtype.
+    rounding: ``nearest_even`` (default), ``toward_zero``, ``toward_positive``,
+      ``toward_negative`` or ``stochastic``.
+    saturate: overflow to ±max instead of Inf/NaN (docs/semantics.md, 3.4).
+    seed, offset, random_bits: the stochastic stream; element i rounds with
+      the random bits of element offset + i of stream ``seed`` (Philox4x32-10),
+      so a slice encoded with offset k equals that slice of the whole. With
+      seed=None a fresh seed is drawn from the OS (not reproducible).
+      random_bits: 1..32 (default 32).
+    scale: each input is multiplied by it first (rounded to float32; the
+      product rounded once in the input's arithmetic; exactly 1: no multiply).
+    out: the array to write (C-contiguous, the input's shape, an accepted dtype).
+    dtype: of the result: the format's typed dtype (ml_dtypes / float16;
+      the default when available) or its codes (uint8, or uint16 for the
+      16-bit formats).
+    return_amax: also return max|x| of the unscaled input (NaN if any input
+      is NaN), as a float.
+    """
+    target = _format_id(fmt, "fmt")
+    a = _as_array(x, "x")
+    source = _float_source(a, "x")
+    return _round(a, source, target, False, rounding, saturate, seed, offset, random_bits,
+                  scale, out, dtype, return_amax)
+
+
+def convert(codes: Any, to: Any, from_: Any = None, *, rounding: str = "nearest_even",
+            saturate: bool = False, seed: Optional[int] = None, offset: int = 0,
+            random_bits: Optional[int] = None, scale: float = 1.0,
+            out: Optional[np.ndarray] = None, dtype: Any = None, return_amax: bool = False):
+    """Rounds encodings of one format into another (mf::bulk::encode from a
+    minifloat source: the exact decode to float, then one rounding).
+
+    codes: an ml_dtypes/float16 array (the dtype names the format) or uint8 /
+      uint16 codes with ``from_`` naming the format.
+    The result is in the input's convention (typed or codes) unless ``dtype``
+    says otherwise. The other arguments are those of ``encode``.
+    """
+    target = _format_id(to, "to")
+    a = _as_array(codes, "codes")
+    source, codes_in = _codes_source(a, from_, "from_", "codes")
+    return _round(a, source, target, codes_in, rounding, saturate, seed, offset, random_bits,
+                  scale, out, dtype, return_amax)
+
+
+def decode(codes: Any, fmt: Any = None, *, scale: float = 1.0,
+           out: Optional[np.ndarray] = None, dtype: Any = None) -> np.ndarray:
+    """The exact values of encodings (mf::bulk::decode).
+
+    codes: an ml_dtypes/float16 array (the dtype names the format; ``fmt``
+      may be omitted) or uint8 / uint16 codes with ``fmt``. Bits above the
+      format's width are ignored, as in the C++ from_bits.
+    dtype: float32 (default; exact, times ``scale`` rounded once), float16
+      or bfloat16 (mf::bulk::decode_to_binary16 / decode_to_bfloat16: nearest
+      even, exact for every format of at most 8 bits except e8m0fnu into
+      float16; no scale).
+    """
+    a = _as_array(codes, "codes")
+    source, _ = _codes_source(a, fmt, "fmt", "codes")
+    s = _scale(scale)
+    allowed = [np.dtype(np.float32), np.dtype(np.float16)]
+    if _TYPED[_ID_BY_NAME["bfloat16"]] is not None:
+        allowed.append(_TYPED[_ID_BY_NAME["bfloat16"]])
+    y = _output(out, dtype, allowed, np.dtype(np.float32), a.shape, a)
+    flat_in = _flat(a, _CODES[source])
+    if y.dtype == np.float32:
+        _core.decode(flat_in, source, y, s)
+        return y
+    if s != 1.0:
+        raise ValueError(f"scale: {scale!r} is applied only with dtype=float32 (the C++ "
+                         f"decode_to_binary16 / decode_to_bfloat16 take no scale); decode to "
+                         f"float32 with the scale, then round")
+    target = _ID_BY_NAME["binary16"] if y.dtype == np.float16 else _ID_BY_NAME["bfloat16"]
+    _core.encode(flat_in, source, _flat(y, np.uint16), target, 0, False, False, 0, 0,
+                 _STOCHASTIC_DEFAULT_BITS, 1.0, False)
+    return y
