@@ -1,17 +1,23 @@
 // Static calibration: the observer (exact, batch-split independent, merge),
 // the format grid against mf::round_to, the methods' known answers, the cost
-// metrics against real quantization, and per-channel calibration feeding
-// the scaling toolkit's quantize functions.
+// metrics against real quantization, the KL search against brute force over
+// its candidates, and per-channel calibration feeding the scaling toolkit's
+// quantize functions.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <minifloat/calibration.hpp>
+
+#include "reference/reference.hpp"
 
 namespace {
 
@@ -461,6 +467,166 @@ TEST(Calibrate, KlDivergenceKnownAnswers) {
   // P = 1/4, 3/4; 0.9375 * 6 rounds to 6 as well: Q = 1/3, 2/3.
   EXPECT_NEAR(kl({0.9375f, 1, 3, 3}, 1, 6), 0.25 * std::log(0.75) + 0.75 * std::log(1.125),
               1e-15);
+}
+
+// ---- the KL search against brute force ---------------------------------------------
+
+// The divergence of the entropy method (kl.hpp's definition), written here
+// from the data and the independent format reference of tests/reference/:
+// the values keep 9 significant bits, so each bin of the default observer
+// (8 mantissa bits) holds one distinct value v, its mean, of width
+// 2^(ilogb(v) - 8). P: the bins with v <= T, the counts above T added to the
+// last of them. Q: the bins grouped by the format value v * s rounds to
+// (nearest even, saturating), each group's mass spread in proportion to the
+// bins' widths.
+struct kl_data {
+  std::vector<double> value, count, width;  // one entry per distinct |x|, ascending
+};
+
+kl_data kl_data_of(const std::vector<float>& x) {
+  std::map<double, double> counts;
+  for (float v : x) {
+    if (v != 0.0f && std::isfinite(v)) counts[std::fabs(static_cast<double>(v))] += 1.0;
+  }
+  kl_data d;
+  for (const auto& entry : counts) {
+    d.value.push_back(entry.first);
+    d.count.push_back(entry.second);
+    d.width.push_back(std::ldexp(1.0, std::ilogb(entry.first) - 8));
+  }
+  return d;
+}
+
+double brute_force_kl(const mfref::reference& ref, const kl_data& d, double threshold,
+                      double scale) {
+  double kept_count = 0.0, clipped = 0.0;
+  std::size_t kept = 0;
+  for (std::size_t j = 0; j < d.value.size(); ++j) {
+    if (d.value[j] <= threshold) {
+      kept = j + 1;
+      kept_count += d.count[j];
+    } else {
+      clipped += d.count[j];
+    }
+  }
+  if (kept == 0) return std::numeric_limits<double>::infinity();
+  std::vector<double> p(d.count.begin(), d.count.begin() + static_cast<std::ptrdiff_t>(kept));
+  p.back() += clipped;
+  const double total = kept_count + clipped;
+  // The format value each bin's value lands on: v * s is exact in double
+  // (9 by 24 significant bits).
+  std::vector<unsigned> cell(kept);
+  for (std::size_t j = 0; j < kept; ++j) {
+    cell[j] = ref.encode(d.value[j] * scale, mfref::round_mode::nearest_even,
+                         mfref::overflow_mode::saturating);
+  }
+  std::map<unsigned, std::pair<double, double>> group;  // cell -> mass, width
+  for (std::size_t j = 0; j < kept; ++j) {
+    group[cell[j]].first += p[j];
+    group[cell[j]].second += d.width[j];
+  }
+  double kl = 0.0;
+  for (std::size_t j = 0; j < kept; ++j) {
+    const auto& g = group[cell[j]];
+    const double q = g.first * d.width[j] / g.second;
+    kl += p[j] / total * std::log(p[j] / q);
+  }
+  return kl;
+}
+
+// The largest float32 s with s * T <= max (T has 9 significant bits, s 24:
+// the product is exact in double).
+float scale_for_threshold(double max, double threshold) {
+  float s = static_cast<float>(max / threshold);
+  while (static_cast<double>(s) * threshold > max) s = std::nextafter(s, 0.0f);
+  return s;
+}
+
+// Every candidate of the search, computed here: thresholds T at every bin
+// edge in [amax / 16, amax) and amax itself (the edges are the numbers of 9
+// significant bits), or for the power-of-two search the scales 2^k whose
+// T = max / 2^k lies in [amax / 16, 2 amax). The scale calibrate returns
+// must be the candidate of the least divergence.
+template <class Fmt>
+void check_kl_is_the_minimum(const mfref::format_spec& spec, const std::vector<float>& x,
+                             bool power_of_two) {
+  SCOPED_TRACE(std::string(spec.name) + (power_of_two ? " power of two" : ""));
+  const mfref::reference ref(spec);
+  const double max = ref.max_finite();
+  const kl_data d = kl_data_of(x);
+  const double amax = d.value.back();
+  // Bins below the data's smallest value exist in no histogram: the edge
+  // candidates are those of the bins above it only if the data reaches
+  // below amax / 16.
+  ASSERT_LT(d.value.front(), amax / 16);
+  std::vector<std::pair<double, float>> candidates;  // (T, s), T ascending
+  if (power_of_two) {
+    for (int k = 127; k >= -126; --k) {
+      const double threshold = max / std::ldexp(1.0, k);
+      if (threshold >= amax / 16 && threshold < 2 * amax) {
+        candidates.emplace_back(threshold, std::ldexp(1.0f, k));
+      }
+    }
+  } else {
+    const int e_low = std::ilogb(amax / 16);
+    for (int e = e_low; e <= std::ilogb(amax); ++e) {
+      for (int m = 256; m < 512; ++m) {
+        const double edge = std::ldexp(static_cast<double>(m), e - 8);
+        if (edge >= amax / 16 && edge < amax) {
+          candidates.emplace_back(edge, scale_for_threshold(max, edge));
+        }
+      }
+    }
+    candidates.emplace_back(amax, scale_for_threshold(max, amax));
+  }
+  ASSERT_GT(candidates.size(), power_of_two ? 3u : 1000u);
+  double best = std::numeric_limits<double>::infinity(), second = best;
+  float best_scale = 0.0f;
+  for (const auto& c : candidates) {
+    const double kl = brute_force_kl(ref, d, c.first, c.second);
+    if (kl < best) {
+      second = best;
+      best = kl;
+      best_scale = c.second;
+    } else if (kl < second) {
+      second = kl;
+    }
+  }
+  cal::abs_histogram h;
+  h.observe(x.data(), x.size());
+  const float got = cal::calibrate<Fmt>(h, options(method::kl, power_of_two)).scale;
+  const double got_kl = brute_force_kl(ref, d, max / got, got);
+  // Summation orders differ between the two computations: a candidate within
+  // a relative 1e-12 of the least is a tie.
+  EXPECT_LE(got_kl, best * (1 + 1e-12)) << "scale " << got << " (KL " << got_kl
+                                        << "), the least KL " << best << " at scale "
+                                        << best_scale;
+  if (second > best * (1 + 1e-12)) {
+    EXPECT_EQ(got, best_scale);
+  }
+}
+
+// Values of 9 significant bits (truncated), so that the histogram holds them
+// exactly.
+std::vector<float> nine_bit(std::vector<float> x) {
+  for (float& v : x) {
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    u &= 0xFFFF8000u;
+    std::memcpy(&v, &u, sizeof v);
+  }
+  return x;
+}
+
+TEST(Calibrate, KlReturnsTheLeastDivergenceOfEveryCandidate) {
+  for (float dof : {3.0f, 8.0f}) {
+    const std::vector<float> x = nine_bit(student_t(20000, dof, 17));
+    for (bool p2 : {false, true}) {
+      check_kl_is_the_minimum<mf::e4m3fn>({"e4m3fn", 4, 3, 7, mfref::kind::fn}, x, p2);
+      check_kl_is_the_minimum<mf::e5m2>({"e5m2", 5, 2, 15, mfref::kind::ieee}, x, p2);
+      check_kl_is_the_minimum<mf::e2m1fn>({"e2m1fn", 2, 1, 1, mfref::kind::finite}, x, p2);
+    }
+  }
 }
 
 // ---- per channel --------------------------------------------------------------------

@@ -107,15 +107,20 @@ def float_values(arr, t):
 
 # ---- the reference -----------------------------------------------------------------
 
-def reference(op, inputs, attrs, out_type):
+def reference(op, inputs, attrs, out_type, check=False):
+    """check: run onnx's checker with full type inference first (the
+    evaluator itself does not check the schema's type constraints)."""
     names = [n for n, _, _ in inputs]
     node = helper.make_node(op, names, ["y"], **attrs)
     graph = helper.make_graph(
         [node], "g",
         [helper.make_tensor_value_info(n, t, a.shape) for n, a, t in inputs],
-        [helper.make_tensor_value_info("y", out_type, None)])
+        # The checker needs y's shape; every node checked here keeps x's.
+        [helper.make_tensor_value_info("y", out_type, inputs[0][1].shape if check else None)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
     try:
+        if check:
+            onnx.checker.check_model(model, full_check=True)
         return ReferenceEvaluator(model).run(None, {n: a for n, a, _ in inputs})[0]
     except Exception as error:  # a node the reference rejects
         return error
@@ -204,6 +209,7 @@ class Tally:
         self.models = 0
         self.elements = 0
         self.explained = collections.Counter()
+        self.rounded_once = 0  # 16-bit DequantizeLinear elements checked without the reference
         self.failures = []
         self.kinds = {}
 
@@ -235,12 +241,25 @@ def same_float(a_codes, b_codes, t):
     return (a_codes == b_codes) | (np.isnan(a) & np.isnan(b))
 
 
-def compare(tally, case, ref, ours, out_type, explain, x_codes):
-    """ref: the reference's output array (or an exception); ours: the driver's line."""
+def compare(tally, case, ref, ours, out_type, explain, x_codes, reject=None):
+    """ref: the reference's output array (or an exception); ours: the driver's
+    line; reject: for a node the schema rejects, (the reason, a phrase of the
+    library's message that states it, a phrase of onnx's), worked out by the
+    case's builder."""
     tally.models += 1
+    if reject is not None and not ours.startswith("error:"):
+        tally.fail(f"{case}: the schema rejects it ({reject[0]}); mf::onnx runs it")
+        return
     if isinstance(ref, Exception) or ours.startswith("error:"):
         if isinstance(ref, Exception) and ours.startswith("error:"):
-            tally.explained["both reject the node"] += 1
+            # Both reject: only for the reason the schema gives, stated in
+            # the library's message; any other rejection is a lost comparison.
+            if reject is not None and reject[1] in ours and reject[2] in str(ref):
+                tally.explained[f"both reject the node: {reject[0]}"] += 1
+            else:
+                tally.fail(f"{case}: both reject it, "
+                           f"{'not for the expected reason ' + repr(reject[0]) if reject else 'unexpectedly'}"
+                           f" (reference: {str(ref)[:120]}; mf::onnx {ours[:160]})")
             return
         tally.fail(f"{case}: reference {'rejects: ' + str(ref)[:120] if isinstance(ref, Exception) else 'runs'}"
                    f"; mf::onnx {ours[:160]}")
@@ -282,6 +301,54 @@ def is_midpoint(value32, t):
     step = 1 if (float(v) > down) == (down >= 0) else -1
     other = np.array([bits[0] + step], dtype=np.int64).astype(np.uint16).view(np_type(t))
     return float(v) * 2 == down + other.astype(np.float64)[0]
+
+
+# IEEE 754 binary16 (11 significant bits, emin -14) and bfloat16 (8, -126):
+# the parameters of a correct single rounding written here.
+ROUNDING_PARAMETERS = {TP.FLOAT16: (11, -14, 65504.0),
+                       TP.BFLOAT16: (8, -126, float.fromhex("0x1.fep127"))}
+
+
+def rounded_once(values, t):
+    """float64 values rounded once (nearest, ties to even) to float16 or
+    bfloat16, as float64 (past the largest finite value: Inf)."""
+    precision, emin, largest = ROUNDING_PARAMETERS[t]
+    magnitude = np.abs(values)
+    _, e = np.frexp(magnitude)  # magnitude in [2^(e-1), 2^e)
+    quantum = np.ldexp(1.0, np.maximum(e - 1, emin) - (precision - 1))
+    r = np.rint(magnitude / quantum) * quantum  # exact scalings; rint ties to even
+    r = np.where(r > largest, np.inf, r)
+    return np.copysign(r, values)
+
+
+def check_dequantize_rounds_once(tally, case, plan, ours):
+    """A float16/bfloat16 DequantizeLinear output is the exact product
+    (x - zero_point) * scale rounded once to the output type (the schema:
+    the output type determines the precision of the multiplication), for
+    every finite element, whatever the reference says."""
+    out = plan["out"]
+    if out not in ROUNDING_PARAMETERS or ours.startswith("error:"):
+        return
+    x = plan["x"].astype(np.float64).reshape(-1)
+    if plan["zero"] is not None:
+        x = x - plan["zero"]
+    exact = x * scale_of_each(plan)  # exact in double (docs/onnx.md)
+    finite = np.isfinite(exact)
+    expected = rounded_once(exact[finite], out).astype(np_type(out)).view(np.uint16)
+    t, _, hexdata = ours.partition(":")
+    got = from_hex(hexdata, out, exact.size)[finite]
+    wrong = np.flatnonzero(got != expected)
+    tally.rounded_once += int(finite.sum())
+    if wrong.size:
+        i = wrong[0]
+        tally.fail(f"{case}: element {i} of the finite ones: exact product {exact[finite][i]!r}, "
+                   f"rounded once 0x{int(expected[i]):x}, mf::onnx 0x{int(got[i]):x} "
+                   f"({wrong.size} such)")
+
+
+def rounded_once_code(value, t):
+    """The code of the double `value` rounded once to float16/bfloat16."""
+    return int(rounded_once(np.array([value]), t).astype(np_type(t)).view(np.uint16)[0])
 
 
 # ---- QuantizeLinear / DequantizeLinear models -------------------------------------------
@@ -428,7 +495,21 @@ def dequantize_cases(driver, rng, scale_types):
     plans = []
     for x_type, s_type, out_dtype in itertools.product(QUANT_OUT, scale_types, [0] + WIDE):
         if s_type == TP.FLOAT8E8M0 and out_dtype == 0:
-            continue  # no output type: float8e8m0 is not one (T3)
+            # The output type defaults to the scale's, and float8e8m0 is not
+            # one of T3 (float, float16, bfloat16): the schema rejects the
+            # node, and the library must say why.
+            x_arr = np.arange(4).astype(np_type(x_type))
+            s_arr = np.asarray(1.0).astype(np_type(s_type))
+            line = (f"op=dequantize axis=1 block=0 out=0 "
+                    f"x={tensor_field(x_arr, x_type)} s={tensor_field(s_arr, s_type)}")
+            plans.append(dict(op="DequantizeLinear", inputs=[("x", x_arr, x_type), ("x_scale", s_arr, s_type)],
+                              attrs={}, out=s_type, index=driver.add(line), x=x_arr, x_type=x_type,
+                              s=s_arr, s_type=s_type, gran="per-tensor", axis=1, block=0, zero=None,
+                              line=line,
+                              reject=("float8e8m0 is not an output type (T3); output_dtype is required",
+                                      "the output must be float, float16 or bfloat16",
+                                      "y has unsupported type tensor(float8e8m0)")))
+            continue
         if s_type == TP.FLOAT8E8M0:
             scale_values = [1.0, 2.0 ** -10, 2.0 ** 5, 2.0 ** -127, 2.0 ** 127]
         else:
@@ -486,13 +567,15 @@ def dequantize_explainer(plan):
         # output: two roundings. The schema's "the output type determines the
         # precision of the multiplication" is one. Proof: the float32 product
         # is exactly a midpoint of the output type and the exact product is
-        # not.
+        # not; and ours is the exact product rounded once to the output type
+        # (computed here, not read from the reference or the library).
         if out in (TP.FLOAT16, TP.BFLOAT16):
             mask = np.zeros(idx.size, dtype=bool)
             for k, i in enumerate(idx):
                 exact = x[i] * s[i]  # exact in double (docs/onnx.md)
                 p32 = np.float32(exact)
-                mask[k] = float(p32) != exact and is_midpoint(p32, out)
+                mask[k] = (float(p32) != exact and is_midpoint(p32, out)
+                           and int(ours[k]) == rounded_once_code(exact, out))
             yield "reference rounds the product to float32 first (double rounding)", mask
     return explain
 
@@ -517,7 +600,23 @@ def cast_inputs(t, rng):
     return c.view(np_type(t))
 
 
-def cast_explainer(x, src, to, saturate):
+def e8m0_subnormal_code(v, saturate, mode):
+    """float8e8m0 codes of positive values v < 2^-126 (OCP MX v1.0 E8M0:
+    code c is 2^(c - 127); 0x00 = 2^-127, 0x01 = 2^-126, 0xFF NaN): below
+    2^-127 the Cast table's row (E8M0_MIN saturating, NaN otherwise), else
+    2^-127 or 2^-126 by round_mode."""
+    low = 0x00 if saturate else 0xFF
+    below = v < 2.0 ** -127
+    if mode == "up":
+        above = np.where(v > 2.0 ** -127, 0x01, 0x00)
+    elif mode == "down":
+        above = np.zeros(v.shape, dtype=np.int64)
+    else:  # nearest, ties up: the midpoint 1.5 * 2^-127 goes to 2^-126
+        above = np.where(v >= 1.5 * 2.0 ** -127, 0x01, 0x00)
+    return np.where(below, low, above)
+
+
+def cast_explainer(x, src, to, saturate, mode):
     v_all = x.astype(np.float64).reshape(-1)
     x32_all = np.asarray(x).astype(np.float32).reshape(-1)
     x_codes = codes(x, src)
@@ -546,8 +645,13 @@ def cast_explainer(x, src, to, saturate):
                        (v < 0) & (ours == 0xFF))
                 yield ("float8e8m0 of 0 <= x < 2^-127: the table's rows (reference: exponent field 0)",
                        (v >= 0) & (v < 2.0 ** -127) & (ours == low))
+                # The single rounding of v by round_mode (Cast: "up: round to
+                # nearest value away from zero, down: ... towards zero,
+                # nearest: ... ties round up"), below E8M0_MIN the table's
+                # row, computed here from the value.
                 yield ("float8e8m0 of a float32 subnormal (reference reads the exponent field as 2^-127)",
-                       (np.abs(x32) < 2.0 ** -126) & (v > 0))
+                       (np.abs(x32) < 2.0 ** -126) & (v > 0) &
+                       (ours == e8m0_subnormal_code(v, saturate, mode)))
     return explain
 
 
@@ -639,7 +743,8 @@ def main():
     tally = Tally()
     per_op = collections.Counter()
     for plan in plans:
-        ref = reference(plan["op"], plan["inputs"], plan["attrs"], plan["out"])
+        ref = reference(plan["op"], plan["inputs"], plan["attrs"], plan["out"],
+                        check="reject" in plan)
         if isinstance(ref, Exception) and plan["op"] == "Cast" and \
                 plan["inputs"][0][2] == TP.FLOAT8E8M0:
             # ml_dtypes has no float8e8m0 -> float8 conversion; decoding to
@@ -662,12 +767,15 @@ def main():
             explain = dequantize_explainer(plan)
         else:
             explain = cast_explainer(plan["x"], plan["inputs"][0][2], plan["out"],
-                                     plan["attrs"]["saturate"])
+                                     plan["attrs"]["saturate"], plan["attrs"].get("round_mode", "up"))
         before = tally.elements
         x_type = plan.get("x_type", plan["inputs"][0][2])
         compare(tally, f"{plan['op']} {plan['line'].split(' x=')[0]} {plan.get('gran', '')}", ref, ours, plan["out"], explain,
-                codes(plan["x"], x_type))
+                codes(plan["x"], x_type), plan.get("reject"))
         per_op[plan["op"]] += tally.elements - before
+        if plan["op"] == "DequantizeLinear":
+            check_dequantize_rounds_once(tally, f"DequantizeLinear {plan['line'].split(' x=')[0]}",
+                                         plan, ours)
 
     cli_elements = 0
     if args.cli:
@@ -678,6 +786,8 @@ def main():
     print(f"onnx {onnx.__version__}, opset {OPSET}: {tally.models} one-node models, "
           f"{tally.elements} elements compared "
           f"({', '.join(f'{k} {v}' for k, v in sorted(per_op.items()))})")
+    print(f"DequantizeLinear: {tally.rounded_once} finite float16/bfloat16 elements checked to be "
+          "the exact product rounded once")
     if args.cli:
         print(f"CLI: {cli_elements} elements of a sample of models through minifloat quantize-linear / dequantize-linear")
     for reason, count in sorted(tally.explained.items()):

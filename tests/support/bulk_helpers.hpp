@@ -1,6 +1,6 @@
-// Shared by the bulk, stochastic and scaling tests: the modes, the scalar
-// reference encode, bit helpers, and a comparison that reports the first
-// differing element. The formats come from support/formats.hpp and the
+// Shared by the bulk, stochastic and scaling tests: the modes, the
+// reference encode and decode (tests/reference/), bit helpers, and a
+// comparison that reports the first differing element. The formats come from support/formats.hpp and the
 // kernel sets from support/isa_tests.hpp.
 #pragma once
 
@@ -16,6 +16,7 @@
 #include <minifloat/bulk.hpp>
 
 #include "support/formats.hpp"
+#include "support/formats_under_test.hpp"
 #include "support/isa_tests.hpp"
 
 namespace bulk_test {
@@ -50,15 +51,53 @@ inline const char* mode_name(mf::rounding m) {
   return "?";
 }
 
-// The scalar reference: mf::round_to, element by element.
+// The expected encodings: the independent reference of tests/reference/
+// (the format as runtime parameters, a sorted table of its values and a
+// binary search; no library code), element by element. Not mf::round_to:
+// the scalar kernel set calls the same round_float_bits as round_to, so a
+// comparison with round_to would compare that function with itself.
+inline mfref::round_mode reference_mode(mf::rounding mode) {
+  switch (mode) {
+    case mf::rounding::nearest_even: return mfref::round_mode::nearest_even;
+    case mf::rounding::toward_zero: return mfref::round_mode::toward_zero;
+    case mf::rounding::toward_positive: return mfref::round_mode::toward_positive;
+    case mf::rounding::toward_negative: return mfref::round_mode::toward_negative;
+  }
+  return mfref::round_mode::nearest_even;
+}
+
+inline mfref::overflow_mode reference_overflow(mf::overflow ovf) {
+  return ovf == mf::overflow::saturating ? mfref::overflow_mode::saturating
+                                         : mfref::overflow_mode::non_saturating;
+}
+
+template <class Fmt>
+typename Fmt::storage_type reference_encode_one(float x, mf::rounding mode, mf::overflow ovf) {
+  return static_cast<typename Fmt::storage_type>(mftest::reference_for<Fmt>().encode(
+      x, reference_mode(mode), reference_overflow(ovf)));
+}
+
 template <class Fmt>
 std::vector<typename Fmt::storage_type> reference_encode(
     const std::vector<float>& in, mf::rounding mode, mf::overflow ovf) {
   std::vector<typename Fmt::storage_type> out(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
-    out[i] = mf::round_to<Fmt>(in[i], mode, ovf).bits();
+    out[i] = reference_encode_one<Fmt>(in[i], mode, ovf);
   }
   return out;
+}
+
+// The float32 bits a decode gives for each encoding, from the reference's
+// value formula: the value itself, or for a NaN encoding the quiet NaN with
+// the sign the specification gives it.
+template <class Fmt>
+std::uint32_t reference_decode_bits(unsigned code) {
+  const mfref::reference& ref = mftest::reference_for<Fmt>();
+  const mfref::decoded d = ref.decode(code & ((1u << ref.width()) - 1u));
+  if (d.cls == mfref::value_class::nan) {
+    return std::signbit(d.value) ? 0xFFC00000u : 0x7FC00000u;
+  }
+  return float_bits(static_cast<float>(d.value));
 }
 
 // Every finite non-negative value of Fmt, ascending, each once (the
