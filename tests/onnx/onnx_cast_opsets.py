@@ -65,7 +65,7 @@ def through_cli(cli, opset, x, src, to, saturate):
 
 def explainer(opset, x, src, to, saturate):
     """onnx_reference_compare's classes, and where the evaluator does not follow the text."""
-    common = orc.cast_explainer(x, src, to, saturate)
+    common = orc.cast_explainer(x, src, to, saturate, "up")  # the tool's and Cast's default round_mode
     v_all = x.astype(np.float64).reshape(-1)
 
     def explain(idx, ref, ours):
