@@ -123,11 +123,7 @@ def main():
     print(f"onnx {orc.onnx.__version__}: Cast at opsets {OPSETS.start}..{OPSETS.stop - 1}: "
           f"{tally.models} models, {tally.elements} elements compared, {rejected} type pairs "
           "newer than their opset rejected")
-    for reason, count in sorted(tally.explained.items()):
-        print(f"  explained ({count}): {reason}")
-    tally.report()
-    print(f"differences not explained: {len(tally.failures)}")
-    return 1 if tally.failures else 0
+    return tally.finish()
 
 
 if __name__ == "__main__":

@@ -226,6 +226,14 @@ class Tally:
         for first, count in self.kinds.values():
             print(f"DIFFERENCE ({count}): {first[:300]}")
 
+    def finish(self, suffix=""):
+        """Prints the explained classes and the differences; the exit status."""
+        for reason, count in sorted(self.explained.items()):
+            print(f"  explained ({count}): {reason}")
+        self.report()
+        print(f"differences not explained: {len(self.failures)}{suffix}")
+        return 1 if self.failures else 0
+
 
 def same_float(a_codes, b_codes, t):
     """Equal codes, or both NaN (the schemas leave the NaN's sign open)."""
@@ -790,11 +798,7 @@ def main():
           "the exact product rounded once")
     if args.cli:
         print(f"CLI: {cli_elements} elements of a sample of models through minifloat quantize-linear / dequantize-linear")
-    for reason, count in sorted(tally.explained.items()):
-        print(f"  explained ({count}): {reason}")
-    tally.report()
-    print(f"differences not explained: {len(tally.failures)}  ({time.time() - start:.1f} s)")
-    return 1 if tally.failures else 0
+    return tally.finish(f"  ({time.time() - start:.1f} s)")
 
 
 if __name__ == "__main__":
