@@ -22,10 +22,6 @@ namespace kernel_test {
 namespace hy = mf::hybrid;
 using hy::element_type;
 
-// Every kernel set of the architecture (the instantiations skip, saying
-// why, where this build or CPU cannot run one: mft::architecture_isas).
-inline std::vector<mf::bulk::isa> machine_isas() { return mft::architecture_isas(); }
-
 // Sets an ISA for the life of the object.
 class isa_scope {
  public:

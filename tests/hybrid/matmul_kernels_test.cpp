@@ -257,7 +257,7 @@ std::string isa_test_name(const ::testing::TestParamInfo<mf::bulk::isa>& info) {
   return mf::bulk::isa_name(info.param);
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryIsa, HybridKernels, ::testing::ValuesIn(kernel_test::machine_isas()),
+INSTANTIATE_TEST_SUITE_P(EveryIsa, HybridKernels, ::testing::ValuesIn(mft::architecture_isas()),
                          isa_test_name);
 
 }  // namespace
