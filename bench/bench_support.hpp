@@ -9,7 +9,7 @@
 #include <random>
 
 #include <benchmark/benchmark.h>
-#include <minifloat/bulk/dispatch.hpp>
+#include <minifloat/target/dispatch.hpp>
 
 namespace bench_support {
 
@@ -48,8 +48,8 @@ inline void fill_floats(float* p, std::size_t n) {
 
 // Makes isa the one the bulk API runs on; false (and the benchmark marked
 // skipped) where this machine lacks it.
-inline bool select_isa(benchmark::State& state, mf::bulk::isa isa) {
-  if (mf::bulk::set_isa(isa) != isa) {
+inline bool select_isa(benchmark::State& state, mf::target::isa isa) {
+  if (mf::target::set_isa(isa) != isa) {
     state.SkipWithError("ISA not available");
     return false;
   }

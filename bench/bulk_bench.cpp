@@ -47,7 +47,7 @@ void set_counters(benchmark::State& state, std::size_t n, std::size_t in_bytes,
 }
 
 template <class Fmt>
-void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n, mf::overflow ovf,
+void bench_encode(benchmark::State& state, mf::target::isa isa, std::size_t n, mf::overflow ovf,
                   mf::rounding mode = mf::rounding::nearest_even) {
   using S = typename Fmt::storage_type;
   if (!bench_support::select_isa(state, isa)) return;
@@ -65,7 +65,7 @@ void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n, mf:
 // scale: 1 is the plain decode; another value the decode with a scale (one
 // product per element).
 template <class Fmt>
-void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
+void bench_decode(benchmark::State& state, mf::target::isa isa, std::size_t n,
                   float scale = 1.0f) {
   using S = typename Fmt::storage_type;
   if (!bench_support::select_isa(state, isa)) return;
@@ -83,7 +83,7 @@ void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
 // The other sources and targets of sources.hpp: `run` converts n elements
 // of In (raw codes, or fill_floats' values converted) into Out.
 template <class In, class Out, class Run>
-void bench_source(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
+void bench_source(benchmark::State& state, mf::target::isa isa, std::size_t n,
                   Run run) {
   if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<In> in(n);
@@ -103,9 +103,9 @@ void bench_source(benchmark::State& state, mf::bulk::isa isa, std::size_t n,
   set_counters(state, n, n * sizeof(In), n * sizeof(Out));
 }
 
-void register_sources(mf::bulk::isa isa) {
+void register_sources(mf::target::isa isa) {
   for (const size_class& size : {kSizes[0], kSizes[1]}) {
-    const std::string name = std::string("/") + mf::bulk::isa_name(isa) + "/" + size.name;
+    const std::string name = std::string("/") + mf::target::isa_name(isa) + "/" + size.name;
     const std::size_t n = size.output_bytes;  // one-byte outputs; 2n for 16-bit
     benchmark::RegisterBenchmark(("source/double_to_e4m3fn" + name).c_str(),
                                  [=](benchmark::State& s) {
@@ -142,7 +142,7 @@ void register_sources(mf::bulk::isa isa) {
   }
 }
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 // ---- baselines -------------------------------------------------------------
 #define MF_BENCH_AVX512 \
   __attribute__((target("avx2,f16c,fma,avx512f,avx512bw,avx512vl,avx512dq")))
@@ -392,8 +392,8 @@ MF_BENCH_AVX2 void hw_f16_mem_decode_f16c(const std::uint16_t* in, float* out,
 
 template <class In, class Out, void (*Kernel)(const In*, Out*, std::size_t)>
 void bench_baseline(benchmark::State& state, std::size_t n, bool needs_avx512) {
-  if (!mf::bulk::isa_supported(needs_avx512 ? mf::bulk::isa::avx512
-                                            : mf::bulk::isa::avx2)) {
+  if (!mf::target::isa_supported(needs_avx512 ? mf::target::isa::avx512
+                                            : mf::target::isa::avx2)) {
     state.SkipWithError("ISA not available");
     return;
   }
@@ -425,14 +425,14 @@ const char* ovf_name(mf::overflow o) {
 }
 
 void register_all() {
-  const mf::bulk::isa isas[] = {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                                mf::bulk::isa::avx512, mf::bulk::isa::neon};
+  const mf::target::isa isas[] = {mf::target::isa::scalar, mf::target::isa::avx2,
+                                mf::target::isa::avx512, mf::target::isa::neon};
   for (const size_class& size : kSizes) {
     // Element counts: encode writes 1 byte per element, decode 4.
     const std::size_t n_encode = size.output_bytes;
     const std::size_t n_decode = size.output_bytes / 4;
     const std::string suffix = std::string("/") + size.name;
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
     benchmark::RegisterBenchmark(("stream/encode/avx512" + suffix).c_str(),
                                  [=](benchmark::State& s) {
                                    bench_baseline<float, std::uint8_t, stream_encode_avx512>(
@@ -472,9 +472,9 @@ void register_all() {
     register_baseline<std::uint16_t, float, hw_f16_mem_decode_f16c>(
         "hw_f16_mem/decode/f16c" + suffix, n_decode, false);
 #endif
-    for (mf::bulk::isa isa : isas) {
-      if (!mf::bulk::isa_supported(isa)) continue;
-      const std::string name = std::string("/") + mf::bulk::isa_name(isa) + suffix;
+    for (mf::target::isa isa : isas) {
+      if (!mf::target::isa_supported(isa)) continue;
+      const std::string name = std::string("/") + mf::target::isa_name(isa) + suffix;
       for (mf::overflow ovf : {mf::overflow::non_saturating, mf::overflow::saturating}) {
         benchmark::RegisterBenchmark(
             ("encode/e4m3fn/" + std::string(ovf_name(ovf)) + name).c_str(),
@@ -507,8 +507,8 @@ void register_all() {
     }
   }
   // The other formats, best ISA, L1 only (target: within 1.5x of e4m3fn).
-  const mf::bulk::isa best = mf::bulk::best_isa();
-  const std::string name = std::string("/") + mf::bulk::isa_name(best) + "/4KiB";
+  const mf::target::isa best = mf::target::best_isa();
+  const std::string name = std::string("/") + mf::target::isa_name(best) + "/4KiB";
   const std::size_t n = kSizes[0].output_bytes;
 #define MF_BENCH_FORMAT(F)                                                        \
   benchmark::RegisterBenchmark(("encode/" #F "/nearest" + name).c_str(),          \

@@ -156,7 +156,7 @@ __attribute__((target("avx512f"), noinline)) double fp64_fma_loop(std::uint64_t 
 // (ZMM state saved) is the bulk dispatcher's AVX-512 check.
 bool cpu_has_avx512_bf16() {
   unsigned a = 0, b = 0, c = 0, d = 0;
-  if (!mf::bulk::isa_supported(mf::bulk::isa::avx512)) return false;
+  if (!mf::target::isa_supported(mf::target::isa::avx512)) return false;
   if (!__get_cpuid_count(7, 1, &a, &b, &c, &d)) return false;
   return (a & (1u << 5)) != 0;
 }
@@ -191,7 +191,7 @@ enum class peak_kind { fp32_fma, bf16_dot, fp64_fma };
 void bench_peak(benchmark::State& state, peak_kind kind, unsigned threads) {
 #if HMB_X86
   const bool ok = kind == peak_kind::bf16_dot ? cpu_has_avx512_bf16()
-                                              : mf::bulk::isa_supported(mf::bulk::isa::avx512);
+                                              : mf::target::isa_supported(mf::target::isa::avx512);
   if (!ok) {
     state.SkipWithError(kind == peak_kind::bf16_dot ? "this CPU (or OS) lacks AVX512_BF16"
                                                     : "this CPU (or OS) lacks AVX-512");
@@ -802,7 +802,7 @@ void add_context() {
 #else
   benchmark::AddCustomContext("onednn_version", "not found at configure time: onednn rows skip");
 #endif
-  benchmark::AddCustomContext("bulk_isa", mf::bulk::isa_name(mf::bulk::active_isa()));
+  benchmark::AddCustomContext("bulk_isa", mf::target::isa_name(mf::target::active_isa()));
 }
 
 }  // namespace

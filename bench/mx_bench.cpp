@@ -46,7 +46,7 @@ void set_counters(benchmark::State& state, std::size_t n, std::size_t bytes) {
   state.SetBytesProcessed(iterations * static_cast<std::int64_t>(bytes));
 }
 
-void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
+void bench_encode(benchmark::State& state, mf::target::isa isa, std::size_t n) {
   if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> in(n);
   aligned_buffer<std::uint8_t> out(n);
@@ -61,7 +61,7 @@ void bench_encode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
   set_counters(state, n, n * 5);
 }
 
-void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
+void bench_decode(benchmark::State& state, mf::target::isa isa, std::size_t n) {
   if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> floats(n);
   aligned_buffer<std::uint8_t> codes(n);
@@ -78,7 +78,7 @@ void bench_decode(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
 }
 
 template <class Fmt>
-void bench_quantize(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
+void bench_quantize(benchmark::State& state, mf::target::isa isa, std::size_t n) {
   if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> in(n);
   aligned_buffer<std::uint8_t> scales(mf::mx::scale_count<Fmt>(n));
@@ -95,7 +95,7 @@ void bench_quantize(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
 }
 
 template <class Fmt>
-void bench_dequantize(benchmark::State& state, mf::bulk::isa isa, std::size_t n) {
+void bench_dequantize(benchmark::State& state, mf::target::isa isa, std::size_t n) {
   if (!bench_support::select_isa(state, isa)) return;
   aligned_buffer<float> floats(n);
   aligned_buffer<std::uint8_t> scales(mf::mx::scale_count<Fmt>(n));
@@ -112,14 +112,14 @@ void bench_dequantize(benchmark::State& state, mf::bulk::isa isa, std::size_t n)
 }
 
 void register_all() {
-  const mf::bulk::isa isas[] = {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                                mf::bulk::isa::avx512};
+  const mf::target::isa isas[] = {mf::target::isa::scalar, mf::target::isa::avx2,
+                                mf::target::isa::avx512};
   for (const size_class& size : kSizes) {
     const std::size_t n_in = size.output_bytes;       // one byte out per element
     const std::size_t n_out = size.output_bytes / 4;  // four bytes out per element
-    for (mf::bulk::isa isa : isas) {
-      if (!mf::bulk::isa_supported(isa)) continue;
-      const std::string tail = std::string("/") + mf::bulk::isa_name(isa) + "/" + size.name;
+    for (mf::target::isa isa : isas) {
+      if (!mf::target::isa_supported(isa)) continue;
+      const std::string tail = std::string("/") + mf::target::isa_name(isa) + "/" + size.name;
       benchmark::RegisterBenchmark(("encode/e4m3fn" + tail).c_str(),
                                    [=](benchmark::State& s) { bench_encode(s, isa, n_in); });
       benchmark::RegisterBenchmark(

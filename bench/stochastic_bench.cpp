@@ -51,7 +51,7 @@ const char* kernel_name(kernel k) {
 }
 
 template <class Fmt>
-void bench(benchmark::State& state, kernel k, mf::bulk::isa isa, std::size_t n,
+void bench(benchmark::State& state, kernel k, mf::target::isa isa, std::size_t n,
            mf::overflow ovf) {
   using S = typename Fmt::storage_type;
   if (!bench_support::select_isa(state, isa)) return;
@@ -108,8 +108,8 @@ const char* overflow_name(mf::overflow o) {
 
 template <class Fmt>
 void register_format(const char* format) {
-  for (mf::bulk::isa isa : {mf::bulk::isa::avx512, mf::bulk::isa::avx2, mf::bulk::isa::scalar}) {
-    if (!mf::bulk::isa_supported(isa)) continue;
+  for (mf::target::isa isa : {mf::target::isa::avx512, mf::target::isa::avx2, mf::target::isa::scalar}) {
+    if (!mf::target::isa_supported(isa)) continue;
     for (const size_class& size : kSizes) {
       const std::size_t n = size.output_bytes / sizeof(typename Fmt::storage_type);
       for (kernel k : {kernel::nearest, kernel::stochastic, kernel::stochastic_16_bits,
@@ -117,9 +117,9 @@ void register_format(const char* format) {
                        kernel::stochastic_scaled, kernel::nearest_amax}) {
         for (mf::overflow ovf : {mf::overflow::saturating, mf::overflow::non_saturating}) {
           // The scalar loop only at 4 KiB and 256 KiB (it is slow).
-          if (isa == mf::bulk::isa::scalar && size.output_bytes > (std::size_t{1} << 20)) continue;
+          if (isa == mf::target::isa::scalar && size.output_bytes > (std::size_t{1} << 20)) continue;
           const std::string name = std::string(kernel_name(k)) + "/" + format + "/" +
-                                   overflow_name(ovf) + "/" + mf::bulk::isa_name(isa) + "/" +
+                                   overflow_name(ovf) + "/" + mf::target::isa_name(isa) + "/" +
                                    size.name;
           benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
             bench<Fmt>(state, k, isa, n, ovf);

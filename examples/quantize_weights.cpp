@@ -96,7 +96,7 @@ void report(const char* name, const std::vector<float>& w, std::uint64_t seed) {
 int main(int argc, char** argv) {
   const std::uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 2024;
   const std::vector<float> w = make_weights(seed);
-  std::printf("kernels: %s\n", mf::bulk::isa_name(mf::bulk::active_isa()));
+  std::printf("kernels: %s\n", mf::target::isa_name(mf::target::active_isa()));
   report<mf::e4m3fn>("e4m3fn", w, seed);
   report<mf::e5m2>("e5m2", w, seed);
   return 0;

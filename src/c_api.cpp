@@ -112,9 +112,9 @@ void pack(const unsigned char* codes, std::uint8_t* packed) {
     masked[i] = static_cast<std::uint8_t>(codes[i] & ((1u << Fmt::element_bits) - 1u));
   }
   if constexpr (Fmt::element_bits == 4) {
-    mf::mx::scalar_packing::pack_fp4(masked, packed, MF_MX_BLOCK_SIZE);
+    mf::mx::scalar::pack_fp4(masked, packed, MF_MX_BLOCK_SIZE);
   } else if constexpr (Fmt::element_bits == 6) {
-    mf::mx::scalar_packing::pack_fp6(masked, packed, MF_MX_BLOCK_SIZE);
+    mf::mx::scalar::pack_fp6(masked, packed, MF_MX_BLOCK_SIZE);
   } else {
     std::memcpy(packed, masked, MF_MX_BLOCK_SIZE);
   }
@@ -123,9 +123,9 @@ void pack(const unsigned char* codes, std::uint8_t* packed) {
 template <class Fmt>
 void unpack(const std::uint8_t* packed, unsigned char* codes) {
   if constexpr (Fmt::element_bits == 4) {
-    mf::mx::scalar_packing::unpack_fp4(packed, codes, MF_MX_BLOCK_SIZE);
+    mf::mx::scalar::unpack_fp4(packed, codes, MF_MX_BLOCK_SIZE);
   } else if constexpr (Fmt::element_bits == 6) {
-    mf::mx::scalar_packing::unpack_fp6(packed, codes, MF_MX_BLOCK_SIZE);
+    mf::mx::scalar::unpack_fp6(packed, codes, MF_MX_BLOCK_SIZE);
   } else {
     std::memcpy(codes, packed, MF_MX_BLOCK_SIZE);
   }

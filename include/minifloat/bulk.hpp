@@ -9,7 +9,7 @@
 #pragma once
 
 #include "minifloat.hpp"
-#include "bulk/dispatch.hpp"
+#include "target.hpp"
 #include "bulk/scalar.hpp"
 #include "bulk/avx2.hpp"
 #include "bulk/avx512.hpp"

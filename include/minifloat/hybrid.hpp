@@ -3,6 +3,7 @@
 // accumulation models and the post-processing scale rules (docs/hybrid.md).
 #pragma once
 
+#include "target.hpp"
 #include "hybrid/accumulation.hpp"
 #include "hybrid/element_type.hpp"
 #include "hybrid/eltwise.hpp"

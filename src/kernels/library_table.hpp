@@ -1,5 +1,5 @@
 // What every source of minifloat::kernels includes: the definition of
-// bulk/dispatch.hpp's library_table_of, and the macro that instantiates it
+// target/dispatch.hpp's library_table_of, and the macro that instantiates it
 // for one kernel family. Not installed: a program that links the library
 // only declares library_table_of.
 #pragma once
@@ -8,9 +8,9 @@
 #error "src/kernels/ compiles with MINIFLOAT_KERNELS_BUILDING (its CMakeLists.txt sets it)"
 #endif
 
-#include <minifloat/bulk/dispatch.hpp>
+#include <minifloat/target/dispatch.hpp>
 
-namespace mf::bulk::detail {
+namespace mf::target {
 
 template <class Family>
 const row_type_of<Family>& library_table_of(isa i) noexcept {
@@ -19,9 +19,9 @@ const row_type_of<Family>& library_table_of(isa i) noexcept {
   return table_of<Family>(i);
 }
 
-}  // namespace mf::bulk::detail
+}  // namespace mf::target
 
 // The table of one family (a type; commas allowed), compiled here.
 #define MF_COMPILE_KERNEL_TABLE(...)                                                      \
-  template const ::mf::bulk::detail::row_type_of<__VA_ARGS__>&                           \
-  ::mf::bulk::detail::library_table_of<__VA_ARGS__>(::mf::bulk::isa) noexcept
+  template const ::mf::target::row_type_of<__VA_ARGS__>&                           \
+  ::mf::target::library_table_of<__VA_ARGS__>(::mf::target::isa) noexcept

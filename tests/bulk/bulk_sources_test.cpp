@@ -145,7 +145,7 @@ MFT_TYPED_PER_ISA_TEST(BulkSources, EncodeDouble, mft::all_format_list, mft::for
       mft::bulk_encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
       expect_same(got, expected, [&](std::size_t k) {
         std::ostringstream s;
-        s << mf::bulk::isa_name(isa) << " " << mode_name(mode) << " saturating "
+        s << mf::target::isa_name(isa) << " " << mode_name(mode) << " saturating "
           << (ovf == mf::overflow::saturating) << " input " << std::hexfloat << in[k];
         return s.str();
       });
@@ -173,7 +173,7 @@ void check_every_pattern(const char* what) {
       }
       const auto describe = [&](std::size_t k) {
         std::ostringstream s;
-        s << what << " " << mf::bulk::isa_name(mf::bulk::active_isa()) << " "
+        s << what << " " << mf::target::isa_name(mf::target::active_isa()) << " "
           << mode_name(mode) << " saturating " << (ovf == mf::overflow::saturating)
           << " source 0x" << std::hex << +in[k];
         return s.str();
@@ -235,9 +235,9 @@ MFT_TYPED_PER_ISA_TEST(BulkSources, DecodeToBinary16AndBfloat16, mft::all_format
     // round_to, not the constructor: binary16(binary16) is a copy, which
     // keeps a NaN payload that a conversion makes canonical.
     ASSERT_EQ(half[k], mf::round_to<mf::binary16>(v).bits())
-        << mf::bulk::isa_name(isa) << " " << k;
+        << mf::target::isa_name(isa) << " " << k;
     ASSERT_EQ(brain[k], mf::round_to<mf::bfloat16>(v).bits())
-        << mf::bulk::isa_name(isa) << " " << k;
+        << mf::target::isa_name(isa) << " " << k;
     const float x = static_cast<float>(v);
     if (std::isnan(x)) {
       EXPECT_TRUE(std::isnan(static_cast<float>(mf::binary16::from_bits(half[k]))));

@@ -105,7 +105,7 @@ void check_encode_all(const std::vector<float>& in, const char* what) {
       mft::bulk_encode<Fmt>(in.data(), got.data(), in.size(), mf::conversion::with(mode, ovf));
       const long long at = first_difference(got.data(), expected.data(), in.size());
       const std::size_t k = at < 0 ? 0 : static_cast<std::size_t>(at);
-      ASSERT_LT(at, 0) << what << ": isa " << mf::bulk::isa_name(mf::bulk::active_isa())
+      ASSERT_LT(at, 0) << what << ": isa " << mf::target::isa_name(mf::target::active_isa())
                        << ", " << mode_name(mode) << ", saturating "
                        << (ovf == mf::overflow::saturating) << ", input 0x" << std::hex
                        << float_bits(in[k]) << " (" << in[k] << "): got 0x" << +got[k]
@@ -145,7 +145,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeIndependentOfMxcsr, mft::all_format_lis
         _mm_setcsr(saved);
         const long long at = first_difference(got.data(), expected[k].data(), in.size());
         ASSERT_LT(at, 0) << "MXCSR bits 0x" << std::hex << bits << " isa "
-                         << mf::bulk::isa_name(isa) << " " << mode_name(mode) << " input 0x"
+                         << mf::target::isa_name(isa) << " " << mode_name(mode) << " input 0x"
                          << float_bits(in[static_cast<std::size_t>(at < 0 ? 0 : at)]);
         ++k;
       }
@@ -175,13 +175,13 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLengthsAndOffsets, mft::all_format_list
           mft::bulk_encode<Fmt>(src, dst, n, mf::conversion::with(mode, ovf));
           for (std::size_t k = 0; k < n; ++k) {
             const S expected = reference_encode_one<Fmt>(src[k], mode, ovf);
-            ASSERT_EQ(+dst[k], +expected) << mf::bulk::isa_name(isa) << " " << mode_name(mode)
+            ASSERT_EQ(+dst[k], +expected) << mf::target::isa_name(isa) << " " << mode_name(mode)
                                           << " n=" << n << " offset=" << offset << " k=" << k;
           }
           for (std::size_t k = 0; k < out.size(); ++k) {
             const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
             if (!inside) {
-              ASSERT_EQ(+out[k], +canary) << mf::bulk::isa_name(isa) << " wrote outside: n=" << n
+              ASSERT_EQ(+out[k], +canary) << mf::target::isa_name(isa) << " wrote outside: n=" << n
                                           << " offset=" << offset;
             }
           }
@@ -208,7 +208,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft
   mft::bulk_decode<Fmt>(in.data(), out.data(), count);
   for (std::size_t b = 0; b < count; ++b) {
     ASSERT_EQ(float_bits(out[b]), expected[b])
-        << mf::bulk::isa_name(isa) << " pattern 0x" << std::hex << b;
+        << mf::target::isa_name(isa) << " pattern 0x" << std::hex << b;
   }
   constexpr std::size_t kMax = 300, kGuard = 40;
   std::vector<S> cycle(kMax + 4);
@@ -225,7 +225,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft
         const std::uint32_t want =
             inside ? expected[cycle[offset + (k - kGuard - offset)]] : 0xDEADBEEFu;
         ASSERT_EQ(float_bits(buffer[k]), want)
-            << mf::bulk::isa_name(isa) << " n=" << n << " offset=" << offset << " k=" << k;
+            << mf::target::isa_name(isa) << " n=" << n << " offset=" << offset << " k=" << k;
       }
     }
   }
@@ -250,7 +250,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLargeOutputs, mft::all_format_list, mft
       for (std::size_t k = 0; k < out.size(); ++k) {
         const bool inside = k >= offset && k < offset + n;
         ASSERT_EQ(+out[k], inside ? +expected[k] : +static_cast<S>(0xA5A5u))
-            << mf::bulk::isa_name(isa) << " mode " << static_cast<int>(mode) << " k=" << k;
+            << mf::target::isa_name(isa) << " mode " << static_cast<int>(mode) << " k=" << k;
       }
     }
   }
@@ -271,32 +271,32 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft
       const bool inside = k >= offset && k < offset + n;
       const std::uint32_t want =
           inside ? reference_decode_bits<Fmt>(static_cast<unsigned>(in[k])) : 0xDEADBEEFu;
-      ASSERT_EQ(float_bits(out[k]), want) << mf::bulk::isa_name(isa) << " k=" << k;
+      ASSERT_EQ(float_bits(out[k]), want) << mf::target::isa_name(isa) << " k=" << k;
     }
   }
 }
 
 TEST(BulkDispatch, NeverSelectsAMissingIsa) {
-  const mf::bulk::isa previous = mf::bulk::active_isa();
-  EXPECT_TRUE(mf::bulk::isa_supported(mf::bulk::isa::scalar));
-  EXPECT_TRUE(mf::bulk::isa_supported(mf::bulk::best_isa()));
-  for (mf::bulk::isa i : {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                          mf::bulk::isa::avx512, mf::bulk::isa::neon}) {
-    const mf::bulk::isa got = mf::bulk::set_isa(i);
-    EXPECT_TRUE(mf::bulk::isa_supported(got));
-    EXPECT_EQ(got, mf::bulk::active_isa());
-    const mf::bulk::isa_selection sel = mf::bulk::current_selection();
+  const mf::target::isa previous = mf::target::active_isa();
+  EXPECT_TRUE(mf::target::isa_supported(mf::target::isa::scalar));
+  EXPECT_TRUE(mf::target::isa_supported(mf::target::best_isa()));
+  for (mf::target::isa i : {mf::target::isa::scalar, mf::target::isa::avx2,
+                          mf::target::isa::avx512, mf::target::isa::neon}) {
+    const mf::target::isa got = mf::target::set_isa(i);
+    EXPECT_TRUE(mf::target::isa_supported(got));
+    EXPECT_EQ(got, mf::target::active_isa());
+    const mf::target::isa_selection sel = mf::target::current_selection();
     EXPECT_EQ(sel.requested, i);
     EXPECT_EQ(sel.active, got);
-    if (mf::bulk::isa_supported(i)) {
+    if (mf::target::isa_supported(i)) {
       EXPECT_EQ(got, i);
       EXPECT_FALSE(sel.fell_back);
     } else {
-      EXPECT_EQ(got, mf::bulk::best_isa()) << mf::bulk::isa_name(i);
-      EXPECT_TRUE(sel.fell_back) << mf::bulk::isa_name(i);
+      EXPECT_EQ(got, mf::target::best_isa()) << mf::target::isa_name(i);
+      EXPECT_TRUE(sel.fell_back) << mf::target::isa_name(i);
     }
   }
-  mf::bulk::set_isa(previous);
+  mf::target::set_isa(previous);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -312,35 +312,35 @@ TEST(BulkDispatch, DetectionAgreesWithTheCompiler) {
                       __builtin_cpu_supports("avx512dq") &&
                       __builtin_cpu_supports("avx512cd");
   // F16C is not in GCC 12's list; the CPUs with AVX2 all have it.
-  EXPECT_EQ(mf::bulk::isa_supported(mf::bulk::isa::avx2), avx2);
+  EXPECT_EQ(mf::target::isa_supported(mf::target::isa::avx2), avx2);
 #if defined(MINIFLOAT_SIMD_EMULATED)
   // Emulated AVX-512 (tests/bulk/simde_avx512) is offered wherever AVX2 is.
   (void)avx512;
-  EXPECT_EQ(mf::bulk::isa_supported(mf::bulk::isa::avx512), avx2);
+  EXPECT_EQ(mf::target::isa_supported(mf::target::isa::avx512), avx2);
 #else
   // Not offered at all in a build without the AVX-512 kernels.
-  EXPECT_EQ(mf::bulk::isa_supported(mf::bulk::isa::avx512), avx512 && MF_BULK_AVX512 != 0);
+  EXPECT_EQ(mf::target::isa_supported(mf::target::isa::avx512), avx512 && MF_HAS_AVX512_KERNELS != 0);
 #endif
-  EXPECT_FALSE(mf::bulk::isa_supported(mf::bulk::isa::neon));
+  EXPECT_FALSE(mf::target::isa_supported(mf::target::isa::neon));
 }
 #endif
 
 TEST(BulkDispatch, EnvironmentOverride) {
-  const mf::bulk::isa previous = mf::bulk::active_isa();
-  for (mf::bulk::isa i : {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                          mf::bulk::isa::avx512, mf::bulk::isa::neon}) {
-    ASSERT_EQ(setenv("MINIFLOAT_ISA", mf::bulk::isa_name(i), 1), 0);
-    const mf::bulk::isa got = mf::bulk::reset_isa_from_environment();
-    EXPECT_EQ(got, mf::bulk::isa_supported(i) ? i : mf::bulk::best_isa());
-    EXPECT_EQ(mf::bulk::current_selection().fell_back, !mf::bulk::isa_supported(i));
+  const mf::target::isa previous = mf::target::active_isa();
+  for (mf::target::isa i : {mf::target::isa::scalar, mf::target::isa::avx2,
+                          mf::target::isa::avx512, mf::target::isa::neon}) {
+    ASSERT_EQ(setenv("MINIFLOAT_ISA", mf::target::isa_name(i), 1), 0);
+    const mf::target::isa got = mf::target::reset_isa_from_environment();
+    EXPECT_EQ(got, mf::target::isa_supported(i) ? i : mf::target::best_isa());
+    EXPECT_EQ(mf::target::current_selection().fell_back, !mf::target::isa_supported(i));
   }
   ASSERT_EQ(setenv("MINIFLOAT_ISA", "no-such-isa", 1), 0);
-  EXPECT_EQ(mf::bulk::reset_isa_from_environment(), mf::bulk::best_isa());
-  EXPECT_TRUE(mf::bulk::current_selection().fell_back);
+  EXPECT_EQ(mf::target::reset_isa_from_environment(), mf::target::best_isa());
+  EXPECT_TRUE(mf::target::current_selection().fell_back);
   ASSERT_EQ(unsetenv("MINIFLOAT_ISA"), 0);
-  EXPECT_EQ(mf::bulk::reset_isa_from_environment(), mf::bulk::best_isa());
-  EXPECT_FALSE(mf::bulk::current_selection().fell_back);
-  mf::bulk::set_isa(previous);
+  EXPECT_EQ(mf::target::reset_isa_from_environment(), mf::target::best_isa());
+  EXPECT_FALSE(mf::target::current_selection().fell_back);
+  mf::target::set_isa(previous);
 }
 
 // Run by ctest with MINIFLOAT_ISA set (see tests/CMakeLists.txt): the value
@@ -349,11 +349,11 @@ TEST(BulkDispatch, EnvironmentOverride) {
 TEST(BulkDispatchFirstUse, HonoursEnvironment) {
   const char* text = std::getenv("MINIFLOAT_ISA");
   if (text == nullptr) GTEST_SKIP() << "MINIFLOAT_ISA not set";
-  mf::bulk::isa requested = mf::bulk::isa::scalar;
-  ASSERT_TRUE(mf::bulk::parse_isa(text, requested)) << text;
-  const mf::bulk::isa expected =
-      mf::bulk::isa_supported(requested) ? requested : mf::bulk::best_isa();
-  EXPECT_EQ(mf::bulk::active_isa(), expected);
+  mf::target::isa requested = mf::target::isa::scalar;
+  ASSERT_TRUE(mf::target::parse_isa(text, requested)) << text;
+  const mf::target::isa expected =
+      mf::target::isa_supported(requested) ? requested : mf::target::best_isa();
+  EXPECT_EQ(mf::target::active_isa(), expected);
   float in[37];
   std::uint8_t out[37];
   for (int k = 0; k < 37; ++k) in[k] = static_cast<float>(k) * 0.3f - 5.0f;
@@ -386,12 +386,12 @@ const sweep_mode kSweepModes[] = {
 };
 
 template <class Fmt>
-void check_float32_chunk(mf::bulk::isa isa, const std::vector<float>& in,
+void check_float32_chunk(mf::target::isa isa, const std::vector<float>& in,
                          mft::sweep_failure& failure) {
   using S = typename Fmt::storage_type;
   using kernels = mf::bulk::detail::encode_kernels<Fmt>;
-  const auto scalar_encode = mf::bulk::detail::kernels_of<kernels>(mf::bulk::isa::scalar);
-  const auto simd_encode = mf::bulk::detail::kernels_of<kernels>(isa);
+  const auto scalar_encode = mf::target::kernels_of<kernels>(mf::target::isa::scalar);
+  const auto simd_encode = mf::target::kernels_of<kernels>(isa);
   std::vector<S> expected(in.size()), got(in.size());
   for (const sweep_mode& m : kSweepModes) {
     scalar_encode(in.data(), expected.data(), in.size(), m.mode, m.ovf);
@@ -400,7 +400,7 @@ void check_float32_chunk(mf::bulk::isa isa, const std::vector<float>& in,
     if (at >= 0) {
       const std::size_t k = static_cast<std::size_t>(at);
       std::ostringstream os;
-      os << mf::bulk::isa_name(isa) << " " << mft::format_name<Fmt>() << " " << mode_name(m.mode)
+      os << mf::target::isa_name(isa) << " " << mft::format_name<Fmt>() << " " << mode_name(m.mode)
          << " saturating " << (m.ovf == mf::overflow::saturating) << ": input 0x" << std::hex
          << float_bits(in[k]) << " got 0x" << +got[k] << " expected 0x" << +expected[k];
       failure.report(os.str());
@@ -409,7 +409,7 @@ void check_float32_chunk(mf::bulk::isa isa, const std::vector<float>& in,
 }
 
 TEST_P(BulkEveryFloat32, EncodeMatchesTheScalarSetInEveryFormat) {
-  const mf::bulk::isa isa = GetParam();
+  const mf::target::isa isa = GetParam();
   mft::sweep_failure failure;
   mft::for_each_float32_chunk({0x3F8, 0xC3E}, failure, [&](const std::vector<float>& in) {
     mft::for_each_type(mft::all_format_list{}, [&](auto* format) {
@@ -420,10 +420,10 @@ TEST_P(BulkEveryFloat32, EncodeMatchesTheScalarSetInEveryFormat) {
 }
 
 // The SIMD sets only: the scalar set is the reference.
-std::vector<mf::bulk::isa> simd_isas() {
-  std::vector<mf::bulk::isa> simd;
-  for (mf::bulk::isa isa : mft::available_isas()) {
-    if (isa != mf::bulk::isa::scalar) simd.push_back(isa);
+std::vector<mf::target::isa> simd_isas() {
+  std::vector<mf::target::isa> simd;
+  for (mf::target::isa isa : mft::available_isas()) {
+    if (isa != mf::target::isa::scalar) simd.push_back(isa);
   }
   return simd;
 }

@@ -434,8 +434,8 @@ TEST(ConversionScalar, RoundToWithConversion) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, ConversionOptions, ::testing::ValuesIn(mft::architecture_isas()),
-                         [](const ::testing::TestParamInfo<mf::bulk::isa>& info) {
-                           return std::string(mf::bulk::isa_name(info.param));
+                         [](const ::testing::TestParamInfo<mf::target::isa>& info) {
+                           return std::string(mf::target::isa_name(info.param));
                          });
 
 }  // namespace

@@ -52,13 +52,13 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, EncodeScaledRoundsTheFloatProductOnce, ScaleF
         mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                     mf::conversion::with(mode, ovf), {scale, nullptr});
         ASSERT_EQ(first_difference(got.data(), expected.data(), in.size()), -1)
-            << mf::bulk::isa_name(isa) << " scale " << scale << " "
+            << mf::target::isa_name(isa) << " scale " << scale << " "
             << bulk_test::mode_name(mode);
         std::vector<S> got_amax(in.size());
         float amax = 0.0f;
         mft::bulk_encode<TypeParam>(in.data(), got_amax.data(), in.size(),
                                     mf::conversion::with(mode, ovf), {scale, &amax});
-        ASSERT_EQ(got_amax, expected) << mf::bulk::isa_name(isa);
+        ASSERT_EQ(got_amax, expected) << mf::target::isa_name(isa);
         ASSERT_TRUE(same_float(amax, reference_amax(in))) << amax;
       }
     }
@@ -91,7 +91,7 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, FollowsTheFloatingPointEnvironmentAsScalarCod
                                   mf::conversion::stochastic({2}), {scale, nullptr});
       const bool same = got == expected && got_sr == expected_sr;
       _mm_setcsr(saved);
-      ASSERT_TRUE(same) << mf::bulk::isa_name(isa) << " mxcsr 0x" << std::hex << csr;
+      ASSERT_TRUE(same) << mf::target::isa_name(isa) << " mxcsr 0x" << std::hex << csr;
       _mm_setcsr(csr);
     }
   }
@@ -118,21 +118,21 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition, S
       mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                   mf::conversion::stochastic({8, 1}).with_overflow(ovf),
                                   {scale, nullptr});
-      ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa) << " scale " << scale;
+      ASSERT_EQ(got, expected) << mf::target::isa_name(isa) << " scale " << scale;
       float amax = 0.0f;
       mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                   mf::conversion::stochastic({8, 1}).with_overflow(ovf),
                                   {scale, &amax});
-      ASSERT_EQ(got, expected) << mf::bulk::isa_name(isa);
+      ASSERT_EQ(got, expected) << mf::target::isa_name(isa);
       ASSERT_TRUE(same_float(amax, reference_amax(in)));
       mft::bulk_encode<TypeParam>(bf.data(), got.data(), bf.size(),
                                   mf::conversion::stochastic({8, 1}).with_overflow(ovf),
                                   {scale, nullptr});
-      ASSERT_EQ(got, expected_bf) << "bfloat16 " << mf::bulk::isa_name(isa);
+      ASSERT_EQ(got, expected_bf) << "bfloat16 " << mf::target::isa_name(isa);
       mft::bulk_encode<TypeParam>(hf.data(), got.data(), hf.size(),
                                   mf::conversion::stochastic({8, 1}).with_overflow(ovf),
                                   {scale, nullptr});
-      ASSERT_EQ(got, expected_hf) << "binary16 " << mf::bulk::isa_name(isa);
+      ASSERT_EQ(got, expected_hf) << "binary16 " << mf::target::isa_name(isa);
     }
   }
 }
@@ -142,7 +142,7 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition, S
 // this checks each pattern's widening, the amax over all chunks and each
 // chunk's position in the random stream (2^16 elements span many chunks).
 template <class Fmt, class Src>
-void check_every_16_bit_pattern_fused(mf::bulk::isa isa, const char* source) {
+void check_every_16_bit_pattern_fused(mf::target::isa isa, const char* source) {
   using S = typename Fmt::storage_type;
   std::vector<Src> in(1u << 16);
   std::vector<float> widened(in.size());
@@ -159,8 +159,8 @@ void check_every_16_bit_pattern_fused(mf::bulk::isa isa, const char* source) {
                           mf::conversion::stochastic({5, 7}).with_overflow(ovf), {scale, &amax});
     expected = reference_stochastic<Fmt>(in, 5, 7, ovf, 32, &scale);
     const long long d = first_difference(got.data(), expected.data(), in.size());
-    ASSERT_EQ(d, -1) << source << " stochastic, " << mf::bulk::isa_name(isa) << ", pattern " << d;
-    ASSERT_TRUE(same_float(amax, expected_amax)) << source << " " << mf::bulk::isa_name(isa);
+    ASSERT_EQ(d, -1) << source << " stochastic, " << mf::target::isa_name(isa) << ", pattern " << d;
+    ASSERT_TRUE(same_float(amax, expected_amax)) << source << " " << mf::target::isa_name(isa);
     for (mf::rounding mode : bulk_test::kModes) {
       for (std::size_t i = 0; i < in.size(); ++i) {
         expected[i] = mf::round_to<Fmt>(widened[i] * scale, mode, ovf).bits();
@@ -170,8 +170,8 @@ void check_every_16_bit_pattern_fused(mf::bulk::isa isa, const char* source) {
                             {scale, &amax});
       const long long e = first_difference(got.data(), expected.data(), in.size());
       ASSERT_EQ(e, -1) << source << " " << bulk_test::mode_name(mode) << ", "
-                       << mf::bulk::isa_name(isa) << ", pattern " << e;
-      ASSERT_TRUE(same_float(amax, expected_amax)) << source << " " << mf::bulk::isa_name(isa);
+                       << mf::target::isa_name(isa) << ", pattern " << e;
+      ASSERT_TRUE(same_float(amax, expected_amax)) << source << " " << mf::target::isa_name(isa);
     }
   }
 }
@@ -198,7 +198,7 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, DecodeScaledIsTheExactValueTimesTheScale, Sca
     mft::bulk_decode<TypeParam>(codes.data(), got.data(), codes.size(), scale);
     for (std::size_t i = 0; i < codes.size(); ++i) {
       ASSERT_TRUE(same_float(got[i], expected[i]))
-          << mf::bulk::isa_name(isa) << " code " << +codes[i] << " scale " << scale;
+          << mf::target::isa_name(isa) << " code " << +codes[i] << " scale " << scale;
     }
   }
 }
@@ -206,7 +206,7 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, DecodeScaledIsTheExactValueTimesTheScale, Sca
 class Amax : public mft::per_isa {};
 
 TEST_P(Amax, NanPropagatesInfCountsEmptyIsZero) {
-  const mf::bulk::isa isa = GetParam();
+  const mf::target::isa isa = GetParam();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   for (std::size_t n : {0u, 1u, 7u, 16u, 63u, 64u, 65u, 200u, 1000u}) {
@@ -225,7 +225,7 @@ TEST_P(Amax, NanPropagatesInfCountsEmptyIsZero) {
     for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
       std::vector<float> with = in;
       with[at] = -nan;
-      EXPECT_TRUE(std::isnan(mf::bulk::amax(with.data(), n))) << mf::bulk::isa_name(isa);
+      EXPECT_TRUE(std::isnan(mf::bulk::amax(with.data(), n))) << mf::target::isa_name(isa);
       EXPECT_EQ(float_bits(mf::bulk::amax(with.data(), n)), 0x7FC00000u);
       with[at] = -inf;
       EXPECT_EQ(mf::bulk::amax(with.data(), n), inf);
@@ -234,10 +234,10 @@ TEST_P(Amax, NanPropagatesInfCountsEmptyIsZero) {
       without[at] = 0.0f;
       const float finite_inf =
           mf::bulk::amax(with.data(), n, mf::bulk::amax_nan::finite_only);
-      EXPECT_TRUE(same_float(finite_inf, reference_amax(without))) << mf::bulk::isa_name(isa);
+      EXPECT_TRUE(same_float(finite_inf, reference_amax(without))) << mf::target::isa_name(isa);
       with[at] = nan;
       const float finite = mf::bulk::amax(with.data(), n, mf::bulk::amax_nan::finite_only);
-      EXPECT_TRUE(same_float(finite, reference_amax(without))) << mf::bulk::isa_name(isa);
+      EXPECT_TRUE(same_float(finite, reference_amax(without))) << mf::target::isa_name(isa);
     }
   }
   const float negative_zero = -0.0f;

@@ -17,12 +17,12 @@
 #include <type_traits>
 #include <vector>
 
-#include <minifloat/bulk/dispatch.hpp>
+#include <minifloat/target/dispatch.hpp>
 // Compile the NEON kernels here although the target is not AArch64 (the
 // dispatcher, compiled above, still never offers them: they are called
 // directly).
-#undef MF_BULK_NEON
-#define MF_BULK_NEON 1
+#undef MF_HAS_NEON_KERNELS
+#define MF_HAS_NEON_KERNELS 1
 #include <minifloat/bulk/fused_neon.hpp>
 #include <minifloat/formats.hpp>
 
@@ -41,8 +41,8 @@ void check_chunk(const std::vector<float>& in, mft::sweep_failure& failure) {
   std::vector<S> expected(in.size()), got(in.size());
   for (mf::rounding mode : kModes) {
     for (mf::overflow ovf : {mf::overflow::non_saturating, mf::overflow::saturating}) {
-      mf::bulk::scalar_kernels::encode<Fmt>(in.data(), expected.data(), in.size(), mode, ovf);
-      mf::bulk::neon_kernels::encode<Fmt>(in.data(), got.data(), in.size(), mode, ovf);
+      mf::bulk::scalar::encode<Fmt>(in.data(), expected.data(), in.size(), mode, ovf);
+      mf::bulk::neon::encode<Fmt>(in.data(), got.data(), in.size(), mode, ovf);
       for (std::size_t k = 0; k < in.size(); ++k) {
         if (got[k] != expected[k]) {
           std::uint32_t bits;

@@ -18,7 +18,7 @@
 
 namespace {
 
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
 
 using mftest::AllFormats;
 
@@ -110,19 +110,19 @@ std::vector<float> inputs() {
 }
 
 TEST(NeonDispatch, AvailableAndChosenByDefault) {
-  EXPECT_TRUE(mf::bulk::isa_supported(mf::bulk::isa::neon));
-  EXPECT_FALSE(mf::bulk::isa_supported(mf::bulk::isa::avx2));
-  EXPECT_FALSE(mf::bulk::isa_supported(mf::bulk::isa::avx512));
-  EXPECT_EQ(mf::bulk::best_isa(), mf::bulk::isa::neon);
+  EXPECT_TRUE(mf::target::isa_supported(mf::target::isa::neon));
+  EXPECT_FALSE(mf::target::isa_supported(mf::target::isa::avx2));
+  EXPECT_FALSE(mf::target::isa_supported(mf::target::isa::avx512));
+  EXPECT_EQ(mf::target::best_isa(), mf::target::isa::neon);
   const char* saved = std::getenv("MINIFLOAT_ISA");
   const std::string saved_text = saved ? saved : "";
   ASSERT_EQ(unsetenv("MINIFLOAT_ISA"), 0);
-  EXPECT_EQ(mf::bulk::reset_isa_from_environment(), mf::bulk::isa::neon);
-  EXPECT_FALSE(mf::bulk::current_selection().fell_back);
-  EXPECT_EQ(mf::bulk::set_isa(mf::bulk::isa::neon), mf::bulk::isa::neon);
-  EXPECT_FALSE(mf::bulk::current_selection().fell_back);
+  EXPECT_EQ(mf::target::reset_isa_from_environment(), mf::target::isa::neon);
+  EXPECT_FALSE(mf::target::current_selection().fell_back);
+  EXPECT_EQ(mf::target::set_isa(mf::target::isa::neon), mf::target::isa::neon);
+  EXPECT_FALSE(mf::target::current_selection().fell_back);
   if (saved) setenv("MINIFLOAT_ISA", saved_text.c_str(), 1);
-  mf::bulk::reset_isa_from_environment();
+  mf::target::reset_isa_from_environment();
 }
 
 // The settings take effect (else the tests below could not fail): float
@@ -164,7 +164,7 @@ TYPED_TEST(NeonKernels, EncodeMatchesReferenceUnderEveryFpcr) {
       std::vector<S> got(in.size(), S{0x5A});
       {
         fpcr_scope scope(fpcr);
-        mf::bulk::neon_kernels::encode<Fmt>(in.data(), got.data(), in.size(),
+        mf::bulk::neon::encode<Fmt>(in.data(), got.data(), in.size(),
                                             m.rounding, m.overflow);
       }
       for (std::size_t k = 0; k < in.size(); ++k) {
@@ -207,7 +207,7 @@ TYPED_TEST(NeonKernels, DecodeMatchesReferenceUnderEveryFpcr) {
     std::vector<float> got(in.size());
     {
       fpcr_scope scope(fpcr);
-      mf::bulk::neon_kernels::decode<Fmt>(in.data(), got.data(), in.size());
+      mf::bulk::neon::decode<Fmt>(in.data(), got.data(), in.size());
     }
     for (std::size_t k = 0; k < in.size(); ++k) {
       ASSERT_EQ(float_bits(got[k]), expected[k])
@@ -217,14 +217,14 @@ TYPED_TEST(NeonKernels, DecodeMatchesReferenceUnderEveryFpcr) {
   }
 }
 
-#else  // !MF_BULK_NEON
+#else  // !MF_HAS_NEON_KERNELS
 
 TEST(NeonDispatch, NeverAvailableWithoutNeonKernels) {
-  EXPECT_FALSE(mf::bulk::isa_supported(mf::bulk::isa::neon));
-  EXPECT_NE(mf::bulk::best_isa(), mf::bulk::isa::neon);
-  EXPECT_NE(mf::bulk::set_isa(mf::bulk::isa::neon), mf::bulk::isa::neon);
-  EXPECT_TRUE(mf::bulk::current_selection().fell_back);
-  mf::bulk::reset_isa_from_environment();
+  EXPECT_FALSE(mf::target::isa_supported(mf::target::isa::neon));
+  EXPECT_NE(mf::target::best_isa(), mf::target::isa::neon);
+  EXPECT_NE(mf::target::set_isa(mf::target::isa::neon), mf::target::isa::neon);
+  EXPECT_TRUE(mf::target::current_selection().fell_back);
+  mf::target::reset_isa_from_environment();
 }
 
 #endif

@@ -71,10 +71,10 @@ bool check(const std::string& tool, const std::string& directory, const char* fo
     return false;
   }
   bool ok = true;
-  for (mf::bulk::isa isa : {mf::bulk::isa::scalar, mf::bulk::isa::avx2, mf::bulk::isa::avx512,
-                            mf::bulk::isa::neon}) {
-    if (!mf::bulk::isa_supported(isa)) continue;
-    mf::bulk::set_isa(isa);
+  for (mf::target::isa isa : {mf::target::isa::scalar, mf::target::isa::avx2, mf::target::isa::avx512,
+                            mf::target::isa::neon}) {
+    if (!mf::target::isa_supported(isa)) continue;
+    mf::target::set_isa(isa);
     std::vector<typename Fmt::storage_type> out(in.size());
     mf::bulk::encode<Fmt>(
         in.data(), out.data(), in.size(),
@@ -83,7 +83,7 @@ bool check(const std::string& tool, const std::string& directory, const char* fo
     for (std::size_t i = 0; i < in.size(); ++i) {
       if (out[i] != tool_codes[i]) {
         std::fprintf(stderr, "%s seed %" PRIu64 " bits %d %s: element %zu: bulk 0x%x, tool 0x%x\n",
-                     format, seed, random_bits, mf::bulk::isa_name(isa), i,
+                     format, seed, random_bits, mf::target::isa_name(isa), i,
                      static_cast<unsigned>(out[i]), tool_codes[i]);
         ok = false;
         break;

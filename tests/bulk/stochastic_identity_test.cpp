@@ -27,7 +27,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticBulk, MatchesTheScalarDefinition, mft::all_form
       mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                   mf::conversion::stochastic({seed, 0, bits}).with_overflow(ovf));
       const long long d = first_difference(got.data(), expected.data(), in.size());
-      ASSERT_EQ(d, -1) << mf::bulk::isa_name(isa) << " bits=" << bits << " input 0x"
+      ASSERT_EQ(d, -1) << mf::target::isa_name(isa) << " bits=" << bits << " input 0x"
                        << std::hex << float_bits(in[static_cast<std::size_t>(d)]);
     }
   }
@@ -47,7 +47,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticBulk, EveryRandomBitsCount, mft::all_format_lis
     mft::bulk_encode<TypeParam>(in.data(), got.data(), in.size(),
                                 mf::conversion::stochastic({77, 3, bits}).with_overflow(ovf));
     const long long d = first_difference(got.data(), expected.data(), in.size());
-    ASSERT_EQ(d, -1) << mf::bulk::isa_name(isa) << " bits=" << bits << " input 0x"
+    ASSERT_EQ(d, -1) << mf::target::isa_name(isa) << " bits=" << bits << " input 0x"
                      << std::hex << float_bits(in[static_cast<std::size_t>(d)]);
   }
 }
@@ -80,11 +80,11 @@ MFT_TYPED_PER_ISA_TEST(StochasticBulk, SixteenBitSourcesRoundAsTheirExactFloatVa
     mft::bulk_encode<TypeParam>(bf.data(), got.data(), bf.size(),
                                 mf::conversion::stochastic({11, 5}).with_overflow(ovf));
     EXPECT_EQ(first_difference(got.data(), expected_bf.data(), bf.size()), -1)
-        << "bfloat16 " << mf::bulk::isa_name(isa);
+        << "bfloat16 " << mf::target::isa_name(isa);
     mft::bulk_encode<TypeParam>(hf.data(), got.data(), hf.size(),
                                 mf::conversion::stochastic({11, 5}).with_overflow(ovf));
     EXPECT_EQ(first_difference(got.data(), expected_hf.data(), hf.size()), -1)
-        << "binary16 " << mf::bulk::isa_name(isa);
+        << "binary16 " << mf::target::isa_name(isa);
   }
 }
 
@@ -95,7 +95,7 @@ class StochasticBulkChunks : public mft::per_isa {};
 // holds 4, 8 or 16 elements' lanes) and unaligned input addresses, for each
 // lane width.
 TEST_P(StochasticBulkChunks, AllLengthsOffsetsAndAlignments) {
-  const mf::bulk::isa isa = GetParam();
+  const mf::target::isa isa = GetParam();
   std::vector<float> data = rounding_inputs<mf::e4m3fn>();
   data.resize(1200);
   std::vector<std::size_t> lengths;
@@ -116,7 +116,7 @@ TEST_P(StochasticBulkChunks, AllLengthsOffsetsAndAlignments) {
           ASSERT_EQ(got[0], 0xAB);
           ASSERT_EQ(got[n + 1], 0xAB) << "wrote past the end";
           ASSERT_EQ(first_difference(got.data() + 1, expected.data(), n), -1)
-              << mf::bulk::isa_name(isa) << " n=" << n << " offset=" << offset
+              << mf::target::isa_name(isa) << " n=" << n << " offset=" << offset
               << " bits=" << bits;
         }
       }
@@ -128,7 +128,7 @@ TEST_P(StochasticBulkChunks, AllLengthsOffsetsAndAlignments) {
 // one call, whatever the chunk sizes; also across the Philox counter's
 // 32-bit boundary (element 2^34 starts block 2^32).
 TEST_P(StochasticBulkChunks, ChunkedEqualsWhole) {
-  const mf::bulk::isa isa = GetParam();
+  const mf::target::isa isa = GetParam();
   std::mt19937 gen(99);
   std::normal_distribution<float> normal(0.0f, 2.0f);
   std::vector<float> in(20000);
@@ -144,7 +144,7 @@ TEST_P(StochasticBulkChunks, ChunkedEqualsWhole) {
       mft::bulk_encode<mf::e5m2>(in.data(), whole.data(), in.size(),
                                  mf::conversion::stochastic({42, base, bits}));
       EXPECT_EQ(first_difference(whole.data(), expected.data(), in.size()), -1)
-          << mf::bulk::isa_name(isa) << " base " << base << " bits " << bits;
+          << mf::target::isa_name(isa) << " base " << base << " bits " << bits;
       std::size_t done = 0;
       std::uniform_int_distribution<std::size_t> chunk(1, 700);
       while (done < in.size()) {
@@ -153,7 +153,7 @@ TEST_P(StochasticBulkChunks, ChunkedEqualsWhole) {
                                    mf::conversion::stochastic({42, base + done, bits}));
         done += n;
       }
-      EXPECT_EQ(whole, chunked) << mf::bulk::isa_name(isa) << " bits " << bits;
+      EXPECT_EQ(whole, chunked) << mf::target::isa_name(isa) << " bits " << bits;
     }
   }
 }
@@ -162,12 +162,12 @@ TEST_P(StochasticBulkChunks, ChunkedEqualsWhole) {
 // reaches the kernels: with 1000 inputs halfway between neighbours, two
 // seeds agree on all of them with probability 2^-1000).
 TEST_P(StochasticBulkChunks, TheSeedReachesEveryKernel) {
-  const mf::bulk::isa isa = GetParam();
+  const mf::target::isa isa = GetParam();
   std::vector<float> in(1000, 1.0625f);  // halfway between 1 and 1.125 in e4m3fn
   std::vector<std::uint8_t> a(in.size()), b(in.size());
   mft::bulk_encode<mf::e4m3fn>(in.data(), a.data(), in.size(), mf::conversion::stochastic({1}));
   mft::bulk_encode<mf::e4m3fn>(in.data(), b.data(), in.size(), mf::conversion::stochastic({2}));
-  EXPECT_NE(a, b) << mf::bulk::isa_name(isa);
+  EXPECT_NE(a, b) << mf::target::isa_name(isa);
 }
 
 MFT_INSTANTIATE_PER_ISA(StochasticBulkChunks);

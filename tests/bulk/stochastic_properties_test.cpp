@@ -48,7 +48,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, RoundUpCountIsExactForEveryFraction
       for (auto code : out) ups += code != down;
       std::size_t expected = 0;
       for (unsigned r = (1u << R) - D; r < (1u << R); ++r) expected += histogram[r];
-      EXPECT_EQ(ups, expected) << mf::bulk::isa_name(isa) << " a=" << a << " D=" << D;
+      EXPECT_EQ(ups, expected) << mf::target::isa_name(isa) << " a=" << a << " D=" << D;
     }
   }
 }
@@ -80,7 +80,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, MeanOfManyRoundingsConvergesToTheIn
       const double tolerance =
           (b - a) * (6 * std::sqrt(exact_p * (1 - exact_p) / N) + std::ldexp(1.0, -32));
       EXPECT_NEAR(mean, static_cast<double>(x), tolerance)
-          << mf::bulk::isa_name(isa) << " between " << a << " and " << b;
+          << mf::target::isa_name(isa) << " between " << a << " and " << b;
     }
   }
 }
@@ -104,7 +104,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, RepresentableValuesNeverChange, Fp8
     std::vector<typename TypeParam::storage_type> out(in.size());
     mft::bulk_encode<TypeParam>(in.data(), out.data(), in.size(),
                                 mf::conversion::stochastic({5}).with_overflow(ovf));
-    EXPECT_EQ(out, expected) << mf::bulk::isa_name(isa);
+    EXPECT_EQ(out, expected) << mf::target::isa_name(isa);
   }
 }
 
@@ -135,7 +135,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, OverflowAndNanFollowNearestEven, Fp
                                 mf::conversion::stochastic({9}).with_overflow(ovf));
     for (std::size_t i = 0; i < beyond.size(); ++i) {
       EXPECT_EQ(out[i], mf::round_to<TypeParam>(beyond[i], mf::rounding::nearest_even, ovf).bits())
-          << mf::bulk::isa_name(isa) << " input " << beyond[i];
+          << mf::target::isa_name(isa) << " input " << beyond[i];
     }
     out.resize(between.size());
     mft::bulk_encode<TypeParam>(between.data(), out.data(), between.size(),
@@ -146,7 +146,7 @@ MFT_TYPED_PER_ISA_TEST(StochasticProperties, OverflowAndNanFollowNearestEven, Fp
                                                     mf::overflow::saturating).bits();
       const auto overflow_code =
           mf::round_to<TypeParam>(2 * between[i], mf::rounding::nearest_even, ovf).bits();
-      EXPECT_TRUE(out[i] == max_code || out[i] == overflow_code) << mf::bulk::isa_name(isa);
+      EXPECT_TRUE(out[i] == max_code || out[i] == overflow_code) << mf::target::isa_name(isa);
       overflowed += out[i] != max_code;
     }
     // Halfway: about half overflow (fixed seed; 200 trials, 100 +- 8 sigma),

@@ -35,6 +35,6 @@ void host_decode_binary16(fp8 format, const std::uint8_t* in, std::uint16_t* out
              [&](auto f) { mf::bulk::decode_to_binary16<decltype(f)>(in, out, n); });
 }
 
-const char* host_isa() { return mf::bulk::isa_name(mf::bulk::active_isa()); }
+const char* host_isa() { return mf::target::isa_name(mf::target::active_isa()); }
 
 }  // namespace mf_cuda_test

@@ -21,8 +21,8 @@
 
 namespace {
 
-constexpr mf::bulk::isa all_isas[] = {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                                      mf::bulk::isa::avx512, mf::bulk::isa::neon};
+constexpr mf::target::isa all_isas[] = {mf::target::isa::scalar, mf::target::isa::avx2,
+                                      mf::target::isa::avx512, mf::target::isa::neon};
 
 mfref::round_mode reference_mode(mf::rounding mode) {
   switch (mode) {
@@ -60,9 +60,9 @@ void check(const mfref::reference& ref, const float* in, std::size_t n, mf::roun
   const auto same_bits = [](std::uint32_t expected, float got) {
     return std::memcmp(&expected, &got, sizeof got) == 0;
   };
-  for (const mf::bulk::isa isa : all_isas) {
-    if (!mf::bulk::isa_supported(isa)) continue;
-    mf::bulk::set_isa(isa);
+  for (const mf::target::isa isa : all_isas) {
+    if (!mf::target::isa_supported(isa)) continue;
+    mf::target::set_isa(isa);
     mf::bulk::encode<Fmt>(in, codes.data(), n, mf::conversion::with(mode, overflow));
     for (std::size_t i = 0; i < n; ++i) {
       if (codes[i] != ref.encode(in[i], reference_mode(mode), ref_overflow)) std::abort();
@@ -137,6 +137,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 6: check<mf::bfloat16>(ref, in, n, mode, overflow, sr); break;
     default: check<mf::binary16>(ref, in, n, mode, overflow, sr); break;
   }
-  mf::bulk::set_isa(mf::bulk::isa::scalar);
+  mf::target::set_isa(mf::target::isa::scalar);
   return 0;
 }

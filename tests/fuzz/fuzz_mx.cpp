@@ -1,6 +1,6 @@
 // Fuzz target: MX quantize and dequantize (mf::mx::quantize / dequantize,
 // which take the AVX-512 or AVX2 kernels where the machine has them) on every
-// ISA against the scalar blocks (mf::mx::scalar_kernels), byte for byte and
+// ISA against the scalar blocks (mf::mx::scalar), byte for byte and
 // bit for bit. The first input byte picks the format and the scale rounding;
 // the rest is float32 bit patterns (any length: partial last blocks too) for
 // quantize, and the same bytes as scales + elements for dequantize.
@@ -15,8 +15,8 @@
 
 namespace {
 
-constexpr mf::bulk::isa all_isas[] = {mf::bulk::isa::scalar, mf::bulk::isa::avx2,
-                                      mf::bulk::isa::avx512, mf::bulk::isa::neon};
+constexpr mf::target::isa all_isas[] = {mf::target::isa::scalar, mf::target::isa::avx2,
+                                      mf::target::isa::avx512, mf::target::isa::neon};
 
 template <class Fmt>
 void check(const std::uint8_t* data, std::size_t size, mf::mx::scale_rounding mode) {
@@ -28,18 +28,18 @@ void check(const std::uint8_t* data, std::size_t size, mf::mx::scale_rounding mo
   const std::size_t blocks = (n + k - 1) / k;
   std::vector<std::uint8_t> scales(blocks), elements(blocks * Fmt::element_bytes);
   std::vector<std::uint8_t> want_scales(blocks), want_elements(blocks * Fmt::element_bytes);
-  mf::mx::scalar_kernels::quantize<Fmt>(in.data(), n, want_scales.data(), want_elements.data(),
+  mf::mx::scalar::quantize<Fmt>(in.data(), n, want_scales.data(), want_elements.data(),
                                         mode);
   // Dequantize input: the raw bytes as scales, then elements.
   std::vector<std::uint8_t> raw_scales(blocks), raw_elements(blocks * Fmt::element_bytes);
   for (std::size_t i = 0; i < raw_scales.size(); ++i) raw_scales[i] = data[i % size];
   for (std::size_t i = 0; i < raw_elements.size(); ++i) raw_elements[i] = data[(i * 7 + 3) % size];
   std::vector<float> out(n), want_out(n);
-  mf::mx::scalar_kernels::dequantize<Fmt>(raw_scales.data(), raw_elements.data(), n,
+  mf::mx::scalar::dequantize<Fmt>(raw_scales.data(), raw_elements.data(), n,
                                           want_out.data());
-  for (const mf::bulk::isa isa : all_isas) {
-    if (!mf::bulk::isa_supported(isa)) continue;
-    mf::bulk::set_isa(isa);
+  for (const mf::target::isa isa : all_isas) {
+    if (!mf::target::isa_supported(isa)) continue;
+    mf::target::set_isa(isa);
     mf::mx::quantize<Fmt>(in.data(), scales.data(), elements.data(), n, mode);
     if (scales != want_scales) std::abort();
     // The last block's unused element bytes are not compared (a partial
@@ -66,6 +66,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 4: check<mf::mx::mxfp6_e3m2>(data + 1, size - 1, mode); break;
     default: check<mf::mx::mxint8>(data + 1, size - 1, mode); break;
   }
-  mf::bulk::set_isa(mf::bulk::isa::scalar);
+  mf::target::set_isa(mf::target::isa::scalar);
   return 0;
 }

@@ -25,8 +25,8 @@ using hy::element_type;
 // Sets an ISA for the life of the object.
 class isa_scope {
  public:
-  explicit isa_scope(mf::bulk::isa i) { mf::bulk::set_isa(i); }
-  ~isa_scope() { mf::bulk::reset_isa_from_environment(); }
+  explicit isa_scope(mf::target::isa i) { mf::target::set_isa(i); }
+  ~isa_scope() { mf::target::reset_isa_from_environment(); }
   isa_scope(const isa_scope&) = delete;
   isa_scope& operator=(const isa_scope&) = delete;
 };
@@ -38,12 +38,12 @@ struct named_model {
 
 // Whether the model has a fast kernel on `isa` (for E4M3 x E4M3, which
 // every fast model takes).
-inline bool has_kernel(const hy::accumulation_model& m, mf::bulk::isa isa) {
+inline bool has_kernel(const hy::accumulation_model& m, mf::target::isa isa) {
   return hy::kernels::kernel_for(m, element_type::hf8, element_type::hf8, 1, isa).run != nullptr;
 }
 
 // Every model with a fast kernel on `isa` (kernels/fast_path.hpp).
-inline std::vector<named_model> fast_models(mf::bulk::isa isa = mf::bulk::active_isa()) {
+inline std::vector<named_model> fast_models(mf::target::isa isa = mf::target::active_isa()) {
   const std::vector<named_model> all = {
       {"sequential_fp32", hy::models::sequential_fp32()},
       {"avx512_bf16_pairs", hy::models::avx512_bf16_pairs()},
@@ -154,7 +154,7 @@ inline std::string describe(const problem& p, const hy::matmul_options& o) {
          std::string(hy::name(p.types.c)) + " m=" + std::to_string(p.m) +
          " n=" + std::to_string(p.n) + " k=" + std::to_string(p.k) +
          " lda=" + std::to_string(p.lda) + " threads=" + std::to_string(o.threads) +
-         " isa=" + mf::bulk::isa_name(mf::bulk::active_isa());
+         " isa=" + mf::target::isa_name(mf::target::active_isa());
 }
 
 // C through the run-time entry; C's padding starts as 0xA5A5A5A5 and must

@@ -25,13 +25,13 @@ using kernel_test::matches_reference;
 using kernel_test::random_problem;
 using T = element_type;
 
-class HybridKernels : public ::testing::TestWithParam<mf::bulk::isa> {
+class HybridKernels : public ::testing::TestWithParam<mf::target::isa> {
  protected:
   void SetUp() override {
-    if (!mf::bulk::isa_supported(GetParam())) GTEST_SKIP() << mft::why_not_supported(GetParam());
-    mf::bulk::set_isa(GetParam());
+    if (!mf::target::isa_supported(GetParam())) GTEST_SKIP() << mft::why_not_supported(GetParam());
+    mf::target::set_isa(GetParam());
   }
-  void TearDown() override { mf::bulk::reset_isa_from_environment(); }
+  void TearDown() override { mf::target::reset_isa_from_environment(); }
 };
 
 hy::matmul_options with(const hy::accumulation_model& m) {
@@ -41,7 +41,7 @@ hy::matmul_options with(const hy::accumulation_model& m) {
 }
 
 TEST_P(HybridKernels, EveryTypeCombinationOnRandomFiniteCodes) {
-  ASSERT_EQ(mf::bulk::active_isa(), GetParam());
+  ASSERT_EQ(mf::target::active_isa(), GetParam());
   std::mt19937_64 rng(11);
   for (const auto& model : kernel_test::fast_models()) {
     for (const kernel_test::type_triple& types : kernel_test::float_triples(model.model)) {
@@ -219,7 +219,7 @@ TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
 TEST_P(HybridKernels, RandomShapesPerModel) {
   const int shapes_per_model = mft::full_level() ? 10000 : 16;
   std::mt19937_64 rng(2026);
-  for (const auto& model : kernel_test::fast_models(mf::bulk::best_isa())) {
+  for (const auto& model : kernel_test::fast_models(mf::target::best_isa())) {
     const auto triples = kernel_test::float_triples(model.model);
     const bool compared = kernel_test::has_kernel(model.model, GetParam());
     for (int s = 0; s < shapes_per_model; ++s) {
@@ -253,8 +253,8 @@ TEST_P(HybridKernels, RandomShapesPerModel) {
   }
 }
 
-std::string isa_test_name(const ::testing::TestParamInfo<mf::bulk::isa>& info) {
-  return mf::bulk::isa_name(info.param);
+std::string isa_test_name(const ::testing::TestParamInfo<mf::target::isa>& info) {
+  return mf::target::isa_name(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIsa, HybridKernels, ::testing::ValuesIn(mft::architecture_isas()),

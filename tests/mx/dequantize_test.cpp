@@ -55,20 +55,20 @@ void check_dequantize(const tensor& t, const std::vector<std::uint32_t>& ref,
     }
     for (std::size_t g = 0; g < 4; ++g) ASSERT_EQ(to_bits(out[t.n + g]), 0xDEADBEEFu) << path;
   };
-  const mf::bulk::isa isa = mf::bulk::active_isa();
+  const mf::target::isa isa = mf::target::active_isa();
   check(
       [&](float* out) { mf::mx::dequantize<Fmt>(t.scales.data(), t.elements.data(), out, t.n); },
-      mf::bulk::isa_name(isa));
-#if MF_BULK_X86
-  if constexpr (mf::mx::avx512_dequantize::supports<Fmt>) {
-    if (isa == mf::bulk::isa::avx512) {
+      mf::target::isa_name(isa));
+#if MF_HAS_X86_KERNELS
+  if constexpr (mf::mx::detail::simd_kernels_cover<Fmt>) {
+    if (isa == mf::target::isa::avx512) {
       // The whole blocks through the decoder without VBMI, the rest scalar.
       check(
           [&](float* out) {
             const std::size_t blocks = t.n / Fmt::block_size;
-            mf::mx::avx512_dequantize::dequantize<Fmt>(t.scales.data(), t.elements.data(), blocks,
+            mf::mx::avx512::dequantize<Fmt>(t.scales.data(), t.elements.data(), blocks,
                                                        out, /*allow_vbmi=*/false);
-            mf::mx::scalar_kernels::dequantize<Fmt>(
+            mf::mx::scalar::dequantize<Fmt>(
                 t.scales.data() + blocks, t.elements.data() + blocks * Fmt::element_bytes,
                 t.n - blocks * Fmt::block_size, out + blocks * Fmt::block_size);
           },

@@ -26,16 +26,16 @@
 
 #include <gtest/gtest.h>
 
-#include <minifloat/bulk/dispatch.hpp>
+#include <minifloat/target/dispatch.hpp>
 
 #include "support/formats.hpp"
 
 // GoogleTest prints a parameter through PrintTo found by argument-dependent
 // lookup: the kernel set's name instead of its byte.
 namespace mf {
-namespace bulk {
+namespace target {
 inline void PrintTo(isa selected, std::ostream* os) { *os << isa_name(selected); }
-}  // namespace bulk
+}  // namespace target
 }  // namespace mf
 
 namespace mft {
@@ -45,33 +45,33 @@ namespace mft {
 // CPU cannot run it, so a set that did not run shows as skipped rather than
 // missing. (NEON on x86 and AVX on AArch64 are not sets of the
 // architecture: never registered.)
-inline std::vector<mf::bulk::isa> architecture_isas() {
-#if MF_BULK_X86
-  return {mf::bulk::isa::scalar, mf::bulk::isa::avx2, mf::bulk::isa::avx512};
+inline std::vector<mf::target::isa> architecture_isas() {
+#if MF_HAS_X86_KERNELS
+  return {mf::target::isa::scalar, mf::target::isa::avx2, mf::target::isa::avx512};
 #elif defined(__aarch64__)
-  return {mf::bulk::isa::scalar, mf::bulk::isa::neon};
+  return {mf::target::isa::scalar, mf::target::isa::neon};
 #else
-  return {mf::bulk::isa::scalar};
+  return {mf::target::isa::scalar};
 #endif
 }
 
 // Every kernel set this build and CPU run, scalar first.
-inline std::vector<mf::bulk::isa> available_isas() {
-  std::vector<mf::bulk::isa> result;
-  for (mf::bulk::isa candidate : architecture_isas()) {
-    if (mf::bulk::isa_supported(candidate)) result.push_back(candidate);
+inline std::vector<mf::target::isa> available_isas() {
+  std::vector<mf::target::isa> result;
+  for (mf::target::isa candidate : architecture_isas()) {
+    if (mf::target::isa_supported(candidate)) result.push_back(candidate);
   }
   return result;
 }
 
 // Why a kernel set of the architecture does not run here.
-inline std::string why_not_supported(mf::bulk::isa selected) {
-  const std::string name = mf::bulk::isa_name(selected);
-  if (selected == mf::bulk::isa::avx512 && !MF_BULK_AVX512) {
-    return name + ": this build has no AVX-512 kernels (MINIFLOAT_BULK_NO_AVX512)";
+inline std::string why_not_supported(mf::target::isa selected) {
+  const std::string name = mf::target::isa_name(selected);
+  if (selected == mf::target::isa::avx512 && !MF_HAS_AVX512_KERNELS) {
+    return name + ": this build has no AVX-512 kernels (MINIFLOAT_NO_AVX512)";
   }
-  if (selected == mf::bulk::isa::neon && !MF_BULK_NEON) {
-    return name + ": this build has no NEON kernels (MINIFLOAT_BULK_NO_SIMD)";
+  if (selected == mf::target::isa::neon && !MF_HAS_NEON_KERNELS) {
+    return name + ": this build has no NEON kernels (MINIFLOAT_NO_SIMD)";
   }
   return name + ": this CPU (or its OS) does not support it";
 }
@@ -80,24 +80,24 @@ inline std::string why_not_supported(mf::bulk::isa selected) {
 // previous one.
 class isa_scope {
  public:
-  explicit isa_scope(mf::bulk::isa selected) : previous_(mf::bulk::active_isa()) {
-    const mf::bulk::isa got = mf::bulk::set_isa(selected);
-    EXPECT_EQ(got, selected) << mf::bulk::isa_name(selected);
+  explicit isa_scope(mf::target::isa selected) : previous_(mf::target::active_isa()) {
+    const mf::target::isa got = mf::target::set_isa(selected);
+    EXPECT_EQ(got, selected) << mf::target::isa_name(selected);
   }
-  ~isa_scope() { mf::bulk::set_isa(previous_); }
+  ~isa_scope() { mf::target::set_isa(previous_); }
   isa_scope(const isa_scope&) = delete;
   isa_scope& operator=(const isa_scope&) = delete;
 
  private:
-  mf::bulk::isa previous_;
+  mf::target::isa previous_;
 };
 
 // The fixture of a value-parameterized test over the kernel sets: the
 // parameter is selected while the test runs, or the test skips.
-class per_isa : public ::testing::TestWithParam<mf::bulk::isa> {
+class per_isa : public ::testing::TestWithParam<mf::target::isa> {
  protected:
   void SetUp() override {
-    if (!mf::bulk::isa_supported(GetParam())) GTEST_SKIP() << why_not_supported(GetParam());
+    if (!mf::target::isa_supported(GetParam())) GTEST_SKIP() << why_not_supported(GetParam());
     scope_.emplace(GetParam());
   }
 
@@ -105,8 +105,8 @@ class per_isa : public ::testing::TestWithParam<mf::bulk::isa> {
   std::optional<isa_scope> scope_;
 };
 
-inline std::string isa_param_name(const ::testing::TestParamInfo<mf::bulk::isa>& info) {
-  return mf::bulk::isa_name(info.param);
+inline std::string isa_param_name(const ::testing::TestParamInfo<mf::target::isa>& info) {
+  return mf::target::isa_name(info.param);
 }
 
 #define MFT_INSTANTIATE_PER_ISA(suite)                                            \
@@ -115,20 +115,20 @@ inline std::string isa_param_name(const ::testing::TestParamInfo<mf::bulk::isa>&
 
 namespace detail {
 
-using isa_test_body = void (*)(mf::bulk::isa);
+using isa_test_body = void (*)(mf::target::isa);
 
 class typed_isa_test : public ::testing::Test {
  public:
-  typed_isa_test(isa_test_body body, mf::bulk::isa selected) : body_(body), isa_(selected) {}
+  typed_isa_test(isa_test_body body, mf::target::isa selected) : body_(body), isa_(selected) {}
   void TestBody() override {
-    if (!mf::bulk::isa_supported(isa_)) GTEST_SKIP() << why_not_supported(isa_);
+    if (!mf::target::isa_supported(isa_)) GTEST_SKIP() << why_not_supported(isa_);
     isa_scope scope(isa_);
     body_(isa_);
   }
 
  private:
   isa_test_body body_;
-  mf::bulk::isa isa_;
+  mf::target::isa isa_;
 };
 
 // Registers suite/<type name>.name/<isa> for every type of the list and every
@@ -138,17 +138,17 @@ class typed_isa_test : public ::testing::Test {
 template <class Names, class... Types, class BodyOf>
 bool register_typed_per_isa(const char* suite, const char* name, const char* file, int line,
                             type_list<Types...>, BodyOf body_of) {
-  const std::vector<mf::bulk::isa> isas = architecture_isas();
+  const std::vector<mf::target::isa> isas = architecture_isas();
   int index = 0;
   const auto register_type = [&](auto* type_tag) {
     using type = std::remove_pointer_t<decltype(type_tag)>;
     const std::string suite_name =
         std::string(suite) + "/" + Names::template GetName<type>(index++);
     const isa_test_body body = body_of(type_tag);
-    for (mf::bulk::isa selected : isas) {
-      const std::string test_name = std::string(name) + "/" + mf::bulk::isa_name(selected);
+    for (mf::target::isa selected : isas) {
+      const std::string test_name = std::string(name) + "/" + mf::target::isa_name(selected);
       ::testing::RegisterTest(suite_name.c_str(), test_name.c_str(), nullptr,
-                              mf::bulk::isa_name(selected), file, line,
+                              mf::target::isa_name(selected), file, line,
                               [body, selected]() -> ::testing::Test* {
                                 return new typed_isa_test(body, selected);
                               });
@@ -167,7 +167,7 @@ bool register_typed_per_isa(const char* suite, const char* name, const char* fil
 // argument does.
 #define MFT_TYPED_PER_ISA_TEST(suite, name, types, names)                                 \
   template <class TypeParam>                                                             \
-  void suite##_##name##_body(mf::bulk::isa isa);                                         \
+  void suite##_##name##_body(mf::target::isa isa);                                         \
   [[maybe_unused]] const bool suite##_##name##_registered =                              \
       ::mft::detail::register_typed_per_isa<names>(                                      \
           #suite, #name, __FILE__, __LINE__, types{},                                    \
@@ -175,4 +175,4 @@ bool register_typed_per_isa(const char* suite, const char* name, const char* fil
             return &suite##_##name##_body<std::remove_pointer_t<decltype(type_tag)>>;    \
           });                                                                            \
   template <class TypeParam>                                                             \
-  void suite##_##name##_body([[maybe_unused]] mf::bulk::isa isa)
+  void suite##_##name##_body([[maybe_unused]] mf::target::isa isa)

@@ -20,7 +20,7 @@ enum class amax_nan : unsigned char {
 // with no finite element). A NaN result is the quiet NaN 0x7FC00000.
 inline float amax(const float* in, std::size_t n, amax_nan nan = amax_nan::propagate) {
   const bool finite_only = nan == amax_nan::finite_only;
-  return detail::amax_from_bits(
+  return lanes::amax_from_bits(
       detail::active_kernels<detail::format_free_kernels>().amax_bits(in, n, finite_only));
 }
 

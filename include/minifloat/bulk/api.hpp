@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "../formats.hpp"
-#include "dispatch.hpp"
+#include "../target/dispatch.hpp"
 #include "kernel_sets.hpp"
 
 namespace mf {

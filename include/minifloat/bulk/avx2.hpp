@@ -3,27 +3,27 @@
 // these after CPUID and XCR0 said the CPU and OS support them.
 #pragma once
 
-#include "../simd/target_region.hpp"
+#include "../target/region.hpp"
 #include "../simd/x86/avx2/integer_ops.hpp"
-#include "dispatch.hpp"
+#include "../target/dispatch.hpp"
 #include "scalar.hpp"
 
-#if MF_BULK_X86
-#include "x86_intrinsics.hpp"
+#if MF_HAS_X86_KERNELS
+#include "../target/x86_intrinsics.hpp"
 
 // The generic algorithms, compiled for AVX2.
 MF_SIMD_REGION_BEGIN_AVX2
-namespace mf::bulk::avx2_kernels {
+namespace mf::bulk::avx2 {
 using ops = simd::avx2::int32_ops;
-#include "generic/decode_lanes.hpp"
+#include "../lanes/decode_lanes.hpp"
 #include "generic/decode_loop.hpp"
-#include "generic/encode_lanes.hpp"
-}  // namespace mf::bulk::avx2_kernels
+#include "../lanes/encode_lanes.hpp"
+}  // namespace mf::bulk::avx2
 MF_SIMD_REGION_END
 
 namespace mf {
 namespace bulk {
-namespace avx2_kernels {
+namespace avx2 {
 
 MF_TARGET_AVX2 inline __m256i splat(unsigned v) {
   return _mm256_set1_epi32(static_cast<int>(v));
@@ -55,8 +55,8 @@ MF_TARGET_AVX2 inline void decode(const typename Fmt::storage_type* in, float* o
   decode_loop<Fmt, false>(in, out, n, 1.0f);
 }
 
-}  // namespace avx2_kernels
+}  // namespace avx2
 }  // namespace bulk
 }  // namespace mf
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

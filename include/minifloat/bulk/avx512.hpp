@@ -5,21 +5,22 @@
 // tails use masked loads and stores, the generic loops a zero-padded copy.
 #pragma once
 
-#include "../simd/target_region.hpp"
+#include "../target/region.hpp"
 #include "../simd/x86/avx512/integer_ops.hpp"
-#include "dispatch.hpp"
+#include "../target/dispatch.hpp"
+#include "../lanes/decode_table.hpp"
 #include "scalar.hpp"
 
-#if MF_BULK_X86
-#include "x86_intrinsics.hpp"
+#if MF_HAS_X86_KERNELS
+#include "../target/x86_intrinsics.hpp"
 
 // The generic algorithms, compiled for AVX-512.
 MF_SIMD_REGION_BEGIN_AVX512
-namespace mf::bulk::avx512_kernels {
+namespace mf::bulk::avx512 {
 using ops = simd::avx512::int32_ops;
-#include "generic/decode_lanes.hpp"
+#include "../lanes/decode_lanes.hpp"
 #include "generic/decode_loop.hpp"
-#include "generic/encode_lanes.hpp"
+#include "../lanes/encode_lanes.hpp"
 
 // Encodes one vector of float bit patterns (generic/encode_lanes.hpp). The
 // fast path's float add uses embedded rounding, ties to even whatever MXCSR
@@ -28,12 +29,12 @@ template <class F, rounding Mode, overflow Ovf>
 MF_FORCE_INLINE __m512i encode_vector(__m512i x) {
   return encode_lanes<F, Mode, Ovf, ops, true>(x);
 }
-}  // namespace mf::bulk::avx512_kernels
+}  // namespace mf::bulk::avx512
 MF_SIMD_REGION_END
 
 namespace mf {
 namespace bulk {
-namespace avx512_kernels {
+namespace avx512 {
 
 // Outputs at least this large (bytes) are written with non-temporal stores:
 // they would not stay in the caches anyway, and streaming them saves the
@@ -136,36 +137,8 @@ MF_TARGET_AVX512 inline void decode_generic(const typename Fmt::storage_type* in
 }
 
 // ---- table decode (AVX-512 VBMI), formats of 8 bits or fewer -------------
-// Every value of such a format is a float whose low 16 bits are zero, so a
-// byte decodes through two 256-entry byte tables (bits 16..23 and 24..31 of
-// the float), each looked up with two vpermi2b and a blend on the index's
-// top bit. The tables come from the scalar decode (the reference), indexed
-// by the raw byte, so bits above a sub-byte format's width, NaN, Inf and
-// subnormals need no code.
-template <class F>
-struct decode_table {
-  alignas(64) std::uint8_t plane16[256];  // float bits 16..23
-  alignas(64) std::uint8_t plane24[256];  // float bits 24..31
-  bool exact;                             // every low half was zero
-};
-
-template <class F>
-inline const decode_table<F>& get_decode_table() {
-  static const decode_table<F> table = [] {
-    decode_table<F> t{};
-    t.exact = true;
-    for (unsigned b = 0; b < 256; ++b) {
-      const std::uint32_t bits = mf::detail::bit_cast<std::uint32_t>(
-          mf::detail::decode_to_float<F>(b & detail::decode_constants<F>::valid_mask));
-      if ((bits & 0xFFFFu) != 0) t.exact = false;
-      t.plane16[b] = static_cast<std::uint8_t>(bits >> 16);
-      t.plane24[b] = static_cast<std::uint8_t>(bits >> 24);
-    }
-    return t;
-  }();
-  return table;
-}
-
+// Two 256-entry byte tables per format (lanes/decode_table.hpp), each looked
+// up with two vpermi2b and a blend on the index's top bit.
 // The byte order the table decode permutes its input into: position
 // j*16 + k takes element (k/4)*16 + 4j + k%4, so that the in-lane unpacks
 // leave the elements in order. A constant: built per call, g++ -O2 left its
@@ -197,7 +170,7 @@ template <class Fmt, bool Stream>
 MF_TARGET_AVX512VBMI inline std::size_t decode_table_loop(const std::uint8_t* in,
                                                           float* out, std::size_t n) {
   using F = typename Fmt::format;
-  const decode_table<F>& t = get_decode_table<F>();
+  const lanes::decode_table<F>& t = lanes::decode_table_of<F>();
   const __m512i a0 = _mm512_load_si512(t.plane16);
   const __m512i a1 = _mm512_load_si512(t.plane16 + 64);
   const __m512i a2 = _mm512_load_si512(t.plane16 + 128);
@@ -248,15 +221,15 @@ MF_TARGET_AVX512 inline void decode(const typename Fmt::storage_type* in,
                                     float* out, std::size_t n) {
   using F = typename Fmt::format;
   if constexpr (F::bits <= 8) {
-    if (n >= 64 && bulk::detail::active_optional_features().avx512vbmi && get_decode_table<F>().exact) {
+    if (n >= 64 && target::active_optional_features().avx512vbmi && lanes::decode_table_of<F>().exact) {
       return decode_table_path<Fmt>(in, out, n);
     }
   }
   decode_generic<Fmt>(in, out, n);
 }
 
-}  // namespace avx512_kernels
+}  // namespace avx512
 }  // namespace bulk
 }  // namespace mf
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

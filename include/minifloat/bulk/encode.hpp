@@ -148,7 +148,7 @@ inline void encode(const Src* in, typename Fmt::storage_type* out, std::size_t n
       if (!detail::nothing_fused(c, steps)) {
         const std::uint32_t amax =
             detail::run_fused_steps<Fmt>(in, out, n, c, steps.scale, steps.amax != nullptr);
-        if (steps.amax != nullptr) *steps.amax = detail::amax_from_bits(amax);
+        if (steps.amax != nullptr) *steps.amax = lanes::amax_from_bits(amax);
         return;
       }
       detail::encode_float_plain<Fmt>(in, out, n, c.mode, c.on_overflow);
@@ -187,10 +187,10 @@ inline void encode_widened(std::size_t n, storage_of<Fmt>* out, const conversion
     const fused_steps chunk_steps{steps.scale, steps.amax != nullptr ? &chunk_amax : nullptr};
     encode<Fmt>(static_cast<const float*>(widened), out + first, count, c.at_element(first),
                 chunk_steps);
-    const std::uint32_t a = float_magnitude_bits(chunk_amax);
+    const std::uint32_t a = lanes::float_magnitude_bits(chunk_amax);
     amax = a > amax ? a : amax;
   });
-  if (steps.amax != nullptr) *steps.amax = amax_from_bits(amax);
+  if (steps.amax != nullptr) *steps.amax = lanes::amax_from_bits(amax);
 }
 
 template <class Fmt>

@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "api.hpp"
-#include "dispatch.hpp"
+#include "../target/dispatch.hpp"
 #include "fused_scalar.hpp"
 #include "kernel_sets.hpp"
 

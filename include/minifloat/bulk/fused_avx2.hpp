@@ -13,10 +13,10 @@
 #include "philox_simd.hpp"
 #include "stochastic_avx2.hpp"
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 
 MF_SIMD_REGION_BEGIN_AVX2
-namespace mf::bulk::avx2_kernels {
+namespace mf::bulk::avx2 {
 // A stochastic group goes straight to the general steps: asking first
 // whether a lane is below min normal made the AVX2 stochastic encodes 5-11%
 // slower (Zen 1, docs/performance.md).
@@ -25,12 +25,12 @@ using philox_ops = simd::avx2::philox_ops;
 using binary16_ops = simd::avx2::int16_ops;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"
-}  // namespace mf::bulk::avx2_kernels
+}  // namespace mf::bulk::avx2
 MF_SIMD_REGION_END
 
 namespace mf {
 namespace bulk {
-namespace avx2_kernels {
+namespace avx2 {
 
 template <class Fmt>
 MF_TARGET_AVX2 inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t n,
@@ -45,8 +45,8 @@ MF_TARGET_AVX2 inline void decode_scaled(const typename Fmt::storage_type* in, f
   decode_loop<Fmt, true>(in, out, n, scale);
 }
 
-}  // namespace avx2_kernels
+}  // namespace avx2
 }  // namespace bulk
 }  // namespace mf
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

@@ -16,10 +16,10 @@
 #include "philox_simd.hpp"
 #include "stochastic_avx512.hpp"
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 
 MF_SIMD_REGION_BEGIN_AVX512
-namespace mf::bulk::avx512_kernels {
+namespace mf::bulk::avx512 {
 // A stochastic group asks first whether a lane is below min normal, and
 // skips those steps when none is: one vpminud per 64 elements, against the
 // general steps' per-lane work in every group. Unlike AVX2's choice
@@ -31,12 +31,12 @@ using philox_ops = simd::avx512::philox_ops;
 using binary16_ops = simd::avx512::int16_ops;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"
-}  // namespace mf::bulk::avx512_kernels
+}  // namespace mf::bulk::avx512
 MF_SIMD_REGION_END
 
 namespace mf {
 namespace bulk {
-namespace avx512_kernels {
+namespace avx512 {
 
 template <class Fmt>
 MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type* out,
@@ -65,8 +65,8 @@ MF_TARGET_AVX512 inline void decode_scaled(const typename Fmt::storage_type* in,
   decode_loop<Fmt, true>(in, out, n, scale);
 }
 
-}  // namespace avx512_kernels
+}  // namespace avx512
 }  // namespace bulk
 }  // namespace mf
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

@@ -19,10 +19,10 @@
 #include "philox_simd.hpp"
 #include "stochastic_neon.hpp"
 
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
 
 // NEON is baseline on AArch64: no target region.
-namespace mf::bulk::neon_kernels {
+namespace mf::bulk::neon {
 // A stochastic group goes straight to the general steps: the check for a
 // lane below min normal is not measured on an AArch64 core, and on AVX2 it
 // makes the stochastic encodes slower (fused_avx2.hpp).
@@ -32,11 +32,11 @@ using philox_ops = simd::neon::philox_ops;
 using binary16_ops = void;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"
-}  // namespace mf::bulk::neon_kernels
+}  // namespace mf::bulk::neon
 
 namespace mf {
 namespace bulk {
-namespace neon_kernels {
+namespace neon {
 
 template <class Fmt>
 inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t n,
@@ -51,8 +51,8 @@ inline void decode_scaled(const typename Fmt::storage_type* in, float* out, std:
   decode_loop<Fmt, true>(in, out, n, scale);
 }
 
-}  // namespace neon_kernels
+}  // namespace neon
 }  // namespace bulk
 }  // namespace mf
 
-#endif  // MF_BULK_NEON
+#endif  // MF_HAS_NEON_KERNELS

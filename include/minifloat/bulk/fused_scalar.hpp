@@ -15,6 +15,7 @@
 #include "../random.hpp"
 #include "../rounding.hpp"
 #include "../scalar_convert.hpp"
+#include "../lanes/magnitude_bits.hpp"
 #include "mode_dispatch.hpp"
 
 namespace mf {
@@ -66,21 +67,6 @@ inline random_step_layout stochastic_step_layout(int random_bits, std::size_t st
   return random_step_layout{lane_bytes, per_block, step / per_block};
 }
 
-// |x| as an unsigned integer orders every float by magnitude with every NaN
-// above +Inf, so one integer max gives max |x|, NaN if any input was.
-inline float amax_from_bits(std::uint32_t magnitude_bits) noexcept {
-  if (magnitude_bits > 0x7F800000u) return std::numeric_limits<float>::quiet_NaN();
-  float f;
-  std::memcpy(&f, &magnitude_bits, sizeof f);
-  return f;
-}
-
-inline std::uint32_t float_magnitude_bits(float f) noexcept {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u & 0x7FFFFFFFu;
-}
-
 // One element of a fused encode: the scalar definition every kernel meets.
 //   x = widen(in), p = Scale ? x * scale (rounded to float) : x,
 //   out = round_to_stochastic<Fmt>(p, word, overflow, bits) or
@@ -97,11 +83,11 @@ inline typename Fmt::storage_type fused_encode_one(float x, std::uint32_t random
 
 }  // namespace detail
 
-namespace scalar_kernels {
+namespace scalar {
 
 // Encodes n elements starting at element `first` of the call (the random
 // word of element i is that of index offset + first + i); returns the
-// integer max of |x| bits over them (see amax_from_bits).
+// integer max of |x| bits over them (see lanes::amax_from_bits).
 template <class Fmt, bool Scale>
 inline std::uint32_t encode_fused_range(const float* in, typename Fmt::storage_type* out,
                                         std::size_t n, std::size_t first,
@@ -111,7 +97,7 @@ inline std::uint32_t encode_fused_range(const float* in, typename Fmt::storage_t
   philox4x32_block block{};
   for (std::size_t i = 0; i < n; ++i) {
     const float x = in[i];
-    const std::uint32_t a = detail::float_magnitude_bits(x);
+    const std::uint32_t a = lanes::float_magnitude_bits(x);
     amax = a > amax ? a : amax;
     std::uint32_t random = 0;
     if (r.stochastic) {
@@ -149,13 +135,13 @@ inline void decode_scaled(const typename Fmt::storage_type* in, float* out,
 inline std::uint32_t amax_bits(const float* in, std::size_t n, bool finite_only) {
   std::uint32_t amax = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t a = detail::float_magnitude_bits(in[i]);
+    const std::uint32_t a = lanes::float_magnitude_bits(in[i]);
     if (finite_only && a >= 0x7F800000u) continue;
     amax = a > amax ? a : amax;
   }
   return amax;
 }
 
-}  // namespace scalar_kernels
+}  // namespace scalar
 }  // namespace bulk
 }  // namespace mf

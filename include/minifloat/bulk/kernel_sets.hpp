@@ -12,7 +12,7 @@
 #include "../format_registry.hpp"
 #include "avx2.hpp"
 #include "avx512.hpp"
-#include "dispatch.hpp"
+#include "../target/dispatch.hpp"
 #include "fused_avx2.hpp"
 #include "fused_avx512.hpp"
 #include "fused_neon.hpp"
@@ -25,7 +25,11 @@ namespace mf {
 namespace bulk {
 namespace detail {
 
-// The formats whose kernels minifloat::kernels compiles (dispatch.hpp's
+using target::active_kernels;
+using target::isa;
+using target::isa_tag;
+
+// The formats whose kernels minifloat::kernels compiles (target/dispatch.hpp's
 // compiled_in_library): every format of the registry. src/kernels/ compiles
 // one translation unit per `using` line of formats.hpp and checks there
 // that its format is in this list.
@@ -40,16 +44,16 @@ struct encode_kernels {
   using kernel = void (*)(const float*, typename Fmt::storage_type*, std::size_t, rounding,
                           overflow);
   static constexpr kernel row(isa_tag<isa::scalar>) noexcept {
-    return &scalar_kernels::encode<Fmt>;
+    return &scalar::encode<Fmt>;
   }
-#if MF_BULK_X86
-  static constexpr kernel row(isa_tag<isa::avx2>) noexcept { return &avx2_kernels::encode<Fmt>; }
+#if MF_HAS_X86_KERNELS
+  static constexpr kernel row(isa_tag<isa::avx2>) noexcept { return &avx2::encode<Fmt>; }
   static constexpr kernel row(isa_tag<isa::avx512>) noexcept {
-    return &avx512_kernels::encode<Fmt>;
+    return &avx512::encode<Fmt>;
   }
 #endif
-#if MF_BULK_NEON
-  static constexpr kernel row(isa_tag<isa::neon>) noexcept { return &neon_kernels::encode<Fmt>; }
+#if MF_HAS_NEON_KERNELS
+  static constexpr kernel row(isa_tag<isa::neon>) noexcept { return &neon::encode<Fmt>; }
 #endif
 };
 
@@ -62,19 +66,19 @@ struct decode_kernels {
     void (*decode_scaled)(const storage*, float*, std::size_t, float);
   };
   static constexpr kernel_set row(isa_tag<isa::scalar>) noexcept {
-    return {&scalar_kernels::decode<Fmt>, &scalar_kernels::decode_scaled<Fmt>};
+    return {&scalar::decode<Fmt>, &scalar::decode_scaled<Fmt>};
   }
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
   static constexpr kernel_set row(isa_tag<isa::avx2>) noexcept {
-    return {&avx2_kernels::decode<Fmt>, &avx2_kernels::decode_scaled<Fmt>};
+    return {&avx2::decode<Fmt>, &avx2::decode_scaled<Fmt>};
   }
   static constexpr kernel_set row(isa_tag<isa::avx512>) noexcept {
-    return {&avx512_kernels::decode<Fmt>, &avx512_kernels::decode_scaled<Fmt>};
+    return {&avx512::decode<Fmt>, &avx512::decode_scaled<Fmt>};
   }
 #endif
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
   static constexpr kernel_set row(isa_tag<isa::neon>) noexcept {
-    return {&neon_kernels::decode<Fmt>, &neon_kernels::decode_scaled<Fmt>};
+    return {&neon::decode<Fmt>, &neon::decode_scaled<Fmt>};
   }
 #endif
 };
@@ -88,36 +92,21 @@ struct fused_kernels {
   using storage = typename Fmt::storage_type;
   using kernel = std::uint32_t (*)(const float*, storage*, std::size_t, const fused_request&);
   static constexpr kernel row(isa_tag<isa::scalar>) noexcept {
-    return &scalar_kernels::encode_fused<Fmt, Scale>;
+    return &scalar::encode_fused<Fmt, Scale>;
   }
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
   static constexpr kernel row(isa_tag<isa::avx2>) noexcept {
-    return &avx2_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>;
+    return &avx2::encode_fused<Fmt, Stochastic, Scale, Amax>;
   }
   static constexpr kernel row(isa_tag<isa::avx512>) noexcept {
-    return &avx512_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>;
+    return &avx512::encode_fused<Fmt, Stochastic, Scale, Amax>;
   }
 #endif
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
   static constexpr kernel row(isa_tag<isa::neon>) noexcept {
-    return &neon_kernels::encode_fused<Fmt, Stochastic, Scale, Amax>;
+    return &neon::encode_fused<Fmt, Stochastic, Scale, Amax>;
   }
 #endif
-};
-
-template <class Fmt>
-struct compiled_in_library<encode_kernels<Fmt>> {
-  static constexpr bool value = is_compiled_format<Fmt>;
-};
-template <class Fmt>
-struct compiled_in_library<decode_kernels<Fmt>> {
-  static constexpr bool value = is_compiled_format<Fmt>;
-};
-// The combinations encode.hpp's run_fused_steps asks for (the plain case
-// takes encode_kernels).
-template <class Fmt, bool Stochastic, bool Scale, bool Amax>
-struct compiled_in_library<fused_kernels<Fmt, Stochastic, Scale, Amax>> {
-  static constexpr bool value = is_compiled_format<Fmt> && (Stochastic || Scale || Amax);
 };
 
 // The kernels that do not depend on a format: amax and the double -> float
@@ -128,26 +117,21 @@ struct format_free_kernels {
     void (*narrow_to_odd)(const double*, float*, std::size_t);
   };
   static constexpr kernel_set row(isa_tag<isa::scalar>) noexcept {
-    return {&scalar_kernels::amax_bits, &narrow_to_odd_scalar};
+    return {&scalar::amax_bits, &narrow_to_odd_scalar};
   }
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
   static constexpr kernel_set row(isa_tag<isa::avx2>) noexcept {
-    return {&avx2_kernels::amax_bits, &narrow_to_odd_scalar};
+    return {&avx2::amax_bits, &narrow_to_odd_scalar};
   }
   static constexpr kernel_set row(isa_tag<isa::avx512>) noexcept {
-    return {&avx512_kernels::amax_bits, &narrow_to_odd_avx512};
+    return {&avx512::amax_bits, &narrow_to_odd_avx512};
   }
 #endif
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
   static constexpr kernel_set row(isa_tag<isa::neon>) noexcept {
-    return {&neon_kernels::amax_bits, &narrow_to_odd_scalar};
+    return {&neon::amax_bits, &narrow_to_odd_scalar};
   }
 #endif
-};
-
-template <>
-struct compiled_in_library<format_free_kernels> {
-  static constexpr bool value = true;
 };
 
 // Every in[i] rounded to odd into out[i] (narrow_double.hpp).
@@ -157,4 +141,28 @@ inline void narrow_to_odd(const double* in, float* out, std::size_t n) {
 
 }  // namespace detail
 }  // namespace bulk
+
+// The bulk families minifloat::kernels compiles (target/dispatch.hpp's
+// compiled_in_library).
+namespace target {
+template <class Fmt>
+struct compiled_in_library<bulk::detail::encode_kernels<Fmt>> {
+  static constexpr bool value = bulk::detail::is_compiled_format<Fmt>;
+};
+template <class Fmt>
+struct compiled_in_library<bulk::detail::decode_kernels<Fmt>> {
+  static constexpr bool value = bulk::detail::is_compiled_format<Fmt>;
+};
+// The combinations encode.hpp's run_fused_steps asks for (the plain case
+// takes encode_kernels).
+template <class Fmt, bool Stochastic, bool Scale, bool Amax>
+struct compiled_in_library<bulk::detail::fused_kernels<Fmt, Stochastic, Scale, Amax>> {
+  static constexpr bool value =
+      bulk::detail::is_compiled_format<Fmt> && (Stochastic || Scale || Amax);
+};
+template <>
+struct compiled_in_library<bulk::detail::format_free_kernels> {
+  static constexpr bool value = true;
+};
+}  // namespace target
 }  // namespace mf

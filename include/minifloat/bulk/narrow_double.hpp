@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../simd/target_region.hpp"
-#include "dispatch.hpp"
+#include "../target/region.hpp"
+#include "../target/dispatch.hpp"
 
-#if MF_BULK_X86
-#include "x86_intrinsics.hpp"
+#if MF_HAS_X86_KERNELS
+#include "../target/x86_intrinsics.hpp"
 #endif
 
 namespace mf {
@@ -61,7 +61,7 @@ inline void narrow_to_odd_scalar(const double* in, float* out, std::size_t n) {
   }
 }
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 // The AVX-512 set's features (it runs only when isa::avx512 is active).
 
 MF_TARGET_AVX512 inline __m512i splat64(std::uint64_t v) {

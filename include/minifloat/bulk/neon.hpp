@@ -14,25 +14,25 @@
 #include <cstdint>
 #include <cstring>
 
-#include "dispatch.hpp"
+#include "../target/dispatch.hpp"
 #include "scalar.hpp"
 
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
 #include <arm_neon.h>
 
 #include "../simd/arm/neon/integer_ops.hpp"
 
 // The generic algorithms, compiled for NEON (baseline: no target region).
-namespace mf::bulk::neon_kernels {
+namespace mf::bulk::neon {
 using ops = simd::neon::int32_ops;
-#include "generic/decode_lanes.hpp"
+#include "../lanes/decode_lanes.hpp"
 #include "generic/decode_loop.hpp"
-#include "generic/encode_lanes.hpp"
-}  // namespace mf::bulk::neon_kernels
+#include "../lanes/encode_lanes.hpp"
+}  // namespace mf::bulk::neon
 
 namespace mf {
 namespace bulk {
-namespace neon_kernels {
+namespace neon {
 
 inline uint32x4_t splat(unsigned v) { return vdupq_n_u32(v); }
 
@@ -58,8 +58,8 @@ inline void decode(const typename Fmt::storage_type* in, float* out, std::size_t
   decode_loop<Fmt, false>(in, out, n, 1.0f);
 }
 
-}  // namespace neon_kernels
+}  // namespace neon
 }  // namespace bulk
 }  // namespace mf
 
-#endif  // MF_BULK_NEON
+#endif  // MF_HAS_NEON_KERNELS

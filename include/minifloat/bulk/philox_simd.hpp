@@ -9,8 +9,8 @@
 #include <cstdint>
 
 #include "../random.hpp"
-#include "../simd/target_region.hpp"
-#include "dispatch.hpp"
+#include "../target/region.hpp"
+#include "../target/dispatch.hpp"
 
 namespace mf {
 namespace bulk {
@@ -39,28 +39,28 @@ inline philox_round_keys make_philox_round_keys(std::uint64_t seed) noexcept {
 }  // namespace bulk
 }  // namespace mf
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 #include "../simd/x86/avx2/philox_ops.hpp"
 #include "../simd/x86/avx512/philox_ops.hpp"
 
 MF_SIMD_REGION_BEGIN_AVX512
-namespace mf::bulk::avx512_kernels {
+namespace mf::bulk::avx512 {
 #include "generic/philox_lanes.hpp"
-}  // namespace mf::bulk::avx512_kernels
+}  // namespace mf::bulk::avx512
 MF_SIMD_REGION_END
 
 MF_SIMD_REGION_BEGIN_AVX2
-namespace mf::bulk::avx2_kernels {
+namespace mf::bulk::avx2 {
 #include "generic/philox_lanes.hpp"
-}  // namespace mf::bulk::avx2_kernels
+}  // namespace mf::bulk::avx2
 MF_SIMD_REGION_END
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS
 
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
 #include "../simd/arm/neon/philox_ops.hpp"
 
 // NEON is baseline on AArch64: no target region.
-namespace mf::bulk::neon_kernels {
+namespace mf::bulk::neon {
 #include "generic/philox_lanes.hpp"
-}  // namespace mf::bulk::neon_kernels
-#endif  // MF_BULK_NEON
+}  // namespace mf::bulk::neon
+#endif  // MF_HAS_NEON_KERNELS

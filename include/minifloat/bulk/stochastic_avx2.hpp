@@ -4,12 +4,12 @@
 
 #include "avx2.hpp"
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 
 MF_SIMD_REGION_BEGIN_AVX2
-namespace mf::bulk::avx2_kernels {
+namespace mf::bulk::avx2 {
 #include "generic/stochastic_lanes.hpp"
-}  // namespace mf::bulk::avx2_kernels
+}  // namespace mf::bulk::avx2
 MF_SIMD_REGION_END
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

@@ -6,12 +6,12 @@
 
 #include "avx512.hpp"
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 
 MF_SIMD_REGION_BEGIN_AVX512
-namespace mf::bulk::avx512_kernels {
+namespace mf::bulk::avx512 {
 #include "generic/stochastic_lanes.hpp"
-}  // namespace mf::bulk::avx512_kernels
+}  // namespace mf::bulk::avx512
 MF_SIMD_REGION_END
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

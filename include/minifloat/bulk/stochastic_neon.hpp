@@ -5,10 +5,10 @@
 
 #include "neon.hpp"
 
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
 
-namespace mf::bulk::neon_kernels {
+namespace mf::bulk::neon {
 #include "generic/stochastic_lanes.hpp"
-}  // namespace mf::bulk::neon_kernels
+}  // namespace mf::bulk::neon
 
-#endif  // MF_BULK_NEON
+#endif  // MF_HAS_NEON_KERNELS

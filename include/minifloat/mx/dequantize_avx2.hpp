@@ -10,30 +10,26 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../bulk/avx2.hpp"
 #include "block.hpp"
 #include "element.hpp"
 #include "quantize_scalar.hpp"
 #include "scale.hpp"
-#include "target.hpp"
+#include "x86_lanes.hpp"
+#include "../target/dispatch.hpp"
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 
 namespace mf {
 namespace mx {
-namespace avx2_dequantize {
+namespace avx2 {
 
-template <class Fmt>
-inline constexpr bool supports = detail::simd_kernels_cover<Fmt>;
-
-using bulk::avx2_kernels::splat;
 
 // 8 one-byte codes (32-bit lanes) to float bits, exactly, from the fields:
-// the bulk decode (bulk/generic/decode_lanes.hpp).
+// the bulk decode (lanes/decode_lanes.hpp).
 template <class Elem>
 MF_TARGET_AVX2 inline __m256 decode8_fields(__m256i c) {
   return _mm256_castsi256_ps(
-      bulk::avx2_kernels::decode_lanes<typename Elem::format, simd::avx2::int32_ops>(c));
+      decode_lanes<typename Elem::format, simd::avx2::int32_ops>(c));
 }
 
 // 8 FP4 codes from 4 bytes: the magnitude (3 bits) through vpermps, which
@@ -66,7 +62,7 @@ MF_TARGET_AVX2 inline void dequantize(const std::uint8_t* scales, const std::uin
     const std::uint8_t* in = elements + j * Fmt::element_bytes;
     float* o = out + j * k;
     if (!multiply_is_exact<Elem>(code)) {
-      scalar_kernels::dequantize_block<Fmt>(code, in, k, o);
+      scalar::dequantize_block<Fmt>(code, in, k, o);
       continue;
     }
     const __m256 x = _mm256_castsi256_ps(splat(static_cast<std::uint32_t>(code) << 23));
@@ -83,8 +79,8 @@ MF_TARGET_AVX2 inline void dequantize(const std::uint8_t* scales, const std::uin
   }
 }
 
-}  // namespace avx2_dequantize
+}  // namespace avx2
 }  // namespace mx
 }  // namespace mf
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

@@ -18,22 +18,19 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../bulk/avx512.hpp"
 #include "block.hpp"
 #include "element.hpp"
+#include "../lanes/decode_table.hpp"
 #include "scale.hpp"
-#include "target.hpp"
+#include "x86_lanes.hpp"
+#include "../target/dispatch.hpp"
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 
 namespace mf {
 namespace mx {
-namespace avx512_dequantize {
+namespace avx512 {
 
-template <class Fmt>
-inline constexpr bool supports = detail::simd_kernels_cover<Fmt>;
-
-using bulk::avx512_kernels::splat;
 
 // multiply_by_scale on 16 lanes for one non-NaN scale, d = code - 127:
 // the exponent field moves by d; a result below 2^-126 is the significand
@@ -200,10 +197,10 @@ MF_TARGET_AVX512 inline void byte_planes_to_floats(__m512i p16, __m512i p24, __m
 }
 
 // 8-bit elements from their fields (the decoder without VBMI): exact, the
-// bulk decode (bulk/generic/decode_lanes.hpp).
+// bulk decode (lanes/decode_lanes.hpp).
 template <class Elem>
 MF_TARGET_AVX512 inline __m512i decode16_fields(__m512i c) {
-  return bulk::avx512_kernels::decode_lanes<typename Elem::format, simd::avx512::int32_ops>(c);
+  return decode_lanes<typename Elem::format, simd::avx512::int32_ops>(c);
 }
 
 template <class Elem>
@@ -301,7 +298,7 @@ MF_TARGET_AVX512VBMI inline void dequantize_table_vbmi(const std::uint8_t* scale
                                                           const std::uint8_t* elements,
                                                           std::size_t blocks, float* out) {
   using F = typename Fmt::element::format;
-  const auto& table = mf::bulk::avx512_kernels::get_decode_table<F>();
+  const auto& table = lanes::decode_table_of<F>();
   byte_planes t;
   MF_UNROLL
   for (int q = 0; q < 4; ++q) {
@@ -330,10 +327,10 @@ MF_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
                                            const std::uint8_t* elements, std::size_t blocks,
                                            float* out, bool allow_vbmi) {
   using Elem = typename Fmt::element;
-  static_assert(supports<Fmt>, "MXFP8 or MXFP4 with blocks of a multiple of 16");
+  static_assert(detail::simd_kernels_cover<Fmt>, "MXFP8 or MXFP4 with blocks of a multiple of 16");
   if constexpr (Fmt::element_bits == 8) {
-    if (allow_vbmi && mf::bulk::detail::active_optional_features().avx512vbmi &&
-        mf::bulk::avx512_kernels::get_decode_table<typename Elem::format>().exact) {
+    if (allow_vbmi && mf::target::active_optional_features().avx512vbmi &&
+        lanes::decode_table_of<typename Elem::format>().exact) {
       return dequantize_table_vbmi<Fmt>(scales, elements, blocks, out);
     }
     dequantize_loop<Fmt>(scales, elements, blocks, out, field_decoder<Elem>{});
@@ -355,8 +352,8 @@ MF_TARGET_AVX512 inline void dequantize(const std::uint8_t* scales,
   dequantize<Fmt>(scales, elements, blocks, out, true);
 }
 
-}  // namespace avx512_dequantize
+}  // namespace avx512
 }  // namespace mx
 }  // namespace mf
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

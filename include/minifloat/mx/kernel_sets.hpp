@@ -1,4 +1,4 @@
-// The MX kernel families of the dispatch table (bulk/dispatch.hpp's
+// The MX kernel families of the dispatch table (target/dispatch.hpp's
 // active_kernels): for each ISA, the SIMD kernel of whole blocks (or of the
 // bytes a packer covers), nullptr where that ISA has none; the entries
 // (quantize.hpp, packing.hpp) finish the rest with the scalar kernels.
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "../bulk/dispatch.hpp"
+#include "../target/dispatch.hpp"
 #include "block.hpp"
 #include "dequantize_avx2.hpp"
 #include "dequantize_avx512.hpp"
@@ -20,8 +20,8 @@ namespace mf {
 namespace mx {
 namespace detail {
 
-using bulk::detail::isa_tag;
-using bulk::isa;
+using target::isa_tag;
+using target::isa;
 
 // quantize and dequantize of `blocks` whole blocks of Fmt.
 template <class Fmt>
@@ -36,19 +36,19 @@ struct block_kernels {
   static constexpr kernel_set row(isa_tag<I>) noexcept {
     return {nullptr, nullptr};  // scalar, NEON: the scalar kernels do it all
   }
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
   static constexpr kernel_set row(isa_tag<isa::avx2>) noexcept {
-    if constexpr (avx2_dequantize::supports<Fmt>) {
-      return {nullptr, &avx2_dequantize::dequantize<Fmt>};
+    if constexpr (simd_kernels_cover<Fmt>) {
+      return {nullptr, &avx2::dequantize<Fmt>};
     } else {
       return {nullptr, nullptr};
     }
   }
   static constexpr kernel_set row(isa_tag<isa::avx512>) noexcept {
     kernel_set set{nullptr, nullptr};
-    if constexpr (avx512_kernels::supports<Fmt>) set.quantize = &avx512_kernels::quantize<Fmt>;
-    if constexpr (avx512_dequantize::supports<Fmt>) {
-      set.dequantize = &avx512_dequantize::dequantize<Fmt>;
+    if constexpr (simd_kernels_cover<Fmt>) set.quantize = &avx512::quantize<Fmt>;
+    if constexpr (simd_kernels_cover<Fmt>) {
+      set.dequantize = &avx512::dequantize<Fmt>;
     }
     return set;
   }
@@ -69,26 +69,26 @@ struct packing_kernels {
   static constexpr kernel_set row(isa_tag<I>) noexcept {
     return {nullptr, nullptr, nullptr, nullptr};
   }
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
   static constexpr kernel_set row(isa_tag<isa::avx512>) noexcept {
-    return {&avx512_packing::pack_fp4, &avx512_packing::unpack_fp4, &avx512_packing::pack_fp6,
-            &avx512_packing::unpack_fp6};
+    return {&avx512::pack_fp4, &avx512::unpack_fp4, &avx512::pack_fp6,
+            &avx512::unpack_fp6};
   }
 #endif
 };
 
 template <class Family>
 inline const auto& active_kernels() noexcept {
-  return bulk::detail::active_kernels<Family>();
+  return target::active_kernels<Family>();
 }
 
 }  // namespace detail
 }  // namespace mx
 
 // minifloat::kernels compiles the MX kernels of the formats of OCP MX v1.0
-// §5.1, Table 1 (block.hpp) and the packers (bulk/dispatch.hpp's
+// §5.1, Table 1 (block.hpp) and the packers (target/dispatch.hpp's
 // compiled_in_library).
-namespace bulk::detail {
+namespace target {
 template <class Fmt>
 struct compiled_in_library<mx::detail::block_kernels<Fmt>> {
   static constexpr bool value =
@@ -100,5 +100,5 @@ template <>
 struct compiled_in_library<mx::detail::packing_kernels> {
   static constexpr bool value = true;
 };
-}  // namespace bulk::detail
+}  // namespace target
 }  // namespace mf

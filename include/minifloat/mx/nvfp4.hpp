@@ -90,7 +90,7 @@ inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elemen
       }
     }
     scales[j] = scale_code;
-    scalar_packing::pack_fp4(codes, elements + j * block_size / 2, count);
+    scalar::pack_fp4(codes, elements + j * block_size / 2, count);
   }
 }
 
@@ -108,7 +108,7 @@ inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
   std::uint8_t codes[block_size];
   for (std::size_t j = 0; j * block_size < n; ++j) {
     const std::size_t count = n - j * block_size < block_size ? n - j * block_size : block_size;
-    scalar_packing::unpack_fp4(elements + j * block_size / 2, codes, count);
+    scalar::unpack_fp4(elements + j * block_size / 2, codes, count);
     const float s_b = static_cast<float>(e4m3fn::from_bits(scales[j]));
     for (std::size_t i = 0; i < count; ++i) {
       out[j * block_size + i] =

@@ -1,6 +1,6 @@
 // Packed FP4 / FP6 storage, in bulk (layout in packing_scalar.hpp), and
 // float32 <-> packed encode/decode directly. The AVX-512 packers run when
-// mf::bulk::active_isa() is avx512; elsewhere (and for the tails) the
+// mf::target::active_isa() is avx512; elsewhere (and for the tails) the
 // scalar ones. FP6 one-per-byte (CUDA's layout) is the plain bulk API:
 // mf::bulk::encode<mf::e2m3fn>.
 #pragma once
@@ -16,7 +16,11 @@
 #include "../bulk.hpp"
 #include "kernel_sets.hpp"
 #include "packing_scalar.hpp"
-#include "target.hpp"
+#include "../target/dispatch.hpp"
+#include "../target/region.hpp"
+#if MF_HAS_X86_KERNELS
+#include "../target/x86_intrinsics.hpp"
+#endif
 
 namespace mf {
 namespace mx {
@@ -27,7 +31,7 @@ inline void pack_fp4(const std::uint8_t* codes, std::uint8_t* packed, std::size_
   if (const auto kernel = detail::active_kernels<detail::packing_kernels>().pack_fp4) {
     done = kernel(codes, packed, n);
   }
-  scalar_packing::pack_fp4(codes + done, packed + done / 2, n - done);
+  scalar::pack_fp4(codes + done, packed + done / 2, n - done);
 }
 
 inline void unpack_fp4(const std::uint8_t* packed, std::uint8_t* codes, std::size_t n) {
@@ -35,7 +39,7 @@ inline void unpack_fp4(const std::uint8_t* packed, std::uint8_t* codes, std::siz
   if (const auto kernel = detail::active_kernels<detail::packing_kernels>().unpack_fp4) {
     done = kernel(packed, codes, n);
   }
-  scalar_packing::unpack_fp4(packed + done / 2, codes + done, n - done);
+  scalar::unpack_fp4(packed + done / 2, codes + done, n - done);
 }
 
 // codes[0..n) (bits above 6 ignored) -> packed_bytes<6>(n) bytes.
@@ -44,7 +48,7 @@ inline void pack_fp6(const std::uint8_t* codes, std::uint8_t* packed, std::size_
   if (const auto kernel = detail::active_kernels<detail::packing_kernels>().pack_fp6) {
     done = kernel(codes, packed, n);
   }
-  scalar_packing::pack_fp6(codes + done, packed + done / 4 * 3, n - done);
+  scalar::pack_fp6(codes + done, packed + done / 4 * 3, n - done);
 }
 
 inline void unpack_fp6(const std::uint8_t* packed, std::uint8_t* codes, std::size_t n) {
@@ -52,7 +56,7 @@ inline void unpack_fp6(const std::uint8_t* packed, std::uint8_t* codes, std::siz
   if (const auto kernel = detail::active_kernels<detail::packing_kernels>().unpack_fp6) {
     done = kernel(packed, codes, n);
   }
-  scalar_packing::unpack_fp6(packed + done / 4 * 3, codes + done, n - done);
+  scalar::unpack_fp6(packed + done / 4 * 3, codes + done, n - done);
 }
 
 // Packs or unpacks by the width of Fmt (4 or 6 bits).

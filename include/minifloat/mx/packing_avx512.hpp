@@ -5,13 +5,17 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "target.hpp"
+#include "../target/dispatch.hpp"
+#include "../target/region.hpp"
+#if MF_HAS_X86_KERNELS
+#include "../target/x86_intrinsics.hpp"
+#endif
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 
 namespace mf {
 namespace mx {
-namespace avx512_packing {
+namespace avx512 {
 
 // 64 codes -> 32 bytes: in each 16-bit lane, code 2i (low byte) and code
 // 2i+1 (high byte) become the low and high nibble of one byte.
@@ -103,8 +107,8 @@ MF_TARGET_AVX512 inline std::size_t unpack_fp6(const std::uint8_t* packed, std::
   return i;
 }
 
-}  // namespace avx512_packing
+}  // namespace avx512
 }  // namespace mx
 }  // namespace mf
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

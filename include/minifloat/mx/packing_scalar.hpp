@@ -23,7 +23,7 @@ constexpr std::size_t packed_bytes(std::size_t n) noexcept {
   return (n * static_cast<std::size_t>(Bits) + 7) / 8;
 }
 
-namespace scalar_packing {
+namespace scalar {
 
 inline void pack_fp4(const std::uint8_t* codes, std::uint8_t* packed, std::size_t n) noexcept {
   for (std::size_t i = 0; i + 1 < n; i += 2) {
@@ -63,6 +63,6 @@ inline void unpack_fp6(const std::uint8_t* packed, std::uint8_t* codes, std::siz
   }
 }
 
-}  // namespace scalar_packing
+}  // namespace scalar
 }  // namespace mx
 }  // namespace mf

@@ -1,7 +1,7 @@
 // MX quantize (float32 -> scales + elements) and dequantize, in the tensor
 // layout and the array-of-blocks layout of block.hpp. The AVX-512 kernels
 // (quantize_avx512.hpp, dequantize_avx512.hpp) run for MXFP8 and MXFP4
-// with blocks of a multiple of 16 when mf::bulk::active_isa() is avx512,
+// with blocks of a multiple of 16 when mf::target::active_isa() is avx512,
 // and dequantize_avx2.hpp's dequantize when it is avx2; everything else
 // (and a partial last block) takes the scalar path. All give the same bytes
 // and floats.
@@ -22,7 +22,11 @@
 #include "kernel_sets.hpp"
 #include "quantize_scalar.hpp"
 #include "scale.hpp"
-#include "target.hpp"
+#include "../target/dispatch.hpp"
+#include "../target/region.hpp"
+#if MF_HAS_X86_KERNELS
+#include "../target/x86_intrinsics.hpp"
+#endif
 
 namespace mf {
 namespace mx {
@@ -42,7 +46,7 @@ inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elemen
     blocks_done = n / k;
     kernel(in, blocks_done, scales, elements, mode);
   }
-  scalar_kernels::quantize<Fmt>(in + blocks_done * k, n - blocks_done * k, scales + blocks_done,
+  scalar::quantize<Fmt>(in + blocks_done * k, n - blocks_done * k, scales + blocks_done,
                                 elements + blocks_done * Fmt::element_bytes, mode);
 }
 
@@ -60,7 +64,7 @@ inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
     blocks_done = n / k;
     kernel(scales, elements, blocks_done, out);
   }
-  scalar_kernels::dequantize<Fmt>(scales + blocks_done, elements + blocks_done * Fmt::element_bytes,
+  scalar::dequantize<Fmt>(scales + blocks_done, elements + blocks_done * Fmt::element_bytes,
                                   n - blocks_done * k, out + blocks_done * k);
 }
 

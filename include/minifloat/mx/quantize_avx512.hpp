@@ -3,7 +3,7 @@
 // an integer max of the magnitudes, the scale by the same rule as the
 // scalar path (scale.hpp), then each element divided by X exactly on its
 // bits and rounded to the element (nearest even, saturating) by bulk's
-// generic encoder (bulk/generic/encode_lanes.hpp: integer rounding, and an
+// generic encoder (lanes/encode_lanes.hpp: integer rounding, and an
 // embedded-rounding add for subnormals), so nothing depends on MXCSR. Same
 // bytes as the scalar path.
 #pragma once
@@ -12,24 +12,18 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../bulk/avx512.hpp"
-#include "../bulk/dispatch.hpp"
 #include "block.hpp"
 #include "element.hpp"
 #include "scale.hpp"
-#include "target.hpp"
+#include "x86_lanes.hpp"
+#include "../target/dispatch.hpp"
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 
 namespace mf {
 namespace mx {
-namespace avx512_kernels {
+namespace avx512 {
 
-// The formats and block sizes these kernels cover.
-template <class Fmt>
-inline constexpr bool supports = detail::simd_kernels_cover<Fmt>;
-
-using bulk::avx512_kernels::splat;
 
 // V * 2^shift exactly, below 2^-126 to +-0: scale.hpp's
 // scale_by_power_of_two on 16 lanes. A float subnormal V is normalised by
@@ -147,7 +141,7 @@ MF_TARGET_AVX512 MF_FORCE_INLINE void encode_block(const float* p, std::uint8_t*
     for (std::size_t t = 0; t < Fmt::block_size / 16; ++t) {
       store_codes16<Fmt::element_bits>(
           out + bytes16 * t,
-          bulk::avx512_kernels::encode_lanes_scaled_saturating<F, simd::avx512::int32_ops>(
+          encode_lanes_scaled_saturating<F, simd::avx512::int32_ops>(
               _mm512_loadu_si512(p + 16 * t), normal_add, scale_add, subnormal_below));
     }
     return;
@@ -157,7 +151,7 @@ MF_TARGET_AVX512 MF_FORCE_INLINE void encode_block(const float* p, std::uint8_t*
   for (std::size_t t = 0; t < Fmt::block_size / 16; ++t) {
     store_codes16<Fmt::element_bits>(
         out + bytes16 * t,
-        bulk::avx512_kernels::encode_vector<F, rounding::nearest_even, overflow::saturating>(
+        encode_lanes<F, rounding::nearest_even, overflow::saturating, simd::avx512::int32_ops, true>(
             scale16(_mm512_loadu_si512(p + 16 * t), shift_v, shift_sub)));
   }
 }
@@ -217,8 +211,8 @@ MF_TARGET_AVX512 inline void quantize(const float* in, std::size_t blocks,
   }
 }
 
-}  // namespace avx512_kernels
+}  // namespace avx512
 }  // namespace mx
 }  // namespace mf
 
-#endif  // MF_BULK_X86
+#endif  // MF_HAS_X86_KERNELS

@@ -32,9 +32,9 @@ inline void store_codes(const std::uint8_t* codes, std::uint8_t* out, std::size_
   if constexpr (Bits == 8) {
     std::memcpy(out, codes, count);
   } else if constexpr (Bits == 4) {
-    scalar_packing::pack_fp4(codes, out, count);
+    scalar::pack_fp4(codes, out, count);
   } else {
-    scalar_packing::pack_fp6(codes, out, count);
+    scalar::pack_fp6(codes, out, count);
   }
 }
 
@@ -43,15 +43,15 @@ inline void load_codes(const std::uint8_t* in, std::uint8_t* codes, std::size_t 
   if constexpr (Bits == 8) {
     std::memcpy(codes, in, count);
   } else if constexpr (Bits == 4) {
-    scalar_packing::unpack_fp4(in, codes, count);
+    scalar::unpack_fp4(in, codes, count);
   } else {
-    scalar_packing::unpack_fp6(in, codes, count);
+    scalar::unpack_fp6(in, codes, count);
   }
 }
 
 }  // namespace detail
 
-namespace scalar_kernels {
+namespace scalar {
 
 // One block of `count` (<= K) elements: its scale byte, and its elements
 // written from `elements` on (packed for FP4/FP6).
@@ -126,6 +126,6 @@ inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements,
   }
 }
 
-}  // namespace scalar_kernels
+}  // namespace scalar
 }  // namespace mx
 }  // namespace mf

@@ -12,6 +12,7 @@
 #endif
 
 #include "../bulk/amax.hpp"
+#include "../lanes/magnitude_bits.hpp"
 
 namespace mf {
 namespace scaling {
@@ -39,7 +40,7 @@ inline void column_amax(const float* in, float* column_amax, std::size_t rows, s
   for (std::size_t j = 0; j < cols; ++j) {
     std::uint32_t m;
     std::memcpy(&m, column_amax + j, sizeof m);
-    column_amax[j] = bulk::detail::amax_from_bits(m);
+    column_amax[j] = lanes::amax_from_bits(m);
   }
 }
 

@@ -1,7 +1,7 @@
 // The integer max of |x| bits over an array (amax.hpp's bulk::amax), written
 // once over one ISA's int32_ops (`ops`): |x| as an unsigned integer orders
-// every float by magnitude, NaN above Inf (amax_from_bits). Same result as
-// scalar_kernels::amax_bits (fused_scalar.hpp).
+// every float by magnitude, NaN above Inf (lanes::amax_from_bits). Same result as
+// scalar::amax_bits (fused_scalar.hpp).
 //
 // Included inside the ISA's target region and kernel namespace
 // (fused_avx2.hpp, fused_avx512.hpp, fused_neon.hpp); no include guard, on
@@ -39,7 +39,7 @@ inline std::uint32_t amax_loop(const float* in, std::size_t n) {
   // The last n % group elements: the scalar rule. (A zero-padded copy through
   // the group made aarch64-linux-gnu-g++ 12 -O3 fail with an internal
   // compiler error in vect_transform_reduction where a caller inlined it.)
-  const std::uint32_t tail = scalar_kernels::amax_bits(in + i, n - i, FiniteOnly);
+  const std::uint32_t tail = scalar::amax_bits(in + i, n - i, FiniteOnly);
   const std::uint32_t vectors = ops::reduce_max_unsigned(
       ops::max_unsigned(ops::max_unsigned(acc0, acc1), ops::max_unsigned(acc2, acc3)));
   return tail > vectors ? tail : vectors;

@@ -46,7 +46,7 @@ inline constexpr bool takes_binary16_route =
 template <class F, overflow Ovf, class Ops16>
 MF_FORCE_INLINE typename Ops16::vec encode_binary16_toward_zero(typename Ops16::vec h) {
   using vec = typename Ops16::vec;
-  using constants = detail::encode_constants<F, rounding::toward_zero, Ovf>;
+  using constants = ::mf::lanes::encode_constants<F, rounding::toward_zero, Ovf>;
   const vec magnitude = Ops16::bit_and(h, Ops16::splat(0x7FFFu));
   const typename Ops16::mask negative = Ops16::negative_lanes(h);
   const vec kept = Ops16::template shift_right<10 - F::mantissa_bits>(magnitude);

@@ -1,11 +1,11 @@
 // The decode loop written once, over one ISA's int32_ops (`ops`): the plain
 // decode and the decode with a scale (the exact decode times the scale,
 // one float product rounded as the thread's floating-point environment
-// says, as the scalar product is). Same bits as scalar_kernels::decode and
+// says, as the scalar product is). Same bits as scalar::decode and
 // decode_scaled (fused_scalar.hpp) for every encoding.
 //
 // Included inside the ISA's target region and kernel namespace after
-// generic/decode_lanes.hpp (avx2.hpp, avx512.hpp, neon.hpp); no include
+// lanes/decode_lanes.hpp (avx2.hpp, avx512.hpp, neon.hpp); no include
 // guard, on purpose. Needs from `ops`: load_widened (one vector of
 // encodings widened to 32-bit lanes) or, where widens_four_at_once,
 // load_four_widened (four of them), store and multiply_float.
@@ -49,7 +49,7 @@ MF_FORCE_INLINE void decode_group(const typename Fmt::storage_type* in, float* o
   using F = typename Fmt::format;
   using vec = typename ops::vec;
   constexpr std::size_t lanes = ops::lanes;
-  const vec valid = ops::splat(detail::decode_constants<F>::valid_mask);
+  const vec valid = ops::splat(::mf::lanes::decode_constants<F>::valid_mask);
   vec v0, v1, v2, v3;
   load_encodings(in, v0, v1, v2, v3);
   ops::store(out, decode_scaled_lanes<F, Scale>(ops::bit_and(v0, valid), factor));

@@ -1,10 +1,10 @@
 // The encode loop written once, over one ISA's int32_ops (`ops`): the plain
 // encode and the fused ones (stochastic rounding, the fused scale, the fused
-// absolute maximum) from float. Same bits as scalar_kernels::
+// absolute maximum) from float. Same bits as scalar::
 // encode_fused_range (fused_scalar.hpp) for every input.
 //
 // Included inside the ISA's target region and kernel namespace after
-// generic/encode_lanes.hpp, stochastic_lanes.hpp and philox_lanes.hpp
+// lanes/encode_lanes.hpp, stochastic_lanes.hpp and philox_lanes.hpp
 // (fused_avx2.hpp, fused_avx512.hpp, fused_neon.hpp), which also declare
 // there `philox_ops`, `binary16_ops` (generic/binary16_lanes.hpp),
 // store_vectors(out, r0, r1, r2, r3) (four vectors of encodings narrowed to
@@ -139,7 +139,7 @@ MF_FORCE_INLINE void encode_fused_group(const float* in, typename Fmt::storage_t
                                                                        random, v);
 }
 
-// Returns the integer max of |x| bits when Amax (see amax_from_bits).
+// Returns the integer max of |x| bits when Amax (see lanes::amax_from_bits).
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
           bool FloatAddIsNearest>
 inline std::uint32_t encode_fused_loop(const float* in, typename Fmt::storage_type* out,
@@ -154,7 +154,7 @@ inline std::uint32_t encode_fused_loop(const float* in, typename Fmt::storage_ty
   if constexpr (Stochastic) {
     head = static_cast<std::size_t>((per_block - r.offset % per_block) % per_block);
     if (head > n) head = n;
-    amax = scalar_kernels::encode_fused_range<Fmt, Scale>(in, out, head, 0, r);
+    amax = scalar::encode_fused_range<Fmt, Scale>(in, out, head, 0, r);
   }
   const typename ops::vec scale = ops::splat(mf::detail::bit_cast<std::uint32_t>(r.scale));
   typename ops::vec acc = ops::splat(0);
@@ -210,7 +210,7 @@ MF_FORCE_INLINE bool environment_float_add_is_nearest() {
 
 // The fused encode's entry: the run-time modes become template constants,
 // and the fast path's float add is used where it rounds to nearest-even.
-// Returns the integer max of |x| bits when Amax (see amax_from_bits).
+// Returns the integer max of |x| bits when Amax (see lanes::amax_from_bits).
 template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Ops = ops>
 inline std::uint32_t encode_fused(const float* in, typename Fmt::storage_type* out,
                                   std::size_t n, const detail::fused_request& r) {

@@ -7,7 +7,7 @@
 // the top of D; the bits of D below them cannot carry). Overflow goes away
 // from zero, as under nearest-even.
 //
-// Included after generic/encode_lanes.hpp, inside the same target region and
+// Included after lanes/encode_lanes.hpp, inside the same target region and
 // kernel namespace (stochastic_avx2.hpp, stochastic_avx512.hpp,
 // stochastic_neon.hpp); no include guard, on purpose.
 
@@ -113,7 +113,7 @@ MF_FORCE_INLINE typename Ops::vec encode_lanes_stochastic(typename Ops::vec x,
   if constexpr (stochastic_fast_path<F>::eligible) {
     return encode_lanes_stochastic_fast<F, Ovf, MayBeBelow, Ops>(x, random_aligned);
   } else {
-    using constants = detail::encode_constants<F, rounding::nearest_even, Ovf>;
+    using constants = ::mf::lanes::encode_constants<F, rounding::nearest_even, Ovf>;
     vec magnitude, exponent, significand, shift, base;
     typename Ops::mask negative;
     // The shift clamped only where the ISA's shifts need it: D takes every

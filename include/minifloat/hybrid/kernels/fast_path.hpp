@@ -152,7 +152,7 @@ inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, s
   if (o.scales.where == placement::operands && o.model.kind != model_kind::sequential_fp32) {
     return false;
   }
-  return kernel_for(o.model, ta, tb, k, bulk::active_isa()).run != nullptr;
+  return kernel_for(o.model, ta, tb, k, target::active_isa()).run != nullptr;
 }
 
 // Runs the request on the fast kernels of the active ISA and returns true,
@@ -168,7 +168,7 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
   }
   hybrid::detail::check_request(table, ta, tb, tc, k, o);
   hybrid::detail::check_float_request(ta, tb, tc, o);
-  run_blocked(kernel_for(o.model, ta, tb, k, bulk::active_isa()), {a, b, c, m, n, k, &o});
+  run_blocked(kernel_for(o.model, ta, tb, k, target::active_isa()), {a, b, c, m, n, k, &o});
   return true;
 }
 

@@ -1,15 +1,15 @@
 // The micro-kernels of each instruction set: the generic sources of
 // kernels/generic/ included once per target, inside that target's region
-// (simd/target_region.hpp) and namespace, with the tile shapes chosen for
+// (target/region.hpp) and namespace, with the tile shapes chosen for
 // the target's register file. kernel_for() is the one place that maps a
-// model and the active ISA (bulk/dispatch.hpp) to a kernel.
+// model and the active ISA (target/dispatch.hpp) to a kernel.
 #pragma once
 
 #include <cstddef>
 
-#include "../../bulk/dispatch.hpp"
+#include "../../target/dispatch.hpp"
 #include "../../simd/scalar/vector_ops.hpp"
-#include "../../simd/target_region.hpp"
+#include "../../target/region.hpp"
 #include "../../simd/x86/avx2/vector_ops.hpp"
 #include "../../simd/x86/avx512/vector_ops.hpp"
 #include "../accumulation.hpp"
@@ -109,7 +109,7 @@ inline constexpr bool has_bf16_pairs = true;
 }  // namespace mf::hybrid::kernels::scalar
 MF_SIMD_REGION_END_SCALAR
 
-#if MF_SIMD_X86
+#if MF_HAS_X86_KERNELS
 // AVX2: 6 rows x 2 ymm (12 accumulators, 2 of B and a broadcast in 16
 // registers): 6 x 16 floats, 6 x 8 doubles.
 MF_SIMD_REGION_BEGIN_AVX2
@@ -157,20 +157,20 @@ namespace mf::hybrid::kernels {
 
 namespace detail {
 
-// The dispatch table's family of these kernels (bulk/dispatch.hpp).
+// The dispatch table's family of these kernels (target/dispatch.hpp).
 struct target_family {
   // NEON and every ISA without its own kernels: scalar.
-  template <bulk::isa I>
-  static constexpr target_kernels row(bulk::detail::isa_tag<I>) noexcept {
+  template <target::isa I>
+  static constexpr target_kernels row(target::isa_tag<I>) noexcept {
     return scalar::kernels_row();
   }
-#if MF_SIMD_X86
-  static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx2>) noexcept {
+#if MF_HAS_X86_KERNELS
+  static constexpr target_kernels row(target::isa_tag<target::isa::avx2>) noexcept {
     return avx2::kernels_row();
   }
-  static constexpr target_kernels row(bulk::detail::isa_tag<bulk::isa::avx512>) noexcept {
+  static constexpr target_kernels row(target::isa_tag<target::isa::avx512>) noexcept {
     target_kernels row = avx512::kernels_row();
-#if MF_BULK_AVX512
+#if MF_HAS_AVX512_KERNELS
     row.bf16_pairs = &avx512_bf16::pair_kernel;
     row.pair_rows = avx512_bf16::rows;
     row.pair_columns = avx512_bf16::vectors * avx512_bf16::pair_ops::lanes;
@@ -183,18 +183,18 @@ struct target_family {
 }  // namespace detail
 }  // namespace mf::hybrid::kernels
 
-// minifloat::kernels compiles the MatMul tiles (bulk/dispatch.hpp's
+// minifloat::kernels compiles the MatMul tiles (target/dispatch.hpp's
 // compiled_in_library).
 template <>
-struct mf::bulk::detail::compiled_in_library<mf::hybrid::kernels::detail::target_family> {
+struct mf::target::compiled_in_library<mf::hybrid::kernels::detail::target_family> {
   static constexpr bool value = true;
 };
 
 namespace mf::hybrid::kernels {
 namespace detail {
 
-inline target_kernels target_for(bulk::isa isa) noexcept {
-  return bulk::detail::kernels_of<target_family>(isa);
+inline target_kernels target_for(target::isa isa) noexcept {
+  return target::kernels_of<target_family>(isa);
 }
 
 }  // namespace detail
@@ -207,7 +207,7 @@ inline constexpr std::size_t max_fast_chunk = 1024;
 namespace detail {
 
 // The packing functions of an ISA for a layout (scalar where the ISA has none).
-inline packers packers_for(bulk::isa isa, packing how) noexcept {
+inline packers packers_for(target::isa isa, packing how) noexcept {
   const packers found = target_for(isa).pack(how);
   return found.b != nullptr ? found : scalar::packers_for(how);
 }
@@ -217,7 +217,7 @@ inline packers packers_for(bulk::isa isa, packing how) noexcept {
 // The micro-kernel of a model for operands ta x tb with K products on a
 // kernel set; run == nullptr where there is none (the reference computes it).
 inline tile_kernel micro_kernel_for(const accumulation_model& model, element_type ta,
-                                    element_type tb, std::size_t k, bulk::isa isa) noexcept {
+                                    element_type tb, std::size_t k, target::isa isa) noexcept {
   const target_kernels target = detail::target_for(isa);
   const bool e4m3 = ta == element_type::hf8 && tb == element_type::hf8;
   switch (model.kind) {
@@ -237,7 +237,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
               static_cast<std::size_t>(model.chunk), target.epilogue, {}};
     case model_kind::avx512_bf16_pairs:
       // The instruction itself: only where the CPU has it.
-      if (target.bf16_pairs != nullptr && bulk::detail::optional_features_of(isa).avx512bf16) {
+      if (target.bf16_pairs != nullptr && target::optional_features_of(isa).avx512bf16) {
         return {target.pair_rows, target.pair_columns, target.bf16_pairs, packing::bf16_pairs,
                 false, 0, target.epilogue, {}};
       }
@@ -248,7 +248,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
 
 // micro_kernel_for() with the ISA's packing for its layout.
 inline tile_kernel kernel_for(const accumulation_model& model, element_type ta, element_type tb,
-                              std::size_t k, bulk::isa isa) noexcept {
+                              std::size_t k, target::isa isa) noexcept {
   tile_kernel kernel = micro_kernel_for(model, ta, tb, k, isa);
   kernel.pack = detail::packers_for(isa, kernel.operands);
   return kernel;

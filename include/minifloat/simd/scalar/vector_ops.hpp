@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "../../config.hpp"
-#include "../target_region.hpp"
+#include "../../target/region.hpp"
 
 MF_SIMD_REGION_BEGIN_SCALAR
 namespace mf::simd::scalar {

@@ -8,9 +8,9 @@
 #include "../../../config.hpp"
 #include "../../float_add_rounding.hpp"
 
-// MF_BULK_NEON (bulk/dispatch.hpp, included first by every includer): set on
+// MF_HAS_NEON_KERNELS (target/dispatch.hpp, included first by every includer): set on
 // AArch64, and by the SIMDe test (tests/bulk/neon_simde_test.cpp) elsewhere.
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
 #include <arm_neon.h>
 
 namespace mf::simd::neon {

@@ -2,10 +2,10 @@
 // kernels.
 #pragma once
 
-#include "../../target_region.hpp"
+#include "../../../target/region.hpp"
 
-#if MF_SIMD_X86
-#include "../../../bulk/x86_intrinsics.hpp"
+#if MF_HAS_X86_KERNELS
+#include "../../../target/x86_intrinsics.hpp"
 
 MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::simd::avx512 {

@@ -8,10 +8,10 @@
 // checked against the instruction by tests/hybrid/vdpbf16ps_test.cpp).
 #pragma once
 
-#include "../../../../simd/target_region.hpp"
+#include "../../../../target/region.hpp"
 
-#if MF_SIMD_X86
-#include "../../../../bulk/x86_intrinsics.hpp"
+#if MF_HAS_X86_KERNELS
+#include "../../../../target/x86_intrinsics.hpp"
 
 MF_SIMD_REGION_BEGIN_AVX512_BF16
 namespace mf::hybrid::kernels::avx512_bf16 {

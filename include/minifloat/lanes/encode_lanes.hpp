@@ -1,10 +1,11 @@
 // Encode written once: float bit patterns to the encodings of format F, one
 // per 32-bit lane, mirroring mf::detail::round_float_bits lane-wise, over one
 // ISA's 32-bit integer operations (simd/<arch>/<isa>/integer_ops.hpp).
-// Included inside a target region, in that ISA's kernel namespace (avx2.hpp,
-// avx512.hpp, neon.hpp), so it compiles to that ISA's instructions; no
-// include guard, on purpose. Needs detail::encode_constants (scalar.hpp) and
-// MF_FORCE_INLINE (config.hpp) declared before the region.
+// Included inside a target region, in the per-ISA namespace of the module
+// that uses it (bulk/avx2.hpp, bulk/avx512.hpp, bulk/neon.hpp,
+// mx/x86_lanes.hpp), so it compiles to that ISA's instructions; no include
+// guard, on purpose. Needs constants.hpp and MF_FORCE_INLINE (config.hpp)
+// declared before the region.
 //
 // Vectors stay in locals and reference parameters, never in structs or
 // arrays, so that a scalable-vector ISA (SVE, RVV) can use the same source.
@@ -21,7 +22,7 @@ MF_FORCE_INLINE typename Ops::vec select_by_sign(typename Ops::mask negative,
 }
 
 // What the general encoders take apart in the float bit patterns x, through
-// the reference parameters. Constants: detail::encode_constants. The shift
+// the reference parameters. Constants: ::mf::lanes::encode_constants. The shift
 // is clamped to MaxShift where it could be more: 25 for the deterministic
 // modes (a shift of 25 rounds any 24-bit significand to 0 or 1 quantum, and
 // keeps the rounding constants' shifts below 32), the ISA's
@@ -116,7 +117,7 @@ MF_FORCE_INLINE typename Ops::vec with_special_inputs(typename Ops::vec result,
 template <class F, rounding Mode, overflow Ovf, class Ops>
 MF_FORCE_INLINE typename Ops::vec encode_lanes_general(typename Ops::vec x) {
   using vec = typename Ops::vec;
-  using constants = detail::encode_constants<F, Mode, Ovf>;
+  using constants = ::mf::lanes::encode_constants<F, Mode, Ovf>;
   vec magnitude, exponent, significand, shift, base;
   typename Ops::mask negative;
   split_float<constants, 25, Ops>(x, magnitude, negative, exponent, significand, shift, base);
@@ -172,7 +173,7 @@ constexpr bool sign_symmetric(unsigned if_positive, unsigned if_negative) {
 
 template <class F, overflow Ovf>
 struct nearest_fast_path {
-  using constants = detail::encode_constants<F, rounding::nearest_even, Ovf>;
+  using constants = ::mf::lanes::encode_constants<F, rounding::nearest_even, Ovf>;
   static constexpr bool unsigned_fnu =
       !F::has_subnormals && !F::is_signed && F::min_exponent == -127;
   static constexpr bool eligible = (F::has_subnormals && F::is_signed) || unsigned_fnu;

@@ -1,168 +1,27 @@
-// Runtime choice of the kernel set for the bulk conversions: CPU detection,
-// the MINIFLOAT_ISA environment override (read once, at first use) and the
-// set_isa / active_isa API. Header-only: the state is a function-local static.
+// The run-time choice of kernels for every module: which ISAs this CPU
+// runs, the MINIFLOAT_ISA environment override (read once, at first use),
+// set_isa / active_isa, and the dispatch table. Header-only: the state is a
+// function-local static.
 #pragma once
 
 #include <atomic>
-#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include "../config.hpp"
-#include "../simd/target_region.hpp"
-
-// The x86 kernels use per-function target attributes (GCC and Clang), so no
-// -march flag is needed; elsewhere (other compilers, other targets) only the
-// scalar kernels are compiled, and the NEON ones on AArch64 (below).
-// (The condition is simd/target_region.hpp's MF_SIMD_X86, stated once.)
-#if MF_SIMD_X86
-#define MF_BULK_X86 1
-#include <cpuid.h>
-#else
-#define MF_BULK_X86 0
-#endif
-
-// MINIFLOAT_BULK_NO_AVX512 (defined before the first include, in every
-// translation unit of a program): build without the AVX-512 kernels of every
-// module (bulk, MX, the MatMul tiles); an AVX-512 CPU then runs the AVX2 ones
-// and `MINIFLOAT_ISA=avx512` falls back. For programs that do not want them
-// (code size, clock throttling on some CPUs), and for compile time: the
-// AVX-512 kernels are about half of what a translation unit that calls the
-// bulk entries of a format compiles (docs/performance.md, "Build options").
-#if MF_BULK_X86 && !defined(MINIFLOAT_BULK_NO_AVX512)
-#define MF_BULK_AVX512 1
-#else
-#define MF_BULK_AVX512 0
-#endif
-
-// NEON is baseline on AArch64: its kernels compile whenever the target is
-// AArch64 (no attribute, no run-time check).
-#if defined(__aarch64__) && !defined(MINIFLOAT_BULK_NO_SIMD)
-#define MF_BULK_NEON 1
-#else
-#define MF_BULK_NEON 0
-#endif
+#include "cpu.hpp"
+#include "isa.hpp"
 
 namespace mf {
-namespace bulk {
-
-// A kernel set. scalar runs everywhere; the others need the CPU support
-// listed at isa_supported.
-enum class isa : unsigned char {
-  scalar,
-  avx2,    // AVX2 + FMA + F16C + BMI1/BMI2, with the OS saving YMM state
-  avx512,  // AVX-512 F/BW/VL/DQ (+CD), with the OS saving ZMM/opmask state
-  neon,    // AArch64 Advanced SIMD (baseline there; never on x86)
-};
-
-inline const char* isa_name(isa i) noexcept {
-  switch (i) {
-    case isa::scalar: return "scalar";
-    case isa::avx2: return "avx2";
-    case isa::avx512: return "avx512";
-    case isa::neon: return "neon";
-  }
-  return "unknown";
-}
-
-// Parses "scalar", "avx2", "avx512" or "neon"; false for anything else.
-inline bool parse_isa(const char* text, isa& out) noexcept {
-  if (text == nullptr) return false;
-  const isa all[] = {isa::scalar, isa::avx2, isa::avx512, isa::neon};
-  for (isa i : all) {
-    if (std::strcmp(text, isa_name(i)) == 0) {
-      out = i;
-      return true;
-    }
-  }
-  return false;
-}
-
-namespace detail {
-
-struct cpu_features {
-  bool avx2 = false;
-  bool avx512 = false;
-  bool avx512vbmi = false;
-  bool avx512bf16 = false;  // VDPBF16PS (the hybrid avx512_bf16_pairs kernel)
-};
-
-#if MF_BULK_X86
-// xgetbv without the xsave target attribute: XCR0 tells which register
-// states the OS saves on context switches.
-inline unsigned long long read_xcr0() noexcept {
-  unsigned eax = 0, edx = 0;
-  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
-  return (static_cast<unsigned long long>(edx) << 32) | eax;
-}
-
-inline cpu_features detect_cpu() noexcept {
-  cpu_features f;
-  // cpuid writes all four registers; the leaves read here need only some,
-  // and an array keeps nvcc from warning about the others.
-  unsigned r[4] = {0, 0, 0, 0};
-  unsigned& b = r[1];
-  unsigned& c = r[2];
-  if (__get_cpuid_max(0, nullptr) < 7) return f;
-  __cpuid_count(1, 0, r[0], r[1], r[2], r[3]);
-  const bool osxsave = (c >> 27) & 1u;
-  const bool avx = (c >> 28) & 1u;
-  const bool fma = (c >> 12) & 1u;
-  const bool f16c = (c >> 29) & 1u;
-  if (!osxsave || !avx) return f;
-  const unsigned long long xcr0 = read_xcr0();
-  const bool ymm_state = (xcr0 & 0x6u) == 0x6u;     // SSE + AVX
-  const bool zmm_state = (xcr0 & 0xE6u) == 0xE6u;   // + opmask, ZMM hi
-  __cpuid_count(7, 0, r[0], r[1], r[2], r[3]);
-  const bool bmi1 = (b >> 3) & 1u;
-  const bool avx2 = (b >> 5) & 1u;
-  const bool bmi2 = (b >> 8) & 1u;
-  const bool avx512f = (b >> 16) & 1u;
-  const bool avx512dq = (b >> 17) & 1u;
-  const bool avx512cd = (b >> 28) & 1u;
-  const bool avx512bw = (b >> 30) & 1u;
-  const bool avx512vl = (b >> 31) & 1u;
-  const bool avx512vbmi = (c >> 1) & 1u;
-  // Exactly simd/target_region.hpp's feature lists (MF_SIMD_AVX2_FEATURES,
-  // MF_SIMD_AVX512_FEATURES, + VBMI, + BF16): the compiler may use any
-  // listed instruction anywhere in a kernel.
-  f.avx2 = ymm_state && avx2 && fma && f16c && bmi1 && bmi2;
-  f.avx512 = f.avx2 && zmm_state && avx512f && avx512dq && avx512cd &&
-             avx512bw && avx512vl;
-  f.avx512vbmi = f.avx512 && avx512vbmi;
-  const unsigned max_subleaf = r[0];
-  if (max_subleaf >= 1) {
-    __cpuid_count(7, 1, r[0], r[1], r[2], r[3]);
-    f.avx512bf16 = f.avx512 && ((r[0] >> 5) & 1u);  // CPUID.(EAX=7,ECX=1):EAX[5]
-  }
-#if defined(MINIFLOAT_SIMD_EMULATED)
-  // Tests only: the AVX-512 kernels run on the emulated intrinsics wherever
-  // AVX2 runs natively (the emulation is compiled for AVX2).
-  f.avx512 = f.avx2;
-  f.avx512vbmi = f.avx2;
-  f.avx512bf16 = false;
-#endif
-  return f;
-}
-#else
-inline cpu_features detect_cpu() noexcept { return cpu_features{}; }
-#endif
-
-MF_FORCE_INLINE const cpu_features& cpu() noexcept {
-  static const cpu_features features = detect_cpu();
-  return features;
-}
-
-}  // namespace detail
+namespace target {
 
 // Whether this build has kernels for `i` and this CPU (and OS) can run them.
 inline bool isa_supported(isa i) noexcept {
   switch (i) {
     case isa::scalar: return true;
-    case isa::avx2: return detail::cpu().avx2;
-    case isa::avx512: return MF_BULK_AVX512 != 0 && detail::cpu().avx512;
-    case isa::neon: return MF_BULK_NEON != 0;  // baseline on AArch64
+    case isa::avx2: return MF_HAS_X86_KERNELS != 0 && detail::cpu().avx2;
+    case isa::avx512: return MF_HAS_AVX512_KERNELS != 0 && detail::cpu().avx512;
+    case isa::neon: return MF_HAS_NEON_KERNELS != 0;  // baseline on AArch64
   }
   return false;
 }
@@ -233,10 +92,10 @@ MF_FORCE_INLINE dispatch_state& state() {
 
 }  // namespace detail
 
-// The kernel set the bulk functions use now. Forced inline, like the
-// lookups below: every call of a kernel makes them, and g++ -O2 left them as
-// calls (with the table decode's setup, a 4 KiB AVX-512 decode ran at
-// 0.73-0.91x of its -O3 speed on a Zen 4).
+// The kernel set every module uses now. Forced inline, like the lookups
+// below: every call of a kernel makes them, and g++ -O2 left them as calls
+// (with the table decode's setup, a 4 KiB AVX-512 decode ran at 0.73-0.91x
+// of its -O3 speed on a Zen 4).
 MF_FORCE_INLINE isa active_isa() noexcept {
   return static_cast<isa>(detail::state().active.load(std::memory_order_acquire));
 }
@@ -266,32 +125,12 @@ inline isa reset_isa_from_environment() noexcept {
 
 // The dispatch table. Every module's kernels are chosen here and nowhere
 // else: a kernel family (bulk/kernel_sets.hpp, mx/kernel_sets.hpp,
-// hybrid/kernels/fast_path.hpp) describes one row of function pointers per
+// hybrid/kernels/targets.hpp) describes one row of function pointers per
 // ISA, and active_kernels<Family>() returns the row of the active ISA. The
 // rows are filled once, at first use (after CPUID), so a call costs one
 // atomic load, one index and one indirect call, nothing per element; set_isa
 // and MINIFLOAT_ISA switch every family at once because all of them index
 // by the same active_isa().
-namespace detail {
-
-inline constexpr std::size_t isa_count = 4;  // the enumerators of isa
-
-// The kernels compiled for `i` in this build, or scalar: a row for an ISA
-// the build lacks is never used (isa_supported is false for it), and
-// filling it with the scalar kernels keeps every family free of #if.
-constexpr isa compiled_or_scalar(isa i) noexcept {
-  switch (i) {
-    case isa::avx2: return MF_BULK_X86 ? i : isa::scalar;
-    case isa::avx512: return MF_BULK_AVX512 ? i : isa::scalar;
-    case isa::neon: return MF_BULK_NEON ? i : isa::scalar;
-    default: return isa::scalar;
-  }
-}
-
-template <isa I>
-struct isa_tag {
-  static constexpr isa value = I;
-};
 
 // What a family's row holds: one function pointer, or a struct of them.
 template <class Family>
@@ -357,14 +196,15 @@ MF_FORCE_INLINE const auto& active_kernels() noexcept {
   return kernels_of<Family>(active_isa());
 }
 
-// The optional instructions the active kernel set may use: only AVX-512
-// kernels use VBMI (byte permutes across the register) and AVX512_BF16
-// (VDPBF16PS), and only where CPUID reports them.
+// The optional instructions a kernel set may use: only AVX-512 kernels use
+// VBMI (byte permutes across the register) and AVX512_BF16 (VDPBF16PS), and
+// only where CPUID reports them.
 struct optional_features {
   bool avx512vbmi;
   bool avx512bf16;
 };
 
+namespace detail {
 struct optional_features_family {
   template <isa I>
   static optional_features row(isa_tag<I>) noexcept {
@@ -372,16 +212,15 @@ struct optional_features_family {
     return {cpu().avx512vbmi, cpu().avx512bf16};
   }
 };
+}  // namespace detail
 
 inline const optional_features& optional_features_of(isa i) noexcept {
-  return kernels_of<optional_features_family>(i);
+  return kernels_of<detail::optional_features_family>(i);
 }
 
 MF_FORCE_INLINE const optional_features& active_optional_features() noexcept {
-  return active_kernels<optional_features_family>();
+  return active_kernels<detail::optional_features_family>();
 }
 
-}  // namespace detail
-
-}  // namespace bulk
+}  // namespace target
 }  // namespace mf

@@ -1,4 +1,4 @@
-// The dispatch table (bulk/dispatch.hpp's active_kernels) holds each ISA's
+// The dispatch table (target/dispatch.hpp's active_kernels) holds each ISA's
 // own kernels in that ISA's row, and set_isa moves every module's row at
 // once. Every kernel set gives the same bits, so the conversion tests
 // cannot see a row that points at another ISA's kernels; this test does.
@@ -11,8 +11,8 @@
 
 namespace {
 
-using mf::bulk::isa;
-using mf::bulk::detail::kernels_of;
+using mf::target::isa;
+using mf::target::kernels_of;
 using plain = mf::bulk::detail::encode_kernels<mf::e4m3fn>;
 using plain_decode = mf::bulk::detail::decode_kernels<mf::e4m3fn>;
 using wide = mf::bulk::detail::decode_kernels<mf::bfloat16>;
@@ -24,12 +24,12 @@ const isa every_isa[] = {isa::scalar, isa::avx2, isa::avx512, isa::neon};
 
 // Restores the selection a test changed.
 struct isa_guard {
-  isa saved = mf::bulk::active_isa();
-  ~isa_guard() { mf::bulk::set_isa(saved); }
+  isa saved = mf::target::active_isa();
+  ~isa_guard() { mf::target::set_isa(saved); }
 };
 
 TEST(DispatchTable, ScalarRowHoldsTheScalarKernels) {
-  namespace s = mf::bulk::scalar_kernels;
+  namespace s = mf::bulk::scalar;
   EXPECT_EQ(kernels_of<plain>(isa::scalar), &s::encode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<plain_decode>(isa::scalar).decode, &s::decode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::scalar).decode_scaled, &s::decode_scaled<mf::bfloat16>);
@@ -39,9 +39,9 @@ TEST(DispatchTable, ScalarRowHoldsTheScalarKernels) {
   EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::scalar).pack_fp4, nullptr);
 }
 
-#if MF_BULK_X86
+#if MF_HAS_X86_KERNELS
 TEST(DispatchTable, EachX86RowHoldsItsOwnKernels) {
-  namespace a2 = mf::bulk::avx2_kernels;
+  namespace a2 = mf::bulk::avx2;
   EXPECT_EQ(kernels_of<plain>(isa::avx2), &a2::encode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::avx2).decode, &a2::decode<mf::bfloat16>);
   EXPECT_EQ(kernels_of<plain_decode>(isa::avx2).decode_scaled, &a2::decode_scaled<mf::e4m3fn>);
@@ -62,9 +62,9 @@ TEST(DispatchTable, EachX86RowHoldsItsOwnKernels) {
 }
 #endif
 
-#if MF_BULK_AVX512
+#if MF_HAS_AVX512_KERNELS
 TEST(DispatchTable, Avx512RowHoldsItsOwnKernels) {
-  namespace a5 = mf::bulk::avx512_kernels;
+  namespace a5 = mf::bulk::avx512;
   EXPECT_EQ(kernels_of<plain>(isa::avx512), &a5::encode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::avx512).decode, &a5::decode<mf::bfloat16>);
   EXPECT_EQ(kernels_of<plain_decode>(isa::avx512).decode_scaled, &a5::decode_scaled<mf::e4m3fn>);
@@ -74,28 +74,28 @@ TEST(DispatchTable, Avx512RowHoldsItsOwnKernels) {
   EXPECT_EQ(kernels_of<format_free>(isa::avx512).narrow_to_odd,
             &mf::bulk::detail::narrow_to_odd_avx512);
   EXPECT_EQ(kernels_of<mx_blocks>(isa::avx512).quantize,
-            &mf::mx::avx512_kernels::quantize<mf::mx::mxfp8_e4m3>);
+            &mf::mx::avx512::quantize<mf::mx::mxfp8_e4m3>);
   EXPECT_NE(kernels_of<mx_blocks>(isa::avx512).dequantize, nullptr);
   EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).dequantize,
             kernels_of<mx_blocks>(isa::avx512).dequantize);
   EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::avx512).pack_fp6,
-            &mf::mx::avx512_packing::pack_fp6);
+            &mf::mx::avx512::pack_fp6);
   namespace hk = mf::hybrid::kernels;
   EXPECT_EQ(hk::detail::target_for(isa::avx512).fma, &hk::avx512::fma_kernel);
 }
 #else
-// Built without the AVX-512 kernels (MINIFLOAT_BULK_NO_AVX512, or not x86):
+// Built without the AVX-512 kernels (MINIFLOAT_NO_AVX512, or not x86):
 // the row is the scalar one, and no CPU is offered it.
 TEST(DispatchTable, Avx512RowIsTheScalarOneWhenNotCompiled) {
   EXPECT_EQ(kernels_of<plain>(isa::avx512), kernels_of<plain>(isa::scalar));
   EXPECT_EQ(kernels_of<mx_blocks>(isa::avx512).quantize, nullptr);
-  EXPECT_FALSE(mf::bulk::isa_supported(isa::avx512));
+  EXPECT_FALSE(mf::target::isa_supported(isa::avx512));
 }
 #endif
 
-#if MF_BULK_NEON
+#if MF_HAS_NEON_KERNELS
 TEST(DispatchTable, NeonRowHoldsTheNeonKernels) {
-  namespace n = mf::bulk::neon_kernels;
+  namespace n = mf::bulk::neon;
   EXPECT_EQ(kernels_of<plain>(isa::neon), &n::encode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::neon).decode, &n::decode<mf::bfloat16>);
   EXPECT_EQ(kernels_of<fused>(isa::neon), (&n::encode_fused<mf::e5m2, true, true, false>));
@@ -107,13 +107,13 @@ TEST(DispatchTable, NeonRowHoldsTheNeonKernels) {
 
 TEST(DispatchTable, OptionalFeaturesOnlyInTheAvx512Row) {
   for (isa i : every_isa) {
-    const auto& f = mf::bulk::detail::optional_features_of(i);
-    if (i == isa::avx512 && MF_BULK_AVX512) {
-      EXPECT_EQ(f.avx512vbmi, mf::bulk::detail::cpu().avx512vbmi);
-      EXPECT_EQ(f.avx512bf16, mf::bulk::detail::cpu().avx512bf16);
+    const auto& f = mf::target::optional_features_of(i);
+    if (i == isa::avx512 && MF_HAS_AVX512_KERNELS) {
+      EXPECT_EQ(f.avx512vbmi, mf::target::detail::cpu().avx512vbmi);
+      EXPECT_EQ(f.avx512bf16, mf::target::detail::cpu().avx512bf16);
     } else {
-      EXPECT_FALSE(f.avx512vbmi) << mf::bulk::isa_name(i);
-      EXPECT_FALSE(f.avx512bf16) << mf::bulk::isa_name(i);
+      EXPECT_FALSE(f.avx512vbmi) << mf::target::isa_name(i);
+      EXPECT_FALSE(f.avx512bf16) << mf::target::isa_name(i);
     }
   }
 }
@@ -121,15 +121,15 @@ TEST(DispatchTable, OptionalFeaturesOnlyInTheAvx512Row) {
 TEST(DispatchTable, SetIsaMovesEveryFamily) {
   isa_guard guard;
   for (isa i : every_isa) {
-    if (!mf::bulk::isa_supported(i)) continue;
-    ASSERT_EQ(mf::bulk::set_isa(i), i);
-    EXPECT_EQ(&mf::bulk::detail::active_kernels<plain>(), &kernels_of<plain>(i));
-    EXPECT_EQ(&mf::bulk::detail::active_kernels<plain_decode>(), &kernels_of<plain_decode>(i));
-    EXPECT_EQ(&mf::bulk::detail::active_kernels<fused>(), &kernels_of<fused>(i));
-    EXPECT_EQ(&mf::bulk::detail::active_kernels<format_free>(), &kernels_of<format_free>(i));
+    if (!mf::target::isa_supported(i)) continue;
+    ASSERT_EQ(mf::target::set_isa(i), i);
+    EXPECT_EQ(&mf::target::active_kernels<plain>(), &kernels_of<plain>(i));
+    EXPECT_EQ(&mf::target::active_kernels<plain_decode>(), &kernels_of<plain_decode>(i));
+    EXPECT_EQ(&mf::target::active_kernels<fused>(), &kernels_of<fused>(i));
+    EXPECT_EQ(&mf::target::active_kernels<format_free>(), &kernels_of<format_free>(i));
     EXPECT_EQ(&mf::mx::detail::active_kernels<mx_blocks>(), &kernels_of<mx_blocks>(i));
-    EXPECT_EQ(&mf::bulk::detail::active_optional_features(),
-              &mf::bulk::detail::optional_features_of(i));
+    EXPECT_EQ(&mf::target::active_optional_features(),
+              &mf::target::optional_features_of(i));
   }
 }
 

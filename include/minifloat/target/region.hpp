@@ -4,16 +4,16 @@
 // per-target namespace) becomes that target's kernel, templates included.
 // GCC: #pragma GCC push_options / target / pop_options; Clang: #pragma clang
 // attribute push(target(...), apply_to = function) / pop. No -march flag is
-// needed: the caller chooses the target at run time (bulk/dispatch.hpp).
+// needed: the caller chooses the target at run time (dispatch.hpp).
 // Standard headers must be included before a region opens (their inline
 // functions would otherwise be compiled for the target).
 #pragma once
 
 #include "../config.hpp"
 
-// The one list of features of each x86 target, matching what
-// bulk/dispatch.hpp checks before it reports isa::avx2 / isa::avx512 (and,
-// for the two optional extensions, its optional_features). Every target
+// The one list of features of each x86 target, matching what cpu.hpp
+// checks before dispatch.hpp reports isa::avx2 / isa::avx512 (and, for the
+// two optional extensions, its optional_features). Every target
 // region and every per-function target attribute below is made from these.
 #define MF_SIMD_AVX2_FEATURES "avx2,fma,f16c,bmi,bmi2"
 #define MF_SIMD_AVX512_FEATURES MF_SIMD_AVX2_FEATURES ",avx512f,avx512bw,avx512vl,avx512dq,avx512cd"
@@ -23,10 +23,10 @@
 #define MF_SIMD_AVX512_VBMI_FEATURES MF_SIMD_AVX512_FEATURES ",avx512vbmi"
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(MINIFLOAT_BULK_NO_SIMD)
-#define MF_SIMD_X86 1
+    !defined(MINIFLOAT_NO_SIMD)
+#define MF_HAS_X86_KERNELS 1
 #else
-#define MF_SIMD_X86 0
+#define MF_HAS_X86_KERNELS 0
 #endif
 
 #define MF_SIMD_PRAGMA(text) _Pragma(#text)
@@ -35,11 +35,11 @@
 // are written per ISA rather than included into a region (bulk, MX):
 // the only target-attribute macros of the library. AVX512VBMI is used where
 // the dispatch table's optional features report VBMI.
-#if MF_SIMD_X86 && defined(MINIFLOAT_SIMD_EMULATED)
+#if MF_HAS_X86_KERNELS && defined(MINIFLOAT_SIMD_EMULATED)
 #define MF_TARGET_AVX2
 #define MF_TARGET_AVX512
 #define MF_TARGET_AVX512VBMI
-#elif MF_SIMD_X86
+#elif MF_HAS_X86_KERNELS
 #define MF_TARGET_AVX2 __attribute__((target(MF_SIMD_AVX2_FEATURES)))
 #define MF_TARGET_AVX512 __attribute__((target(MF_SIMD_AVX512_FEATURES)))
 #define MF_TARGET_AVX512VBMI __attribute__((target(MF_SIMD_AVX512_VBMI_FEATURES)))

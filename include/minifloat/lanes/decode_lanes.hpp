@@ -1,9 +1,10 @@
 // Decode written once: the float bits of each lane's encoding of format F,
 // over one ISA's 32-bit integer operations (simd/<arch>/<isa>/
-// integer_ops.hpp). Included inside a target region, in that ISA's kernel
-// namespace (avx2.hpp, avx512.hpp), so it compiles to that ISA's
-// instructions; no include guard, on purpose. Needs detail::decode_constants
-// (scalar.hpp) and MF_FORCE_INLINE (config.hpp) declared before the region.
+// integer_ops.hpp). Included inside a target region, in the per-ISA
+// namespace of the module that uses it (bulk/avx2.hpp, bulk/avx512.hpp,
+// bulk/neon.hpp, mx/x86_lanes.hpp), so it compiles to that ISA's
+// instructions; no include guard, on purpose. Needs constants.hpp and
+// MF_FORCE_INLINE (config.hpp) declared before the region.
 //
 // Exact for every encoding: a normal moves its fields into place and
 // rebiases the exponent; a subnormal is magnitude * 2^(emin - M) (exact in
@@ -29,7 +30,7 @@ MF_FORCE_INLINE typename Ops::mask nan_lanes(typename Ops::vec encoding,
 
 template <class F, class Ops>
 MF_FORCE_INLINE typename Ops::vec decode_lanes(typename Ops::vec encoding) {
-  using constants = detail::decode_constants<F>;
+  using constants = ::mf::lanes::decode_constants<F>;
   const typename Ops::vec magnitude = Ops::bit_and(encoding, Ops::splat(F::magnitude_mask));
   typename Ops::vec bits = Ops::add(Ops::template shift_left<constants::shift>(magnitude),
                                     Ops::splat(constants::exponent_offset));

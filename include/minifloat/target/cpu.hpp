@@ -1,0 +1,94 @@
+// What the CPU and the operating system let the kernels use: CPUID feature
+// bits and XCR0 (the register states the OS saves on a context switch),
+// read once. Intel SDM Vol. 1, 13.2 and 15.2 (detection of AVX and AVX-512
+// support): a feature is usable only when CPUID reports it and XCR0 shows the
+// OS saves its registers.
+#pragma once
+
+#include "../config.hpp"
+#include "region.hpp"
+
+#if MF_HAS_X86_KERNELS
+#include <cpuid.h>
+#endif
+
+namespace mf {
+namespace target {
+namespace detail {
+
+struct cpu_features {
+  bool avx2 = false;
+  bool avx512 = false;
+  bool avx512vbmi = false;
+  bool avx512bf16 = false;  // VDPBF16PS (the hybrid avx512_bf16_pairs kernel)
+};
+
+#if MF_HAS_X86_KERNELS
+// xgetbv without the xsave target attribute: XCR0 tells which register
+// states the OS saves on context switches.
+inline unsigned long long read_xcr0() noexcept {
+  unsigned eax = 0, edx = 0;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return (static_cast<unsigned long long>(edx) << 32) | eax;
+}
+
+inline cpu_features detect_cpu() noexcept {
+  cpu_features f;
+  // cpuid writes all four registers; the leaves read here need only some,
+  // and an array keeps nvcc from warning about the others.
+  unsigned r[4] = {0, 0, 0, 0};
+  unsigned& b = r[1];
+  unsigned& c = r[2];
+  if (__get_cpuid_max(0, nullptr) < 7) return f;
+  __cpuid_count(1, 0, r[0], r[1], r[2], r[3]);
+  const bool osxsave = (c >> 27) & 1u;
+  const bool avx = (c >> 28) & 1u;
+  const bool fma = (c >> 12) & 1u;
+  const bool f16c = (c >> 29) & 1u;
+  if (!osxsave || !avx) return f;
+  const unsigned long long xcr0 = read_xcr0();
+  const bool ymm_state = (xcr0 & 0x6u) == 0x6u;     // SSE + AVX
+  const bool zmm_state = (xcr0 & 0xE6u) == 0xE6u;   // + opmask, ZMM hi
+  __cpuid_count(7, 0, r[0], r[1], r[2], r[3]);
+  const bool bmi1 = (b >> 3) & 1u;
+  const bool avx2 = (b >> 5) & 1u;
+  const bool bmi2 = (b >> 8) & 1u;
+  const bool avx512f = (b >> 16) & 1u;
+  const bool avx512dq = (b >> 17) & 1u;
+  const bool avx512cd = (b >> 28) & 1u;
+  const bool avx512bw = (b >> 30) & 1u;
+  const bool avx512vl = (b >> 31) & 1u;
+  const bool avx512vbmi = (c >> 1) & 1u;
+  // Exactly region.hpp's feature lists (MF_SIMD_AVX2_FEATURES,
+  // MF_SIMD_AVX512_FEATURES, + VBMI, + BF16): the compiler may use any
+  // listed instruction anywhere in a kernel.
+  f.avx2 = ymm_state && avx2 && fma && f16c && bmi1 && bmi2;
+  f.avx512 = f.avx2 && zmm_state && avx512f && avx512dq && avx512cd &&
+             avx512bw && avx512vl;
+  f.avx512vbmi = f.avx512 && avx512vbmi;
+  const unsigned max_subleaf = r[0];
+  if (max_subleaf >= 1) {
+    __cpuid_count(7, 1, r[0], r[1], r[2], r[3]);
+    f.avx512bf16 = f.avx512 && ((r[0] >> 5) & 1u);  // CPUID.(EAX=7,ECX=1):EAX[5]
+  }
+#if defined(MINIFLOAT_SIMD_EMULATED)
+  // Tests only: the AVX-512 kernels run on the emulated intrinsics wherever
+  // AVX2 runs natively (the emulation is compiled for AVX2).
+  f.avx512 = f.avx2;
+  f.avx512vbmi = f.avx2;
+  f.avx512bf16 = false;
+#endif
+  return f;
+}
+#else
+inline cpu_features detect_cpu() noexcept { return cpu_features{}; }
+#endif
+
+MF_FORCE_INLINE const cpu_features& cpu() noexcept {
+  static const cpu_features features = detect_cpu();
+  return features;
+}
+
+}  // namespace detail
+}  // namespace target
+}  // namespace mf
