@@ -4,8 +4,13 @@
 // wall-clock time (bench/hybrid_matmul_compare.py rates one-thread rows over
 // the calling thread's CPU time instead, from the JSON's cpu_time: these
 // shared VMs time-share the cores; see docs/performance.md).
-//   peak/{fp32_fma,bf16_dot,fp64_fma}/threads:T  (again at the end: peak_after/)
-//       register-only loops of zmm FMA / VDPBF16PS / FP64 FMA: the roofline
+//   peak/{fp32_fma,bf16_dot,fp64_fma,int8_dot}/threads:T  (again at the end:
+//       peak_after/) register-only loops of zmm FMA / VDPBF16PS / FP64 FMA /
+//       VPDPBUSD: the roofline
+//   integer/{i8,u8}/<size>/threads:T, integer_reference/{i8,u8}/256
+//       the integer MatMul (I8 x I8 -> I8, U8 x U8 -> U8, exact requantization):
+//       the fast path and the reference loop; GFLOP counts one multiply and
+//       one add per product, as int8_dot's
 //   library/<pair>/<model>/<size>/threads:T
 //       mf::hybrid::matmul, FP8 (or 16-bit) codes in, the output type out
 //   reference/<pair>/<model>/256
@@ -87,6 +92,7 @@ using bench_support::aligned_buffer;
 constexpr int kAccumulators = 16;
 constexpr double kFp32FlopPerRound = kAccumulators * 16 * 2.0;
 constexpr double kBf16FlopPerRound = kAccumulators * 32 * 2.0;
+constexpr double kInt8OpPerRound = kAccumulators * 64 * 2.0;  // VPDPBUSD: 64 products
 constexpr double kFp64FlopPerRound = kAccumulators * 8 * 2.0;
 
 #define HMB_REPEAT16(X) \
@@ -152,6 +158,32 @@ __attribute__((target("avx512f"), noinline)) double fp64_fma_loop(std::uint64_t 
   return _mm512_reduce_add_pd(sum);
 }
 
+__attribute__((target("avx512f,avx512vnni"), noinline)) int int8_dot_loop(std::uint64_t rounds) {
+  const __m512i x = _mm512_set1_epi32(0x01010101);
+  const __m512i y = _mm512_set1_epi32(0x01FF01FF);
+#define HMB_DECLARE(i) __m512i acc##i = _mm512_set1_epi32(i);
+  HMB_REPEAT16(HMB_DECLARE)
+#undef HMB_DECLARE
+  for (std::uint64_t r = rounds; r != 0; --r) {
+#define HMB_STEP(i) acc##i = _mm512_dpbusd_epi32(acc##i, x, y);
+    HMB_REPEAT16(HMB_STEP)
+#undef HMB_STEP
+  }
+  __m512i sum = _mm512_setzero_si512();
+#define HMB_SUM(i) sum = _mm512_add_epi32(sum, acc##i);
+  HMB_REPEAT16(HMB_SUM)
+#undef HMB_SUM
+  return _mm512_reduce_add_epi32(sum);
+}
+
+// CPUID.(EAX=7,ECX=0):ECX bit 11, AVX512_VNNI (Intel SDM vol. 2A, CPUID).
+bool cpu_has_avx512_vnni() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!mf::target::isa_supported(mf::target::isa::avx512)) return false;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  return (c & (1u << 11)) != 0;
+}
+
 // CPUID.(EAX=7,ECX=1):EAX bit 5 (Intel SDM vol. 2A, CPUID); the OS side
 // (ZMM state saved) is the bulk dispatcher's AVX-512 check.
 bool cpu_has_avx512_bf16() {
@@ -182,7 +214,7 @@ void warm_two_cores() {
   other.join();
 }
 
-enum class peak_kind { fp32_fma, bf16_dot, fp64_fma };
+enum class peak_kind { fp32_fma, bf16_dot, fp64_fma, int8_dot };
 
 // The rate of `threads` copies of the loop, one per std::thread (the
 // calling thread is one), over wall-clock time: the same accounting as the
@@ -190,11 +222,13 @@ enum class peak_kind { fp32_fma, bf16_dot, fp64_fma };
 // iteration costs well under 1%.
 void bench_peak(benchmark::State& state, peak_kind kind, unsigned threads) {
 #if HMB_X86
-  const bool ok = kind == peak_kind::bf16_dot ? cpu_has_avx512_bf16()
-                                              : mf::target::isa_supported(mf::target::isa::avx512);
+  const bool ok = kind == peak_kind::bf16_dot   ? cpu_has_avx512_bf16()
+                  : kind == peak_kind::int8_dot ? cpu_has_avx512_vnni()
+                                                : mf::target::isa_supported(mf::target::isa::avx512);
   if (!ok) {
-    state.SkipWithError(kind == peak_kind::bf16_dot ? "this CPU (or OS) lacks AVX512_BF16"
-                                                    : "this CPU (or OS) lacks AVX-512");
+    state.SkipWithError(kind == peak_kind::bf16_dot   ? "this CPU (or OS) lacks AVX512_BF16"
+                        : kind == peak_kind::int8_dot ? "this CPU (or OS) lacks AVX512_VNNI"
+                                                      : "this CPU (or OS) lacks AVX-512");
     return;
   }
   constexpr std::uint64_t rounds = 1u << 22;
@@ -203,6 +237,7 @@ void bench_peak(benchmark::State& state, peak_kind kind, unsigned threads) {
       case peak_kind::fp32_fma: benchmark::DoNotOptimize(fp32_fma_loop(rounds)); break;
       case peak_kind::bf16_dot: benchmark::DoNotOptimize(bf16_dot_loop(rounds)); break;
       case peak_kind::fp64_fma: benchmark::DoNotOptimize(fp64_fma_loop(rounds)); break;
+      case peak_kind::int8_dot: benchmark::DoNotOptimize(int8_dot_loop(rounds)); break;
     }
   };
   if (threads > 1) warm_two_cores();
@@ -214,6 +249,7 @@ void bench_peak(benchmark::State& state, peak_kind kind, unsigned threads) {
   }
   const double per_round = kind == peak_kind::fp32_fma   ? kFp32FlopPerRound
                            : kind == peak_kind::bf16_dot ? kBf16FlopPerRound
+                           : kind == peak_kind::int8_dot ? kInt8OpPerRound
                                                          : kFp64FlopPerRound;
   set_gflops(state, per_round * rounds * threads);
 #else
@@ -718,7 +754,47 @@ void register_peaks(const std::string& prefix) {
     peak("/fp32_fma", peak_kind::fp32_fma);
     peak("/bf16_dot", peak_kind::bf16_dot);
     peak("/fp64_fma", peak_kind::fp64_fma);
+    peak("/int8_dot", peak_kind::int8_dot);
   }
+}
+
+// The integer MatMul, size^3, uniform random bytes (any order gives the same
+// int32 sums; the data only sets how many outputs saturate).
+template <class T>
+void bench_integer(benchmark::State& state, std::size_t size, unsigned threads, bool reference) {
+  std::mt19937 rng(7);
+  std::vector<T> a(size * size), b(size * size), c(size * size);
+  for (auto& x : a) x = static_cast<T>(rng());
+  for (auto& x : b) x = static_cast<T>(rng());
+  mf::hybrid::matmul_options o;
+  o.integer_scale = 0x1p-14f;
+  o.threads = threads;
+  o.reference_only = reference;
+  if (threads > 1) warm_two_cores();
+  for (auto _ : state) {
+    mf::hybrid::matmul(a.data(), size, b.data(), size, c.data(), size, size, size, size, o);
+    benchmark::DoNotOptimize(c.data());
+  }
+  set_gflops(state, 2.0 * static_cast<double>(size) * size * size);
+}
+
+void register_integer() {
+  for (std::size_t size : kSizesMNK) {
+    for (unsigned t : kThreads) {
+      benchmark::RegisterBenchmark(("integer/i8" + suffix(size, t)).c_str(),
+                                   [=](benchmark::State& s) { bench_integer<std::int8_t>(s, size, t, false); })
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("integer/u8" + suffix(size, t)).c_str(),
+                                   [=](benchmark::State& s) { bench_integer<std::uint8_t>(s, size, t, false); })
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  benchmark::RegisterBenchmark("integer_reference/i8/256",
+                               [](benchmark::State& s) { bench_integer<std::int8_t>(s, 256, 1, true); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 }
 
 void register_all() {
@@ -751,6 +827,7 @@ void register_all() {
       {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::chunked_exact64});
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32});
+  register_integer();
   // The roofline again at the end: a clock that changed during the run (these
   // VMs' vCPUs halve their speed after idle or under a neighbour's load)
   // shows as a difference between peak/ and peak_after/ (the compare script

@@ -111,9 +111,11 @@ TEST(DispatchTable, OptionalFeaturesOnlyInTheAvx512Row) {
     if (i == isa::avx512 && MF_HAS_AVX512_KERNELS) {
       EXPECT_EQ(f.avx512vbmi, mf::target::detail::cpu().avx512vbmi);
       EXPECT_EQ(f.avx512bf16, mf::target::detail::cpu().avx512bf16);
+      EXPECT_EQ(f.avx512vnni, mf::target::detail::cpu().avx512vnni);
     } else {
       EXPECT_FALSE(f.avx512vbmi) << mf::target::isa_name(i);
       EXPECT_FALSE(f.avx512bf16) << mf::target::isa_name(i);
+      EXPECT_FALSE(f.avx512vnni) << mf::target::isa_name(i);
     }
   }
 }

@@ -21,53 +21,15 @@
 #include "epilogue.hpp"
 #include "exact_epilogue.hpp"
 #include "kernels/fast_path.hpp"
+#include "kernels/integer_driver.hpp"
 #include "matmul_options.hpp"
 #include "output.hpp"
+#include "requantize.hpp"
 #include "tables.hpp"
 
 namespace mf::hybrid {
 
 namespace detail {
-
-// round-half-even(acc * scale) saturated to [lo, hi], acc * scale exact:
-// scale = m * 2^e with m < 2^24, so acc * m < 2^55 is exact in int64.
-inline long long requantize_exact(std::int32_t acc, float scale, long long lo, long long hi) {
-  int e = 0;
-  const float f = std::frexp(scale, &e);
-  const auto m = static_cast<long long>(std::ldexp(f, 24));  // signed, |m| < 2^24
-  e -= 24;
-  const long long p = static_cast<long long>(acc) * m;
-  const bool negative = p < 0;
-  unsigned long long mag = negative ? 0ull - static_cast<unsigned long long>(p)
-                                    : static_cast<unsigned long long>(p);
-  long long r;
-  if (mag == 0) {
-    r = 0;
-  } else if (e >= 0) {
-    // |p| >= 1, so |p| * 2^e >= 2^e: past every 8-bit range from e = 9 on.
-    if (e >= 9) return negative ? lo : hi;
-    r = static_cast<long long>(mag << e);  // < 2^55 * 2^8
-  } else if (e <= -63) {
-    r = 0;  // below one half: |p| < 2^56 <= 2^(-e-1)
-  } else {
-    const int s = -e;
-    unsigned long long q = mag >> s;
-    const unsigned long long rest = mag & ((1ull << s) - 1u);
-    const unsigned long long half = 1ull << (s - 1);
-    if (rest > half || (rest == half && (q & 1u))) ++q;
-    r = static_cast<long long>(q);
-  }
-  if (negative) r = -r;
-  return r < lo ? lo : (r > hi ? hi : r);
-}
-
-inline long long requantize_fp32(std::int32_t acc, float scale, long long lo, long long hi) {
-  const float y = static_cast<float>(acc) * scale;  // RN32(RN32(float(acc)) * scale)
-  const float r = std::nearbyint(y);                 // half-even in the default environment
-  if (r <= static_cast<float>(lo)) return lo;
-  if (r >= static_cast<float>(hi)) return hi;
-  return static_cast<long long>(r);
-}
 
 // The `exact` model's "directly to the output type": (S * s + bias) times or
 // divided by the output scale, from the exact sum S and the exact scale
@@ -139,8 +101,7 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
   check_request(table, ta, tb, tc, k, o);
   if (is_integer(ta) && is_integer(tb)) {  // I8 x I8 or U8 x U8 (an integer times a float is a float product)
     if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
-    const long long lo = tc == element_type::i8 ? -128 : 0;
-    const long long hi = tc == element_type::i8 ? 127 : 255;
+    const requantizer requantize(o.integer_scale, o.requant, tc == element_type::i8);
     for (std::size_t i = 0; i < m; ++i) {
       for (std::size_t j = 0; j < n; ++j) {
         std::uint32_t acc = 0;  // int32, wrapping modulo 2^32 past its range
@@ -150,10 +111,7 @@ void matmul_decoded(table_id table, element_type ta, element_type tb, element_ty
         }
         const auto acc32 = static_cast<std::int32_t>(acc);
         if (o.integer_accumulator) o.integer_accumulator[i * n + j] = acc32;
-        const long long q = o.requant == requantization::exact
-                                ? requantize_exact(acc32, o.integer_scale, lo, hi)
-                                : requantize_fp32(acc32, o.integer_scale, lo, hi);
-        store(i, j, static_cast<std::uint32_t>(q) & 0xFFu);
+        store(i, j, requantize(acc32));
       }
     }
     return;
@@ -213,6 +171,14 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
   static_assert(matmul_supported(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>),
                 "this table does not accept the MatMul type combination (see "
                 "mf::hybrid::matmul_supported and docs/hybrid.md)");
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B> && std::is_integral_v<C>) {
+    if (kernels::try_integer_matmul(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
+                                    {a, lda, &kernels::detail::read_low_bytes<A>},
+                                    {b, ldb, &kernels::detail::read_low_bytes<B>},
+                                    {c, ldc, &kernels::detail::write_bytes<C>}, m, n, k, options)) {
+      return;
+    }
+  }
   if (kernels::try_fast_matmul(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                {a, lda, kernels::detail::value_decoder<A>()},
                                {b, ldb, kernels::detail::value_decoder<B>()},
@@ -238,6 +204,13 @@ inline void matmul(table_id table, element_type ta, element_type tb, element_typ
                    const matmul_options& options = {}) {
   if (ta == element_type::f32 || tb == element_type::f32) {
     throw unsupported("FP32 is not an input type of the hybrid MatMul");
+  }
+  if (kernels::try_integer_matmul(table, ta, tb, tc,
+                                  {a, lda, &kernels::detail::read_low_bytes<std::uint32_t>},
+                                  {b, ldb, &kernels::detail::read_low_bytes<std::uint32_t>},
+                                  {c, ldc, &kernels::detail::write_bytes<std::uint32_t>}, m, n,
+                                  k, options)) {
+    return;
   }
   if (kernels::try_fast_matmul(table, ta, tb, tc, {a, lda, kernels::detail::code_decoder(ta)},
                                {b, ldb, kernels::detail::code_decoder(tb)},

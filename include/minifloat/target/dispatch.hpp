@@ -197,19 +197,20 @@ MF_FORCE_INLINE const auto& active_kernels() noexcept {
 }
 
 // The optional instructions a kernel set may use: only AVX-512 kernels use
-// VBMI (byte permutes across the register) and AVX512_BF16 (VDPBF16PS), and
-// only where CPUID reports them.
+// VBMI (byte permutes across the register), AVX512_BF16 (VDPBF16PS) and
+// AVX512_VNNI (VPDPBUSD), and only where CPUID reports them.
 struct optional_features {
   bool avx512vbmi;
   bool avx512bf16;
+  bool avx512vnni;
 };
 
 namespace detail {
 struct optional_features_family {
   template <isa I>
   static optional_features row(isa_tag<I>) noexcept {
-    if (I != isa::avx512) return {false, false};
-    return {cpu().avx512vbmi, cpu().avx512bf16};
+    if (I != isa::avx512) return {false, false, false};
+    return {cpu().avx512vbmi, cpu().avx512bf16, cpu().avx512vnni};
   }
 };
 }  // namespace detail

@@ -13,7 +13,7 @@
 
 // The one list of features of each x86 target, matching what cpu.hpp
 // checks before dispatch.hpp reports isa::avx2 / isa::avx512 (and, for the
-// two optional extensions, its optional_features). Every target
+// optional extensions, its optional_features). Every target
 // region and every per-function target attribute below is made from these.
 #define MF_SIMD_AVX2_FEATURES "avx2,fma,f16c,bmi,bmi2"
 #define MF_SIMD_AVX512_FEATURES MF_SIMD_AVX2_FEATURES ",avx512f,avx512bw,avx512vl,avx512dq,avx512cd"
@@ -21,6 +21,8 @@
 #define MF_SIMD_AVX512_BF16_FEATURES MF_SIMD_AVX512_FEATURES ",avx512bf16"
 // AVX-512 plus VBMI (byte permutes across the register: the table decoders).
 #define MF_SIMD_AVX512_VBMI_FEATURES MF_SIMD_AVX512_FEATURES ",avx512vbmi"
+// AVX-512 plus AVX512_VNNI (VPDPBUSD: the integer MatMul).
+#define MF_SIMD_AVX512_VNNI_FEATURES MF_SIMD_AVX512_FEATURES ",avx512vnni"
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(MINIFLOAT_NO_SIMD)
@@ -84,3 +86,4 @@
 #define MF_SIMD_REGION_BEGIN_AVX2 MF_SIMD_REGION_BEGIN_FEATURES(MF_SIMD_AVX2_FEATURES)
 #define MF_SIMD_REGION_BEGIN_AVX512 MF_SIMD_REGION_BEGIN_FEATURES(MF_SIMD_AVX512_FEATURES)
 #define MF_SIMD_REGION_BEGIN_AVX512_BF16 MF_SIMD_REGION_BEGIN_FEATURES(MF_SIMD_AVX512_BF16_FEATURES)
+#define MF_SIMD_REGION_BEGIN_AVX512_VNNI MF_SIMD_REGION_BEGIN_FEATURES(MF_SIMD_AVX512_VNNI_FEATURES)

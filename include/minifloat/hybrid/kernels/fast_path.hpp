@@ -11,7 +11,8 @@
 // no pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every ISA; these two
 // and the pair model with the scales in the epilogue.
 // Every other request (other models, placement::operands, stochastic
-// output, integer operands) returns false and runs on the reference.
+// output, integer operands) returns false and runs on the reference; the
+// integer MatMul has its own fast path (integer_driver.hpp).
 #pragma once
 
 #include <cstddef>

@@ -17,7 +17,12 @@
 #include "../element_type.hpp"
 #include "../fp32_rounding.hpp"
 #include "../output.hpp"
+#include "../requantize.hpp"
+#include "byte_dot_ops.hpp"
+#include "x86/avx2/byte_dot_ops.hpp"
 #include "x86/avx512/bf16_pair_ops.hpp"
+#include "x86/avx512/byte_dot_ops.hpp"
+#include "x86/avx512/requantize.hpp"
 
 namespace mf::hybrid::kernels {
 
@@ -73,18 +78,30 @@ struct tile_kernel {
   packers pack;  // the target's packing for `operands`
 };
 
-// The kernels of one target and their tile; bf16_pairs (VDPBF16PS) is null
-// except in the AVX-512 row of a build with the AVX-512 kernels, and runs
-// only where the CPU has AVX512_BF16.
+// The kernels of one target and their tile; bf16_pairs (VDPBF16PS) and
+// vnni_bytes (VPDPBUSD) are null except in the AVX-512 row of a build with
+// the AVX-512 kernels, and run only where the CPU has AVX512_BF16 or
+// AVX512_VNNI. `bytes` and `vnni_bytes` are the integer MatMul's tile
+// (rows x byte_columns int32 accumulators over words of four bytes,
+// byte_dot_ops.hpp).
+// The requantization of a row of integer accumulators into output bytes
+// (hybrid/requantize.hpp's rules); null: the scalar rule.
+using requantize_function = void (*)(const hybrid::detail::requantizer& q, const std::int32_t* in,
+                                     std::size_t n, std::uint8_t* out) noexcept;
+
 struct target_kernels {
   int rows;
   int float_columns;
   int double_columns;
+  int byte_columns;
   tile_function fma;
   tile_function exact;
   tile_function chunked;
+  tile_function bytes;
   epilogue_function epilogue;
   packers (*pack)(packing) noexcept;
+  tile_function vnni_bytes = nullptr;
+  requantize_function requantize = nullptr;
   tile_function bf16_pairs = nullptr;
   int pair_rows = 0;
   int pair_columns = 0;
@@ -99,6 +116,7 @@ MF_SIMD_REGION_BEGIN_SCALAR
 namespace mf::hybrid::kernels::scalar {
 using float_ops = simd::scalar::float_ops;
 using double_ops = simd::scalar::double_ops;
+using byte_ops = byte_dot_ops;
 inline constexpr int rows = 4, vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
@@ -116,6 +134,7 @@ MF_SIMD_REGION_BEGIN_AVX2
 namespace mf::hybrid::kernels::avx2 {
 using float_ops = simd::avx2::float_ops;
 using double_ops = simd::avx2::double_ops;
+using byte_ops = byte_dot_ops;
 inline constexpr int rows = 6, vectors = 2;
 inline constexpr bool has_bf16_pairs = false;
 #include "generic/epilogue_span.hpp"
@@ -133,6 +152,7 @@ MF_SIMD_REGION_BEGIN_AVX512
 namespace mf::hybrid::kernels::avx512 {
 using float_ops = simd::avx512::float_ops;
 using double_ops = simd::avx512::double_ops;
+using byte_ops = byte_dot_ops;
 inline constexpr int rows = 6, vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
@@ -150,6 +170,15 @@ namespace mf::hybrid::kernels::avx512_bf16 {
 inline constexpr int rows = 6, vectors = 4;
 inline void pair_kernel(const tile_args& t) noexcept { fma_tile<pair_ops, rows, vectors>(t); }
 }  // namespace mf::hybrid::kernels::avx512_bf16
+MF_SIMD_REGION_END
+
+// AVX512_VNNI: the integer tile of AVX-512 (6 x 64), each step VPDPBUSD.
+MF_SIMD_REGION_BEGIN_AVX512_VNNI
+namespace mf::hybrid::kernels::avx512_vnni {
+#include "generic/fma_tile.hpp"
+inline constexpr int rows = 6, vectors = 4;
+inline void byte_kernel(const tile_args& t) noexcept { fma_tile<byte_dot_ops, rows, vectors>(t); }
+}  // namespace mf::hybrid::kernels::avx512_vnni
 MF_SIMD_REGION_END
 #endif
 
@@ -174,6 +203,12 @@ struct target_family {
     row.bf16_pairs = &avx512_bf16::pair_kernel;
     row.pair_rows = avx512_bf16::rows;
     row.pair_columns = avx512_bf16::vectors * avx512_bf16::pair_ops::lanes;
+    static_assert(avx512_vnni::rows == avx512::rows &&
+                      avx512_vnni::vectors * avx512_vnni::byte_dot_ops::lanes ==
+                          avx512::vectors * avx512::byte_ops::lanes,
+                  "the VNNI tile has the shape of the AVX-512 row's integer tile");
+    row.vnni_bytes = &avx512_vnni::byte_kernel;
+    row.requantize = &avx512::requantize_row;
 #endif
     return row;
   }

@@ -4,6 +4,7 @@
 // targets.hpp inside each target's region and namespace, after the generic
 // tiles; no include guard, on purpose. The including namespace defines:
 //   float_ops, double_ops   the target's vector operations (simd/...)
+//   byte_ops                its integer MatMul step (byte_dot_ops.hpp)
 //   rows, vectors           the register tile: rows x vectors vectors
 //   has_bf16_pairs          whether float_ops packs the BF16 pair layout
 
@@ -17,6 +18,7 @@ inline packers packers_for(packing how) noexcept {
 }
 inline void fma_kernel(const tile_args& t) noexcept { fma_tile<float_ops, rows, vectors>(t); }
 inline void exact_kernel(const tile_args& t) noexcept { fma_tile<double_ops, rows, vectors>(t); }
+inline void byte_kernel(const tile_args& t) noexcept { fma_tile<byte_ops, rows, vectors>(t); }
 inline void chunked_kernel(const tile_args& t) noexcept {
   chunked_exact_tile<double_ops, rows, vectors>(t);
 }
@@ -25,9 +27,11 @@ constexpr target_kernels kernels_row() noexcept {
   return {rows,
           vectors * float_ops::lanes,
           vectors * double_ops::lanes,
+          vectors * byte_ops::lanes,
           &fma_kernel,
           &exact_kernel,
           &chunked_kernel,
+          &byte_kernel,
           &epilogue_kernel,
           &packers_for};
 }
