@@ -343,7 +343,7 @@ const operands<P>& operands_for(std::size_t size) {
 }
 
 // ---- models -------------------------------------------------------------------
-enum class model_id { sequential_fp32, avx512_bf16_pairs, exact, chunked_exact64 };
+enum class model_id { sequential_fp32, avx512_bf16_pairs, exact, chunked_exact64, amx_tile_pairs };
 
 const char* name(model_id m) {
   switch (m) {
@@ -351,6 +351,7 @@ const char* name(model_id m) {
     case model_id::avx512_bf16_pairs: return "avx512_bf16_pairs";
     case model_id::exact: return "exact";
     case model_id::chunked_exact64: return "chunked_exact64";
+    case model_id::amx_tile_pairs: return "amx_tile_pairs";
   }
   return "?";
 }
@@ -362,6 +363,7 @@ mf::hybrid::accumulation_model make_model(model_id m) {
     case model_id::avx512_bf16_pairs: return models::avx512_bf16_pairs();
     case model_id::exact: return models::exact();
     case model_id::chunked_exact64: return models::chunked_exact(64);
+    case model_id::amx_tile_pairs: return models::amx_tile_pairs();
   }
   return models::sequential_fp32();
 }
@@ -824,7 +826,7 @@ void register_all() {
   }
   using M = model_id;
   register_pair<pair_e4m3_e4m3_bf16>(
-      {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::chunked_exact64});
+      {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::chunked_exact64, M::amx_tile_pairs});
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32});
   register_integer();

@@ -50,7 +50,10 @@ inline std::vector<named_model> fast_models(mf::target::isa isa = mf::target::ac
       {"exact", hy::models::exact()},
       {"chunked_exact_64", hy::models::chunked_exact(64)},
       {"chunked_exact_5", hy::models::chunked_exact(5)},
-      {"chunked_exact_1", hy::models::chunked_exact(1)}};
+      {"chunked_exact_1", hy::models::chunked_exact(1)},
+      {"amx_tile_pairs_32", hy::models::amx_tile_pairs()},
+      {"amx_tile_pairs_6", hy::models::amx_tile_pairs(6)},
+      {"amx_tile_pairs_guide", hy::models::amx_tile_pairs(32, hy::amx_order::guide)}};
   std::vector<named_model> out;
   for (const named_model& m : all) {
     if (has_kernel(m.model, isa)) out.push_back(m);
@@ -76,6 +79,9 @@ inline bool accepts(const hy::accumulation_model& m, type_triple t) {
       return t.a != element_type::f16 && t.b != element_type::f16;
     case hy::model_kind::exact:
     case hy::model_kind::chunked_exact: return t.a == element_type::hf8 && t.b == element_type::hf8;
+    case hy::model_kind::amx_tile_pairs:  // no instruction multiplies BF16 by FP16
+      return !((t.a == element_type::bf16 && t.b == element_type::f16) ||
+               (t.a == element_type::f16 && t.b == element_type::bf16));
     default: return true;
   }
 }

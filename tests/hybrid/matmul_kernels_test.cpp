@@ -8,6 +8,7 @@
 // `exhaustive`) and a sample at ci level.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -50,6 +51,62 @@ TEST_P(HybridKernels, EveryTypeCombinationOnRandomFiniteCodes) {
       ASSERT_TRUE(matches_reference(p, with(model.model))) << model.name;
     }
   }
+}
+
+// amx_tile_pairs runs on plain FMAs only where its DAZ/FTZ cannot act
+// (kernels::amx_pairs_operands_fit); these operands fit (BF16 values kept
+// within 2^-40 .. 2^40, FP8 and FP16 over every code), so the comparison is
+// with the fast kernel. A float32 output shows every bit of the sums;
+// K crosses chunk boundaries and ends inside chunks and inside pairs.
+TEST_P(HybridKernels, AmxTilePairsOnOperandsThatFit) {
+  std::mt19937_64 rng(17);
+  const auto keep_bf16_moderate = [&](std::vector<std::uint32_t>& v, element_type t) {
+    if (t != T::bf16) return;
+    for (auto& code : v) {
+      const float x = std::fabs(hy::decode_bits(t, code));
+      if (x != 0.0f && (x < 0x1p-40f || x > 0x1p40f)) code = (code & 0x8000u) | 0x3F80u;  // +-1
+    }
+  };
+  const hy::accumulation_model models[] = {hy::models::amx_tile_pairs(),
+                                           hy::models::amx_tile_pairs(6),
+                                           hy::models::amx_tile_pairs(2),
+                                           hy::models::amx_tile_pairs(32, hy::amx_order::guide)};
+  const element_type inputs[] = {T::hf8, T::bf8, T::f16, T::bf16};
+  const std::size_t ks[] = {1, 31, 32, 33, 63, 64, 100, 257};
+  int compared = 0;
+  for (const auto& model : models) {
+    for (element_type ta : inputs) {
+      for (element_type tb : inputs) {
+        if (!kernel_test::accepts(model, {ta, tb, T::f32})) continue;
+        const std::size_t k = ks[rng() % 8];
+        auto p = random_problem({ta, tb, T::f32}, 1 + rng() % 9, 1 + rng() % 70, k, rng() % 3, rng, false);
+        keep_bf16_moderate(p.a, ta);
+        keep_bf16_moderate(p.b, tb);
+        const hy::kernels::operand_reader a{p.a.data(), p.lda, hy::kernels::detail::code_decoder(ta)};
+        const hy::kernels::operand_reader b{p.b.data(), p.ldb, hy::kernels::detail::code_decoder(tb)};
+        ASSERT_TRUE(hy::kernels::amx_pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
+        hy::matmul_options o = with(model);
+        o.threads = 1 + compared % 2;
+        ASSERT_TRUE(matches_reference(p, o)) << "chunk " << model.chunk;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 40);
+}
+
+// BF16 operands that could reach the model's flushes (subnormals, or
+// products below 2^-126) go to the reference: same bits, and the check
+// says so.
+TEST_P(HybridKernels, AmxTilePairsOnTinyBf16FallsBackToTheReference) {
+  std::mt19937_64 rng(18);
+  auto p = random_problem({T::bf16, T::bf16, T::f32}, 5, 20, 64, 0, rng, false);
+  p.a[3] = 0x0001u;  // a BF16 subnormal
+  p.b[7] = 0x0080u;  // 2^-126
+  const hy::kernels::operand_reader a{p.a.data(), p.lda, hy::kernels::detail::code_decoder(T::bf16)};
+  const hy::kernels::operand_reader b{p.b.data(), p.ldb, hy::kernels::detail::code_decoder(T::bf16)};
+  EXPECT_FALSE(hy::kernels::amx_pairs_operands_fit(T::bf16, T::bf16, a, b, p.m, p.n, p.k));
+  ASSERT_TRUE(matches_reference(p, with(hy::models::amx_tile_pairs())));
 }
 
 TEST_P(HybridKernels, EdgeSetsAndSaturatingOutputs) {

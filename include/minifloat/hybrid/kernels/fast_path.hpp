@@ -8,15 +8,20 @@
 // every float type pair the table accepts, on every ISA, with the scales in
 // the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
 // exact (rounded to float32, K <= 2^17) and chunked_exact (nearest even,
-// no pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every ISA; these two
-// and the pair model with the scales in the epilogue.
+// no pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every ISA;
+// amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
+// when the operands cannot reach its flushes (amx_pairs_operands_fit);
+// these and the pair model with the scales in the epilogue.
 // Every other request (other models, placement::operands, stochastic
 // output, integer operands) returns false and runs on the reference; the
 // integer MatMul has its own fast path (integer_driver.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "../../bulk/encode.hpp"
 #include "../element_type.hpp"
@@ -141,8 +146,55 @@ encode_function value_encoder() noexcept {
 
 }  // namespace detail
 
+// amx_tile_pairs on plain FMAs (generic/amx_pairs_tile.hpp): true when no
+// step of the model can meet or make a float32 subnormal, so its DAZ and
+// FTZ never act. Every nonzero value of a type is a multiple of its quantum
+// 2^q (q = its exponent minus its mantissa bits, or less), so every product,
+// every partial sum and every rounded step is a multiple of 2^(qa + qb),
+// the smallest quanta of A's and B's values: with qa + qb >= -126 a nonzero
+// one is at least 2^-126, a normal. FP8 and FP16 values always qualify
+// (qa + qb >= -48); BF16 operands are read once to find their smallest
+// exponent, and any BF16 subnormal (which the model reads as 0) sends the
+// request to the reference.
+inline int smallest_quantum_exponent(element_type t, const operand_reader& x, std::size_t rows,
+                                     std::size_t columns, bool& subnormal) {
+  switch (t) {
+    case element_type::hf8: return -9;   // E4M3: 2^-6 * 2^-3
+    case element_type::bf8: return -16;  // E5M2: 2^-14 * 2^-2
+    case element_type::f16: return -24;  // binary16: 2^-14 * 2^-10
+    default: break;
+  }
+  int smallest = 127;
+  std::vector<float> row(columns);
+  for (std::size_t i = 0; i < rows; ++i) {
+    x.decode(x.base, i * x.ld, columns, row.data());
+    for (float v : row) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      const int field = static_cast<int>((bits >> 23) & 0xFFu);
+      if (field == 0xFF || (bits & 0x7FFFFFFFu) == 0) continue;  // Inf, NaN, zeros
+      if (field == 0) {
+        subnormal = true;
+        return smallest;
+      }
+      smallest = std::min(smallest, field - 127 - 7);  // BF16: 7 mantissa bits
+    }
+  }
+  return smallest;
+}
+
+inline bool amx_pairs_operands_fit(element_type ta, element_type tb, const operand_reader& a,
+                                   const operand_reader& b, std::size_t m, std::size_t n,
+                                   std::size_t k) {
+  bool subnormal = false;
+  const int qa = smallest_quantum_exponent(ta, a, m, k, subnormal);
+  if (subnormal) return false;
+  const int qb = smallest_quantum_exponent(tb, b, k, n, subnormal);
+  return !subnormal && qa + qb >= -126;
+}
+
 // Whether a fast kernel computes this request on the active ISA (the
-// checks aside).
+// checks aside; amx_tile_pairs also needs amx_pairs_operands_fit).
 inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
                             const matmul_options& o) noexcept {
   if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
@@ -169,6 +221,9 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
   }
   hybrid::detail::check_request(table, ta, tb, tc, k, o);
   hybrid::detail::check_float_request(ta, tb, tc, o);
+  if (o.model.kind == model_kind::amx_tile_pairs && !amx_pairs_operands_fit(ta, tb, a, b, m, n, k)) {
+    return false;
+  }
   run_blocked(kernel_for(o.model, ta, tb, k, target::active_isa()), {a, b, c, m, n, k, &o});
   return true;
 }

@@ -100,6 +100,10 @@ struct target_kernels {
   tile_function bytes;
   epilogue_function epilogue;
   packers (*pack)(packing) noexcept;
+  // amx_tile_pairs (sdm order) without AMX: amx_rows x amx_columns floats.
+  tile_function amx_pairs = nullptr;
+  int amx_rows = 0;
+  int amx_columns = 0;
   tile_function vnni_bytes = nullptr;
   requantize_function requantize = nullptr;
   tile_function bf16_pairs = nullptr;
@@ -118,9 +122,11 @@ using float_ops = simd::scalar::float_ops;
 using double_ops = simd::scalar::double_ops;
 using byte_ops = byte_dot_ops;
 inline constexpr int rows = 4, vectors = 4;
+inline constexpr int amx_rows = 4, amx_vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
+#include "generic/amx_pairs_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -136,9 +142,12 @@ using float_ops = simd::avx2::float_ops;
 using double_ops = simd::avx2::double_ops;
 using byte_ops = byte_dot_ops;
 inline constexpr int rows = 6, vectors = 2;
+// amx_tile_pairs keeps two chains per element: 3 x 2 ymm (12 of 16).
+inline constexpr int amx_rows = 3, amx_vectors = 2;
 inline constexpr bool has_bf16_pairs = false;
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
+#include "generic/amx_pairs_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -154,9 +163,12 @@ using float_ops = simd::avx512::float_ops;
 using double_ops = simd::avx512::double_ops;
 using byte_ops = byte_dot_ops;
 inline constexpr int rows = 6, vectors = 4;
+// amx_tile_pairs keeps two chains per element: 4 x 3 zmm (24 of 32).
+inline constexpr int amx_rows = 4, amx_vectors = 3;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
+#include "generic/amx_pairs_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -269,6 +281,16 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
         return {};
       }
       return {target.rows, target.double_columns, target.chunked, packing::float64, false,
+              static_cast<std::size_t>(model.chunk), target.epilogue, {}};
+    case model_kind::amx_tile_pairs:
+      // Plain FMAs (generic/amx_pairs_tile.hpp), on operands that cannot
+      // reach the model's flushes (fast_path.hpp checks them). The guide
+      // order is one chain over every k: sequential_fp32's recurrence.
+      if (model.order == amx_order::guide) {
+        return {target.rows, target.float_columns, target.fma, packing::float32, false, 0,
+                target.epilogue, {}};
+      }
+      return {target.amx_rows, target.amx_columns, target.amx_pairs, packing::float32, false,
               static_cast<std::size_t>(model.chunk), target.epilogue, {}};
     case model_kind::avx512_bf16_pairs:
       // The instruction itself: only where the CPU has it.

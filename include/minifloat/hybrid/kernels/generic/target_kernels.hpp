@@ -6,6 +6,7 @@
 //   float_ops, double_ops   the target's vector operations (simd/...)
 //   byte_ops                its integer MatMul step (byte_dot_ops.hpp)
 //   rows, vectors           the register tile: rows x vectors vectors
+//   amx_rows, amx_vectors   the amx_tile_pairs tile (two chains per element)
 //   has_bf16_pairs          whether float_ops packs the BF16 pair layout
 
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
@@ -18,6 +19,9 @@ inline packers packers_for(packing how) noexcept {
 }
 inline void fma_kernel(const tile_args& t) noexcept { fma_tile<float_ops, rows, vectors>(t); }
 inline void exact_kernel(const tile_args& t) noexcept { fma_tile<double_ops, rows, vectors>(t); }
+inline void amx_pairs_kernel(const tile_args& t) noexcept {
+  amx_pairs_tile<float_ops, amx_rows, amx_vectors>(t);
+}
 inline void byte_kernel(const tile_args& t) noexcept { fma_tile<byte_ops, rows, vectors>(t); }
 inline void chunked_kernel(const tile_args& t) noexcept {
   chunked_exact_tile<double_ops, rows, vectors>(t);
@@ -33,5 +37,8 @@ constexpr target_kernels kernels_row() noexcept {
           &chunked_kernel,
           &byte_kernel,
           &epilogue_kernel,
-          &packers_for};
+          &packers_for,
+          &amx_pairs_kernel,
+          amx_rows,
+          amx_vectors * float_ops::lanes};
 }

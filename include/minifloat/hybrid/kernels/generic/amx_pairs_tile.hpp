@@ -1,0 +1,84 @@
+// The micro-kernel of the amx_tile_pairs model in its `sdm` order (Intel
+// SDM, TDPBF16PS / TDPFP16PS: per C element, within each chunk of `chunk`
+// k, the even k accumulate in one FP32 chain and the odd k in another, both
+// from +0; then t = even + odd and C = C + t), written once over a target's
+// float operations (Ops: simd/*/vector_ops.hpp). No include guard, on
+// purpose: kernels/targets.hpp includes it once per target, inside that
+// target's region and namespace.
+//
+// The model's steps flush tiny results to zero and read subnormal inputs
+// and C as zero (DAZ/FTZ, tininess after rounding). This kernel uses plain
+// FMAs and additions: the fast path (kernels/fast_path.hpp) runs it only
+// on operands for which no step can give a subnormal or be given one, so
+// the flushes never fire and the plain operations are the model's
+// (amx_pairs_precondition says why).
+//
+// Packed operands as fma_tile's (one float per k, packing::float32).
+// `steps` is the block's K (a whole number of chunks, but the last block of
+// K may end inside a chunk: the model pads a chunk with +0 products, which
+// leave a chain unchanged, so the missing steps are skipped). `c` holds
+// C, carried between K blocks (+0 when `first`). The even and odd chains
+// of the tile stay in registers (2 * Rows * Vectors of them); C is read and
+// written once per chunk.
+template <class Ops, int Rows, int Vectors>
+void amx_pairs_tile(const tile_args& args) noexcept {
+  using vec = typename Ops::vec;
+  const auto* a = static_cast<const float*>(args.a);
+  const auto* b = static_cast<const float*>(args.b);
+  auto* c = static_cast<float*>(args.c);
+  const std::size_t ldc = args.ldc;
+  constexpr int width = Vectors * Ops::lanes;
+  if (args.first) {
+    MF_UNROLL
+    for (int r = 0; r < Rows; ++r) {
+      MF_UNROLL
+      for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, Ops::zero());
+    }
+  }
+  for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
+    const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
+    vec even[Rows][Vectors], odd[Rows][Vectors];
+    MF_UNROLL
+    for (int r = 0; r < Rows; ++r) {
+      MF_UNROLL
+      for (int v = 0; v < Vectors; ++v) even[r][v] = odd[r][v] = Ops::zero();
+    }
+    std::size_t p = begin;
+    for (; p + 2 <= end; p += 2) {
+      vec be[Vectors], bo[Vectors];
+      MF_UNROLL
+      for (int v = 0; v < Vectors; ++v) {
+        be[v] = Ops::loadu(b + p * width + v * Ops::lanes);
+        bo[v] = Ops::loadu(b + (p + 1) * width + v * Ops::lanes);
+      }
+      MF_UNROLL
+      for (int r = 0; r < Rows; ++r) {
+        const vec xe = Ops::broadcast(a[p * Rows + r]);
+        const vec xo = Ops::broadcast(a[(p + 1) * Rows + r]);
+        MF_UNROLL
+        for (int v = 0; v < Vectors; ++v) {
+          even[r][v] = Ops::fma(xe, be[v], even[r][v]);
+          odd[r][v] = Ops::fma(xo, bo[v], odd[r][v]);
+        }
+      }
+    }
+    if (p < end) {  // an odd K: the last pair's odd k is +0, skipped
+      MF_UNROLL
+      for (int r = 0; r < Rows; ++r) {
+        const vec xe = Ops::broadcast(a[p * Rows + r]);
+        MF_UNROLL
+        for (int v = 0; v < Vectors; ++v) {
+          even[r][v] = Ops::fma(xe, Ops::loadu(b + p * width + v * Ops::lanes), even[r][v]);
+        }
+      }
+    }
+    MF_UNROLL
+    for (int r = 0; r < Rows; ++r) {
+      MF_UNROLL
+      for (int v = 0; v < Vectors; ++v) {
+        float* out = c + r * ldc + v * Ops::lanes;
+        Ops::storeu(out, Ops::add(Ops::loadu(out), Ops::add(even[r][v], odd[r][v])));
+      }
+    }
+  }
+}
