@@ -36,7 +36,7 @@ except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
     _ml_dtypes = None
 
 __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "convert",
-           "ROUNDING_MODES"]
+           "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -439,3 +439,186 @@ def decode(codes: Any, fmt: Any = None, *, scale: float = 1.0,
     _core.encode(flat_in, source, _flat(y, np.uint16), target, 0, False, False, 0, 0,
                  _STOCHASTIC_DEFAULT_BITS, 1.0, False)
     return y
+
+
+# ---------------------------------------------------------------------------
+# The hybrid MatMul (mf::hybrid::matmul, docs/hybrid.md): A (M x K) times B
+# (K x N) in an FP8 accelerator's element types, accumulated by one of the
+# accumulation models, post-processed and rounded to the output type.
+# ---------------------------------------------------------------------------
+MATMUL_TABLES = ("vendor_hybrid_fp8", "cublaslt_fp8", "any")
+# name -> mf::hybrid::model_kind (exact_to_output is `exact` carried to C).
+MATMUL_MODELS = ("sequential_fp32", "exact", "exact_to_output", "avx512_bf16_pairs",
+                 "amx_tile_pairs", "chunked_exact", "reduced_precision")
+_MODEL_KIND = {"sequential_fp32": 0, "exact": 1, "exact_to_output": 1, "avx512_bf16_pairs": 2,
+               "amx_tile_pairs": 3, "chunked_exact": 4, "reduced_precision": 5}
+# The element types' names (the registry's spellings, as the tool takes
+# them) by the dtype that holds them; uint8 is U8, integers, not FP8 codes:
+# FP8 codes in uint8 arrays need a_type= / b_type=.
+_ELEMENT_BY_DTYPE = {np.dtype(np.int8): "I8", np.dtype(np.uint8): "U8",
+                     np.dtype(np.float16): "FP16", np.dtype(np.float32): "FP32"}
+for _name, _element in (("float8_e4m3fn", "HF8"), ("float8_e5m2", "BF8"), ("bfloat16", "BF16")):
+    if _ml_dtypes is not None and hasattr(_ml_dtypes, _name):
+        _ELEMENT_BY_DTYPE[np.dtype(getattr(_ml_dtypes, _name))] = _element
+_ELEMENT_STORAGE = {"I8": np.dtype(np.int8), "U8": np.dtype(np.uint8), "HF8": np.dtype(np.uint8),
+                    "BF8": np.dtype(np.uint8), "FP16": np.dtype(np.uint16),
+                    "BF16": np.dtype(np.uint16), "FP32": np.dtype(np.float32)}
+_ELEMENT_NAMES = {"i8": "I8", "int8": "I8", "u8": "U8", "uint8": "U8", "hf8": "HF8",
+                  "e4m3fn": "HF8", "float8_e4m3fn": "HF8", "bf8": "BF8", "e5m2": "BF8",
+                  "float8_e5m2": "BF8", "fp16": "FP16", "f16": "FP16", "float16": "FP16",
+                  "binary16": "FP16", "half": "FP16", "bf16": "BF16", "bfloat16": "BF16",
+                  "fp32": "FP32", "f32": "FP32", "float32": "FP32"}
+
+
+def _element(name: Any, arg: str) -> str:
+    if not isinstance(name, str) or name.lower() not in _ELEMENT_NAMES:
+        raise ValueError(f"{arg}: {name!r} is not an element type of the hybrid MatMul; "
+                         f"accepted: HF8 (e4m3fn), BF8 (e5m2), FP16, BF16, I8, U8, FP32 "
+                         f"(outputs only)")
+    return _ELEMENT_NAMES[name.lower()]
+
+
+def _operand(x: Any, given: Any, arg: str, type_arg: str) -> Tuple[np.ndarray, str]:
+    a = _as_array(x, arg)
+    if a.ndim != 2:
+        raise ValueError(f"{arg}: expected a 2-D array, got shape {a.shape}")
+    from_dtype = _ELEMENT_BY_DTYPE.get(a.dtype)
+    if given is None:
+        if from_dtype is None or from_dtype == "FP32":
+            raise TypeError(f"{arg}: dtype {a.dtype} does not name an element type; pass "
+                            f"{type_arg}= (uint8 codes of HF8/BF8, uint16 of FP16/BF16) or an "
+                            f"ml_dtypes float8_e4m3fn/float8_e5m2/bfloat16, float16, int8 or "
+                            f"uint8 array")
+        t = from_dtype
+    else:
+        t = _element(given, type_arg)
+        if from_dtype is not None and from_dtype != t and not (
+                a.dtype == np.uint8 and t in ("HF8", "BF8")):
+            raise ValueError(f"{type_arg}: {given!r} contradicts the dtype of {arg}, {a.dtype}")
+        if from_dtype is None and a.dtype.itemsize != _ELEMENT_STORAGE[t].itemsize:
+            raise TypeError(f"{arg}: {t} codes are {_ELEMENT_STORAGE[t]}, got {a.dtype}")
+    if t == "FP32":
+        raise ValueError(f"{type_arg}: FP32 is an output type only")
+    return a.view(np.uint8 if a.dtype.itemsize == 1 else np.uint16), t
+
+
+def _model_fields(model: str, chunk: Optional[int], order: str, chunk_rounding: str,
+                  presum_round: bool, bits: int, promote_every: int, variant: str,
+                  block: int, trunc: str):
+    if not isinstance(model, str) or model not in _MODEL_KIND:
+        raise ValueError(f"model: {model!r} is not a model; accepted: {', '.join(MATMUL_MODELS)}")
+    f = _core.ModelFields()
+    f.kind = _MODEL_KIND[model]
+    f.exact_to_output = model == "exact_to_output"
+    default_chunk = 64 if model == "chunked_exact" else 32
+    f.chunk = default_chunk if chunk is None else operator.index(chunk)
+    if order not in ("sdm", "guide"):
+        raise ValueError(f"order: {order!r}; accepted: sdm, guide")
+    f.order = 0 if order == "sdm" else 1
+    if chunk_rounding not in ("nearest_even", "toward_zero"):
+        raise ValueError(f"chunk_rounding: {chunk_rounding!r}; accepted: nearest_even, toward_zero")
+    f.rounding = 0 if chunk_rounding == "nearest_even" else 1
+    f.presum_round = bool(presum_round)
+    f.bits = operator.index(bits)
+    f.promote_every = operator.index(promote_every)
+    if variant not in ("seq", "block"):
+        raise ValueError(f"variant: {variant!r}; accepted: seq, block")
+    f.variant = 0 if variant == "seq" else 1
+    f.block = operator.index(block)
+    if trunc not in ("toward_zero", "floor"):
+        raise ValueError(f"trunc: {trunc!r}; accepted: toward_zero, floor")
+    f.trunc = 0 if trunc == "toward_zero" else 1
+    return f
+
+
+@dataclasses.dataclass
+class MatMulResult:
+    """matmul(..., full=True): C, max |y2| (float MatMuls; None for
+    integers) and the accumulators (float32 or int32, M x N) when asked."""
+    c: np.ndarray
+    amax: Optional[float]
+    accumulator: Optional[np.ndarray]
+
+
+def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = None,
+           table: str = "any", model: str = "sequential_fp32", chunk: Optional[int] = None,
+           order: str = "sdm", chunk_rounding: str = "nearest_even", presum_round: bool = False,
+           bits: int = 14, promote_every: int = 128, variant: str = "seq", block: int = 32,
+           trunc: str = "toward_zero", scale_a: Any = 1.0, scale_b: Any = 1.0, bias: Any = None,
+           scale_out: float = 1.0, scale_rule: str = "multiply", placement: str = "epilogue",
+           saturate: bool = False, integer_scale: float = 1.0, requant: str = "exact",
+           threads: int = 1, reference_only: bool = False, check_z: bool = True,
+           accumulator: bool = False, full: bool = False):
+    """C = A x B in an FP8 accelerator's types, bit-exact to the chosen
+    accumulation model (mf::hybrid::matmul; docs/hybrid.md).
+
+    a (M x K), b (K x N): ml_dtypes float8_e4m3fn / float8_e5m2 / bfloat16,
+      float16, int8 or uint8 (integers) arrays, or uint8 / uint16 codes with
+      a_type= / b_type= (HF8, BF8, FP16, BF16).
+    out_type: HF8, BF8, FP16, BF16, FP32 (or I8 / U8 for the integer MatMul).
+    table: the type table the request must satisfy (vendor_hybrid_fp8,
+      cublaslt_fp8, any); check_z=False lifts the vendor's K % 16 rule.
+    model and its parameters: as the C++ models:: constructors.
+    scale_a / scale_b: a number, or one per row of A / column of B;
+      bias: one per column; scale_out and scale_rule (multiply, divide);
+      placement: epilogue or operands.
+    Returns C as codes in the output's dtype (an ml_dtypes array where
+    ml_dtypes has it, float32 for FP32), or a MatMulResult with full=True
+    (accumulator=True adds the accumulators; it runs the reference loop).
+    """
+    A, ta = _operand(a, a_type, "a", "a_type")
+    B, tb = _operand(b, b_type, "b", "b_type")
+    tc = _element(out_type, "out_type")
+    if table not in MATMUL_TABLES:
+        raise ValueError(f"table: {table!r}; accepted: {', '.join(MATMUL_TABLES)}")
+    m, k = A.shape
+    k2, n = B.shape
+    if k2 != k:
+        raise ValueError(f"a, b: inner dimensions differ (a is {m} x {k}, b is {k2} x {n})")
+    fields = _model_fields(model, chunk, order, chunk_rounding, presum_round, bits,
+                           promote_every, variant, block, trunc)
+
+    def scale_arg(v: Any, size: int, arg: str):
+        if np.ndim(v) == 0:
+            return float(np.float32(v)), None
+        vec = np.asarray(v, np.float32).ravel()
+        if vec.size != size:
+            raise ValueError(f"{arg}: {vec.size} scales, expected {size} (or one number)")
+        return 1.0, vec.tolist()
+
+    sa, rows = scale_arg(scale_a, m, "scale_a")
+    sb, columns = scale_arg(scale_b, n, "scale_b")
+    bias_list = None
+    if bias is not None:
+        bias_vec = np.asarray(bias, np.float32).ravel()
+        if bias_vec.size != n:
+            raise ValueError(f"bias: {bias_vec.size} values, expected {n}")
+        bias_list = bias_vec.tolist()
+    if scale_rule not in ("multiply", "divide"):
+        raise ValueError(f"scale_rule: {scale_rule!r}; accepted: multiply, divide")
+    if placement not in ("epilogue", "operands"):
+        raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
+    if requant not in ("exact", "fp32"):
+        raise ValueError(f"requant: {requant!r}; accepted: exact, fp32")
+    storage = _ELEMENT_STORAGE[tc]
+    c = np.empty((m, n), storage if storage.kind != "i" else np.uint8)
+    amax, acc = _core.matmul(np.ascontiguousarray(A), np.ascontiguousarray(B),
+                             c.view(np.uint8) if storage.itemsize == 1 else c,
+                             m, n, k, ta, tb, tc, MATMUL_TABLES.index(table), fields,
+                             sa, sb, rows, columns, bias_list, float(np.float32(scale_out)),
+                             scale_rule == "divide", placement == "operands", bool(saturate),
+                             max(1, operator.index(threads)), bool(reference_only),
+                             bool(check_z), float(np.float32(integer_scale)), requant == "fp32",
+                             bool(accumulator))
+    typed = {"HF8": "float8_e4m3fn", "BF8": "float8_e5m2", "BF16": "bfloat16"}.get(tc)
+    if tc == "I8":
+        c = c.view(np.int8)
+    elif tc == "FP16":
+        c = c.view(np.float16)
+    elif typed is not None and _ml_dtypes is not None:
+        c = c.view(getattr(_ml_dtypes, typed))
+    if accumulator and acc is not None:
+        acc = np.asarray(acc, np.int32 if tc in ("I8", "U8") else np.float32).reshape(m, n)
+    if full or accumulator:
+        return MatMulResult(c, amax, acc if accumulator else None)
+    return c

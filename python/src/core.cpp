@@ -1,4 +1,5 @@
-// minifloat._core: the bulk conversions of <minifloat/bulk.hpp> for Python.
+// minifloat._core: the bulk conversions of <minifloat/bulk.hpp> and the
+// hybrid MatMul of <minifloat/hybrid.hpp> for Python.
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -14,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -22,6 +24,7 @@
 
 #include <minifloat/bulk.hpp>
 #include <minifloat/format_registry.hpp>
+#include <minifloat/hybrid.hpp>
 #include <minifloat/minifloat.hpp>
 
 namespace nb = nanobind;
@@ -194,6 +197,142 @@ void decode(const in_array& in, int source, out_array& out, float scale) {
   });
 }
 
+// ---------------------------------------------------------------------------
+// The hybrid MatMul: mf::hybrid::matmul's run-time entry (uint32 codes),
+// the fast kernels where one exists, the reference otherwise. The Python
+// layer has checked the shapes and names; the model arrives as its fields.
+// ---------------------------------------------------------------------------
+namespace hy = mf::hybrid;
+
+hy::element_type element_type_of(const std::string& name, const char* what) {
+  hy::element_type t{};
+  if (!hy::parse_element_type(name, t)) {
+    throw nb::value_error((std::string(what) + ": " + name + " is not a type of the hybrid MatMul").c_str());
+  }
+  return t;
+}
+
+std::vector<std::uint32_t> codes_of(const in_array& x, const char* what) {
+  std::vector<std::uint32_t> codes(x.size());
+  if (x.itemsize() == 1) {
+    const auto* p = static_cast<const std::uint8_t*>(x.data());
+    for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = p[i];
+  } else if (x.itemsize() == 2) {
+    const auto* p = static_cast<const std::uint16_t*>(x.data());
+    for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = p[i];
+  } else {
+    throw nb::type_error((std::string(what) + ": 1- or 2-byte encodings expected").c_str());
+  }
+  return codes;
+}
+
+const float* optional_vector(const nb::object& v, std::size_t size, const char* what,
+                             std::vector<float>& storage) {
+  if (v.is_none()) return nullptr;
+  storage = nb::cast<std::vector<float>>(v);
+  if (storage.size() != size) {
+    throw nb::value_error((std::string(what) + ": " + std::to_string(storage.size()) +
+                           " values, expected " + std::to_string(size))
+                              .c_str());
+  }
+  return storage.data();
+}
+
+struct model_fields {
+  int kind, chunk, order, rounding, bits, promote_every, variant, block, trunc;
+  bool exact_to_output, presum_round;
+};
+
+hy::accumulation_model model_of(const model_fields& f) {
+  hy::accumulation_model m;
+  m.kind = static_cast<hy::model_kind>(f.kind);
+  m.exact_to_output = f.exact_to_output;
+  m.chunk = f.chunk;
+  m.order = static_cast<hy::amx_order>(f.order);
+  m.rounding = static_cast<hy::fp32_rounding>(f.rounding);
+  m.presum_round = f.presum_round;
+  m.bits = f.bits;
+  m.promote_every = f.promote_every;
+  m.variant = static_cast<hy::reduced_variant>(f.variant);
+  m.block = f.block;
+  m.trunc = static_cast<hy::truncation>(f.trunc);
+  return m;
+}
+
+// C (m x n) into `out` (its itemsize: the output type's storage, float32 as
+// 4 bytes); returns (amax, accumulator or None).
+nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size_t m,
+                 std::size_t n, std::size_t k, const std::string& a_type, const std::string& b_type,
+                 const std::string& out_type, int table, const model_fields& model,
+                 float scale_a, float scale_b, const nb::object& a_rows, const nb::object& b_columns,
+                 const nb::object& bias, float scale_out, bool divide, bool on_operands,
+                 bool saturate, unsigned threads, bool reference_only, bool check_z,
+                 float integer_scale, bool requant_fp32, bool want_accumulator) {
+  if (a.size() != m * k || b.size() != k * n || out.size() != m * n) {
+    throw nb::value_error("a, b, out: element counts differ from m x k, k x n, m x n");
+  }
+  const hy::element_type ta = element_type_of(a_type, "a_type");
+  const hy::element_type tb = element_type_of(b_type, "b_type");
+  const hy::element_type tc = element_type_of(out_type, "out_type");
+  check_itemsize("out", out.itemsize(), tc == hy::element_type::f32 ? 4u : static_cast<std::size_t>(hy::storage_bits(tc) / 8));
+  const std::vector<std::uint32_t> ca = codes_of(a, "a"), cb = codes_of(b, "b");
+  std::vector<std::uint32_t> cc(m * n);
+  std::vector<float> row_scales, column_scales, bias_values;
+  hy::matmul_options o;
+  o.model = model_of(model);
+  o.scales.a = scale_a;
+  o.scales.b = scale_b;
+  o.scales.a_rows = optional_vector(a_rows, m, "scale_a", row_scales);
+  o.scales.b_columns = optional_vector(b_columns, n, "scale_b", column_scales);
+  o.scales.bias = optional_vector(bias, n, "bias", bias_values);
+  o.scales.output = scale_out;
+  o.scales.output_rule = divide ? hy::output_scale_rule::divide : hy::output_scale_rule::multiply;
+  o.scales.where = on_operands ? hy::placement::operands : hy::placement::epilogue;
+  o.output.on_overflow = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
+  o.threads = threads;
+  o.reference_only = reference_only;
+  o.check_z_multiple = check_z;
+  o.integer_scale = integer_scale;
+  o.requant = requant_fp32 ? hy::requantization::fp32 : hy::requantization::exact;
+  float amax = std::numeric_limits<float>::quiet_NaN();
+  o.amax = &amax;
+  const bool integer = hy::is_integer(ta);
+  std::vector<float> accumulator;
+  std::vector<std::int32_t> integer_accumulator;
+  if (want_accumulator && integer) {
+    integer_accumulator.resize(m * n);
+    o.integer_accumulator = integer_accumulator.data();
+  } else if (want_accumulator) {
+    accumulator.resize(m * n);
+    o.accumulator = accumulator.data();
+  }
+  try {
+    nb::gil_scoped_release unlocked;
+    hy::matmul(static_cast<hy::table_id>(table), ta, tb, tc, ca.data(), k, cb.data(), n, cc.data(),
+               n, m, n, k, o);
+  } catch (const hy::unsupported& e) {
+    throw nb::value_error(e.what());
+  }
+  switch (out.itemsize()) {
+    case 1: {
+      auto* p = static_cast<std::uint8_t*>(out.data());
+      for (std::size_t i = 0; i < cc.size(); ++i) p[i] = static_cast<std::uint8_t>(cc[i]);
+      break;
+    }
+    case 2: {
+      auto* p = static_cast<std::uint16_t*>(out.data());
+      for (std::size_t i = 0; i < cc.size(); ++i) p[i] = static_cast<std::uint16_t>(cc[i]);
+      break;
+    }
+    default: std::memcpy(out.data(), cc.data(), cc.size() * 4);
+  }
+  nb::object acc = nb::none();
+  if (want_accumulator) {
+    acc = integer ? nb::cast(integer_accumulator) : nb::cast(accumulator);
+  }
+  return nb::make_tuple(integer ? nb::object(nb::none()) : nb::object(nb::float_(amax)), acc);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -227,4 +366,26 @@ NB_MODULE(_core, m) {
         nb::arg("scale"), nb::arg("with_amax"));
   m.def("decode", &decode, nb::arg("input").noconvert(), nb::arg("source"),
         nb::arg("out").noconvert(), nb::arg("scale"));
+
+  nb::class_<model_fields>(m, "ModelFields")
+      .def(nb::init<>())
+      .def_rw("kind", &model_fields::kind)
+      .def_rw("chunk", &model_fields::chunk)
+      .def_rw("order", &model_fields::order)
+      .def_rw("rounding", &model_fields::rounding)
+      .def_rw("bits", &model_fields::bits)
+      .def_rw("promote_every", &model_fields::promote_every)
+      .def_rw("variant", &model_fields::variant)
+      .def_rw("block", &model_fields::block)
+      .def_rw("trunc", &model_fields::trunc)
+      .def_rw("exact_to_output", &model_fields::exact_to_output)
+      .def_rw("presum_round", &model_fields::presum_round);
+  m.def("matmul", &matmul, nb::arg("a").noconvert(), nb::arg("b").noconvert(),
+        nb::arg("out").noconvert(), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("a_type"),
+        nb::arg("b_type"), nb::arg("out_type"), nb::arg("table"), nb::arg("model"),
+        nb::arg("scale_a"), nb::arg("scale_b"), nb::arg("a_rows").none(),
+        nb::arg("b_columns").none(), nb::arg("bias").none(), nb::arg("scale_out"),
+        nb::arg("divide"), nb::arg("on_operands"), nb::arg("saturate"), nb::arg("threads"),
+        nb::arg("reference_only"), nb::arg("check_z"), nb::arg("integer_scale"),
+        nb::arg("requant_fp32"), nb::arg("want_accumulator"));
 }

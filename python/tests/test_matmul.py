@@ -1,0 +1,133 @@
+"""minifloat.matmul against the command-line tool's `matmul` (the same C++
+models, read through hex text): random codes over every finite value of each
+type (wide-range data, so the models' summation orders show), every model,
+scales, bias, saturation, the integer MatMul, and the errors."""
+
+import numpy as np
+import pytest
+
+import minifloat as mf
+
+RNG = np.random.default_rng(2026)
+FLOAT_TYPES = {"HF8": (np.uint8, 8), "BF8": (np.uint8, 8), "FP16": (np.uint16, 16),
+               "BF16": (np.uint16, 16)}
+
+
+def finite_codes(t, shape):
+    dtype, bits = FLOAT_TYPES[t]
+    codes = RNG.integers(0, 1 << bits, size=shape, dtype=np.uint32).astype(dtype)
+    fmt = {"HF8": "e4m3fn", "BF8": "e5m2", "FP16": "binary16", "BF16": "bfloat16"}[t]
+    values = mf.decode(codes, fmt)
+    bad = ~np.isfinite(values)
+    codes[bad] = 0  # zeros instead of Inf/NaN: finite data
+    return codes
+
+
+def tool_matmul(cli, a, b, a_type, b_type, out_type, args):
+    m, k = a.shape
+    n = b.shape[1]
+    lines = [f"{m} {k} {n}", " ".join(f"{x:x}" for x in a.ravel().tolist()),
+             " ".join(f"{x:x}" for x in b.ravel().tolist())]
+    out = cli.run(["matmul", "--a", a_type, "--b", b_type, "--out", out_type, *args], lines)
+    words = [w for line in out.splitlines() if line and not line.startswith("#")
+             for w in line.split()]
+    return np.array([int(w, 16) for w in words], dtype=np.uint64).reshape(m, n)
+
+
+def as_codes(c):
+    c = np.asarray(c)
+    if c.dtype == np.float32:
+        return c.view(np.uint32).astype(np.uint64)
+    return c.view(np.uint8 if c.dtype.itemsize == 1 else np.uint16).astype(np.uint64)
+
+
+MODELS = [
+    ("sequential_fp32", {}, []),
+    ("exact", {}, []),
+    ("exact_to_output", {}, []),
+    ("amx_tile_pairs", {}, []),
+    ("amx_tile_pairs", {"chunk": 6, "order": "guide"}, ["--chunk", "6", "--order", "guide"]),
+    ("chunked_exact", {"chunk": 5}, ["--chunk", "5"]),
+    ("chunked_exact", {"chunk_rounding": "toward_zero", "presum_round": True},
+     ["--chunk-rounding", "rtz", "--presum-round"]),
+    ("reduced_precision", {"bits": 13, "promote_every": 32, "variant": "block", "block": 16},
+     ["--bits", "13", "--promote-every", "32", "--variant", "block", "--block", "16"]),
+]
+
+
+@pytest.mark.parametrize("model,kwargs,args", MODELS, ids=[m[0] + str(i) for i, m in enumerate(MODELS)])
+@pytest.mark.parametrize("types", [("HF8", "HF8", "FP32"), ("BF16", "HF8", "BF16"),
+                                   ("FP16", "BF8", "FP16")])
+def test_models_equal_the_tool(cli, model, kwargs, args, types):
+    ta, tb, tc = types
+    if model == "amx_tile_pairs" and {ta, tb} == {"BF16", "FP16"}:
+        pytest.skip("no AMX instruction multiplies BF16 by FP16")
+    for trial in range(6):
+        m, k, n = RNG.integers(1, 9), int(RNG.integers(1, 81)), RNG.integers(1, 40)
+        a, b = finite_codes(ta, (m, k)), finite_codes(tb, (k, n))
+        c = mf.matmul(a, b, tc, a_type=ta, b_type=tb, model=model, threads=1 + trial % 2,
+                      **kwargs)
+        want = tool_matmul(cli, a, b, ta, tb, tc, ["--table", "any", "--model",
+                                                   model.replace("_to_", "-to-"), *args])
+        assert np.array_equal(as_codes(c), want), (model, types, trial)
+
+
+def test_scales_bias_and_saturation_equal_the_tool(cli):
+    m, k, n = 5, 32, 7
+    a, b = finite_codes("HF8", (m, k)), finite_codes("HF8", (k, n))
+    rows = RNG.uniform(0.5, 2, m).astype(np.float32)
+    bias = RNG.normal(size=n).astype(np.float32)
+    c = mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", scale_a=rows, scale_b=0.75,
+                  bias=bias, scale_out=3.0, scale_rule="divide", saturate=True)
+    fmt = lambda v: ",".join(f"0x{x:08x}" for x in np.asarray(v, np.float32).view(np.uint32))
+    want = tool_matmul(cli, a, b, "HF8", "HF8", "HF8",
+                       ["--table", "any", "--scale-a-rows", fmt(rows), "--scale-b", "0.75",
+                        "--bias", fmt(bias), "--output-scale", "3", "--output-scale-rule",
+                        "divide", "--saturate"])
+    assert np.array_equal(as_codes(c), want)
+
+
+@pytest.mark.parametrize("requant", ["exact", "fp32"])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_integer_matmul(dtype, requant, cli):
+    m, k, n = 6, 48, 21
+    info = np.iinfo(dtype)
+    a = RNG.integers(info.min, info.max + 1, size=(m, k)).astype(dtype)
+    b = RNG.integers(info.min, info.max + 1, size=(k, n)).astype(dtype)
+    r = mf.matmul(a, b, "I8" if dtype == np.int8 else "U8", integer_scale=2.0 ** -12,
+                  requant=requant, accumulator=True, threads=2)
+    sums = (a.astype(np.int64) @ b.astype(np.int64))
+    assert np.array_equal(r.accumulator, ((sums + 2**31) % 2**32 - 2**31).astype(np.int32))
+    assert r.amax is None and r.c.dtype == dtype
+    t = "I8" if dtype == np.int8 else "U8"
+    want = tool_matmul(cli, a.view(np.uint8), b.view(np.uint8), t, t, t,
+                       ["--int-scale", "0x39800000", "--requant", requant])
+    assert np.array_equal(as_codes(r.c), want)
+
+
+def test_typed_arrays_name_their_types(ml_dtypes):
+    a = np.array([[1.0, 2.0]], dtype=ml_dtypes.float8_e4m3fn)
+    b = np.array([[0.5], [0.25]], dtype=ml_dtypes.float8_e4m3fn)
+    c = mf.matmul(a, b, "FP32", table="any")
+    assert c.dtype == np.float32 and c[0, 0] == 1.0
+    r = mf.matmul(a, b, "BF16", table="cublaslt_fp8", check_z=False, full=True)
+    assert r.c.dtype == ml_dtypes.bfloat16 and float(r.c[0, 0]) == 1.0 and r.amax == 1.0
+
+
+def test_errors_name_the_argument():
+    a = np.zeros((2, 16), np.uint8)
+    with pytest.raises(ValueError, match="inner dimensions"):
+        mf.matmul(a, np.zeros((8, 3), np.uint8), "FP32", a_type="HF8", b_type="HF8")
+    with pytest.raises(ValueError, match="model"):
+        mf.matmul(a, np.zeros((16, 3), np.uint8), "FP32", a_type="HF8", b_type="HF8",
+                  model="fastest")
+    with pytest.raises(ValueError, match="out_type"):
+        mf.matmul(a, np.zeros((16, 3), np.uint8), "FP64", a_type="HF8", b_type="HF8")
+    with pytest.raises(ValueError, match="scale_a"):
+        mf.matmul(a, np.zeros((16, 3), np.uint8), "FP32", a_type="HF8", b_type="HF8",
+                  scale_a=[1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="vendor_hybrid_fp8"):  # the table rejects the types
+        mf.matmul(a, np.zeros((16, 3), np.uint8), "BF16", a_type="HF8", b_type="HF8",
+                  table="vendor_hybrid_fp8")
+    with pytest.raises(TypeError, match="a_type"):
+        mf.matmul(np.zeros((2, 16), np.uint16), np.zeros((16, 3), np.uint8), "FP32")
