@@ -4,6 +4,9 @@
 // cannot see a row that points at another ISA's kernels; this test does.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
+
 #include "minifloat/bulk.hpp"
 #include "minifloat/hybrid/kernels/targets.hpp"
 #include "minifloat/mx/packing.hpp"
@@ -136,3 +139,31 @@ TEST(DispatchTable, SetIsaMovesEveryFamily) {
 }
 
 }  // namespace
+
+// The cache sizes the MatMul blocking reads (target::detail::caches(), from
+// CPUID leaf 4 / 0x8000001D) against Linux's own reading of the caches
+// (/sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}).
+#if defined(__linux__) && MF_HAS_X86_KERNELS
+std::string sysfs_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+TEST(CpuCaches, AgreeWithLinux) {
+  std::size_t l1d = 0, l2 = 0;
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    const std::string level = sysfs_line(dir + "level"), type = sysfs_line(dir + "type");
+    const std::string size = sysfs_line(dir + "size");  // "48K"
+    if (level.empty() || size.empty()) continue;
+    const std::size_t bytes = std::stoul(size) * (size.back() == 'K' ? 1024u : size.back() == 'M' ? 1u << 20 : 1u);
+    if (level == "1" && type == "Data") l1d = bytes;
+    if (level == "2" && type == "Unified") l2 = bytes;
+  }
+  if (l1d == 0 || l2 == 0) GTEST_SKIP() << "Linux reports no L1d/L2 sizes here (no /sys cache entries)";
+  EXPECT_EQ(mf::target::detail::caches().l1d, l1d);
+  EXPECT_EQ(mf::target::detail::caches().l2, l2);
+}
+#endif

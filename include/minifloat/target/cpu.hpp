@@ -5,6 +5,8 @@
 // OS saves its registers.
 #pragma once
 
+#include <cstddef>
+
 #include "../config.hpp"
 #include "region.hpp"
 
@@ -87,6 +89,50 @@ inline cpu_features detect_cpu() noexcept {
 #else
 inline cpu_features detect_cpu() noexcept { return cpu_features{}; }
 #endif
+
+// The data caches of one core, in bytes (0: not reported). Kernels size
+// their blocks from these (hybrid/kernels/driver.hpp), so one binary is
+// tuned for the CPU it runs on, not the one it was built on.
+struct cache_sizes {
+  std::size_t l1d = 0;
+  std::size_t l2 = 0;
+};
+
+#if MF_HAS_X86_KERNELS
+// The deterministic cache parameters: CPUID leaf 4 (Intel SDM vol. 2A,
+// CPUID, "Deterministic Cache Parameters Leaf"), and on AMD the leaf
+// 0x8000001D of the same layout (AMD64 APM vol. 3, CPUID Fn8000_001D).
+// Each subleaf is one cache: EAX[4:0] type (1 data, 3 unified, 0 no more),
+// EAX[7:5] level; size = ways x partitions x line size x sets, each field
+// stored minus one (EBX[31:22], EBX[21:12], EBX[11:0], ECX).
+inline cache_sizes detect_caches() noexcept {
+  cache_sizes sizes;
+  unsigned r[4] = {0, 0, 0, 0};
+  __cpuid(0, r[0], r[1], r[2], r[3]);
+  const bool amd = r[1] == 0x68747541u;  // "Auth"enticAMD
+  const unsigned leaf = amd ? 0x8000001Du : 4u;
+  const unsigned max_leaf = amd ? __get_cpuid_max(0x80000000u, nullptr) : r[0];
+  if (max_leaf < leaf) return sizes;
+  for (unsigned sub = 0; sub < 16; ++sub) {
+    __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+    const unsigned type = r[0] & 0x1Fu, level = (r[0] >> 5) & 0x7u;
+    if (type == 0) break;
+    if (type != 1 && type != 3) continue;  // instruction caches
+    const std::size_t size = std::size_t{((r[1] >> 22) & 0x3FFu) + 1} *
+                             (((r[1] >> 12) & 0x3FFu) + 1) * ((r[1] & 0xFFFu) + 1) * (r[2] + 1u);
+    if (level == 1) sizes.l1d = size;
+    if (level == 2) sizes.l2 = size;
+  }
+  return sizes;
+}
+#else
+inline cache_sizes detect_caches() noexcept { return cache_sizes{}; }
+#endif
+
+inline const cache_sizes& caches() noexcept {
+  static const cache_sizes sizes = detect_caches();
+  return sizes;
+}
 
 MF_FORCE_INLINE const cpu_features& cpu() noexcept {
   static const cpu_features features = detect_cpu();

@@ -52,17 +52,38 @@ struct result_writer {
 
 // Block sizes (elements). nc is rounded up to the tile's columns, mc to its
 // rows. kc * tile columns floats of B (256 KiB for AVX-512's 64 columns)
-// and mc * kc of A (192 KiB) stay in the L2 cache while the tiles of a
-// block run. kc 1024 keeps K <= 1024 in one block (no accumulator carry
-// through the workspace); with mc 48 the A block and one B micro-panel
-// still fit Zen 4's 1 MiB L2. Measured on Zen 4 (docs/performance.md,
-// "Hybrid MatMul"): 3-5% faster end to end at 1024^3 than kc 512, mc 96.
+// and mc * kc of A stay in the L2 cache while the tiles of a block run. kc
+// 1024 keeps K <= 1024 in one block (no accumulator carry through the
+// workspace). Measured on Zen 4 (docs/performance.md, "Hybrid MatMul"): kc
+// 1024 with mc 48 3-5% faster end to end at 1024^3 than kc 512, mc 96.
 struct blocking {
   std::size_t mc = 48;
   std::size_t kc = 1024;
   std::size_t nc = 1024;
   std::size_t panel_bytes = std::size_t{8} << 20;
 };
+
+// The blocking for this CPU's L2 (target::detail::caches(), from CPUID):
+// the A block (mc x kc floats) and a B micro-panel (kc x 64 floats) in at
+// most half of it, mc a multiple of 48: 48 rows for a 1 MiB L2 (Zen 4),
+// 192 for 2 MiB (Golden Cove; measured in docs/performance.md). An unknown
+// L2 keeps 48.
+inline blocking blocking_for_this_cpu() noexcept {
+  blocking b;
+  const std::size_t l2 = target::detail::caches().l2;
+  const std::size_t b_panel = b.kc * 64 * sizeof(float);
+  const std::size_t a_row = b.kc * sizeof(float);
+  if (l2 / 2 > b_panel) {
+    const std::size_t rows = (l2 / 2 - b_panel) / a_row / 48 * 48;
+    if (rows > b.mc) b.mc = rows < 384 ? rows : 384;
+  }
+  return b;
+}
+
+inline const blocking& default_blocking() noexcept {
+  static const blocking b = blocking_for_this_cpu();
+  return b;
+}
 
 namespace detail {
 
@@ -276,7 +297,8 @@ class block_worker {
 // options.threads threads. Work items are (column panel, row range) pairs;
 // with fewer panels than threads, M is also split (in multiples of mc). Each
 // element is computed by one thread exactly as with one thread.
-inline void run_blocked(const tile_kernel& kernel, const detail::problem& p, blocking b = {}) {
+inline void run_blocked(const tile_kernel& kernel, const detail::problem& p,
+                        const blocking& b = default_blocking()) {
   hybrid::detail::amax_tracker amax;
   if (p.m != 0 && p.n != 0) {
     const std::size_t nc = detail::panel_columns(kernel, p, b);
