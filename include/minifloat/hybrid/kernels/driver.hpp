@@ -132,6 +132,35 @@ inline packing_buffers& this_thread_buffers() {
   return buffers;
 }
 
+// work(w) for w in [0, workers): worker 0 on the calling thread, the others
+// on std::threads (or on the calling thread too when no thread can be
+// started); the first exception of a worker is rethrown after all ended.
+template <class Work>
+void run_on_threads(std::size_t workers, const Work& work) {
+  std::vector<std::exception_ptr> errors(workers);
+  const auto guarded = [&](std::size_t w) {
+    try {
+      work(w);
+    } catch (...) {
+      errors[w] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(workers > 0 ? workers - 1 : 0);
+  for (std::size_t w = 1; w < workers; ++w) {
+    try {
+      pool.emplace_back(guarded, w);
+    } catch (const std::system_error&) {
+      guarded(w);  // no thread to be had: the same items on this one
+    }
+  }
+  if (workers > 0) guarded(0);
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
 struct problem {
   operand_reader a;
   operand_reader b;
@@ -311,36 +340,17 @@ inline void run_blocked(const tile_kernel& kernel, const detail::problem& p,
     const std::size_t items = panels * row_groups;
     const std::size_t workers = std::min(threads, items);
     std::vector<hybrid::detail::amax_tracker> partial(workers);
-    std::vector<std::exception_ptr> errors(workers);
-    const auto work = [&](std::size_t w) {
-      try {
-        detail::block_worker worker(kernel, p, b);
-        for (std::size_t item = w; item < items; item += workers) {
-          const std::size_t panel = item / row_groups, group = item % row_groups;
-          const std::size_t row_begin = std::min(p.m, group * group_rows);
-          const std::size_t row_end = std::min(p.m, row_begin + group_rows);
-          if (row_begin == row_end) continue;
-          worker.run(row_begin, row_end, panel * nc, std::min(p.n, (panel + 1) * nc));
-        }
-        partial[w] = worker.amax();
-      } catch (...) {
-        errors[w] = std::current_exception();
+    detail::run_on_threads(workers, [&](std::size_t w) {
+      detail::block_worker worker(kernel, p, b);
+      for (std::size_t item = w; item < items; item += workers) {
+        const std::size_t panel = item / row_groups, group = item % row_groups;
+        const std::size_t row_begin = std::min(p.m, group * group_rows);
+        const std::size_t row_end = std::min(p.m, row_begin + group_rows);
+        if (row_begin == row_end) continue;
+        worker.run(row_begin, row_end, panel * nc, std::min(p.n, (panel + 1) * nc));
       }
-    };
-    std::vector<std::thread> pool;
-    pool.reserve(workers - 1);
-    for (std::size_t w = 1; w < workers; ++w) {
-      try {
-        pool.emplace_back(work, w);
-      } catch (const std::system_error&) {
-        work(w);  // no thread to be had: the same items on this one
-      }
-    }
-    work(0);
-    for (std::thread& t : pool) t.join();
-    for (const std::exception_ptr& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
+      partial[w] = worker.amax();
+    });
     for (const hybrid::detail::amax_tracker& x : partial) amax.merge(x);
   }
   if (p.options->amax) *p.options->amax = amax.value();

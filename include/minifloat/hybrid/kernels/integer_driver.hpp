@@ -28,9 +28,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <exception>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "../element_type.hpp"
@@ -244,31 +241,12 @@ inline void run_integer(const integer_problem& p, blocking b = {}) {
   const std::size_t kc_words = 128;
   const std::size_t blocks = (p.m + mc - 1) / mc;
   const std::size_t workers = std::min<std::size_t>(std::max<unsigned>(p.options->threads, 1), blocks);
-  std::vector<std::exception_ptr> errors(workers);
-  const auto work = [&](std::size_t w) {
-    try {
-      for (std::size_t block = w; block < blocks; block += workers) {
-        const std::size_t begin = block * mc;
-        plan.run(begin, std::min(p.m, begin + mc), mc, kc_words);
-      }
-    } catch (...) {
-      errors[w] = std::current_exception();
+  detail::run_on_threads(workers, [&](std::size_t w) {
+    for (std::size_t block = w; block < blocks; block += workers) {
+      const std::size_t begin = block * mc;
+      plan.run(begin, std::min(p.m, begin + mc), mc, kc_words);
     }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(workers - 1);
-  for (std::size_t w = 1; w < workers; ++w) {
-    try {
-      pool.emplace_back(work, w);
-    } catch (const std::system_error&) {
-      work(w);
-    }
-  }
-  work(0);
-  for (std::thread& t : pool) t.join();
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+  });
 }
 
 namespace detail {
