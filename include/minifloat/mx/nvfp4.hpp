@@ -153,22 +153,6 @@ inline void dequantize(std::span<const std::uint8_t> scales,
 }
 #endif
 
-// Deprecated: the argument orders from before (inputs, outputs, n, options).
-inline void quantize(const float* in, std::size_t n, float tensor_scale, std::uint8_t* scales,
-                     std::uint8_t* elements) noexcept {
-  quantize(in, scales, elements, n, tensor_scale);
-}
-
-inline float quantize(const float* in, std::size_t n, std::uint8_t* scales,
-                      std::uint8_t* elements) noexcept {
-  return quantize(in, scales, elements, n);
-}
-
-inline void dequantize(float tensor_scale, const std::uint8_t* scales,
-                       const std::uint8_t* elements, std::size_t n, float* out) noexcept {
-  dequantize(scales, elements, out, n, tensor_scale);
-}
-
 }  // namespace nvfp4
 }  // namespace mx
 }  // namespace mf

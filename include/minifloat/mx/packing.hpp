@@ -104,13 +104,6 @@ inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n,
   }
 }
 
-// Deprecated: the mode and overflow as separate arguments.
-template <class Fmt>
-inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n, rounding mode,
-                          overflow on_overflow = overflow::non_saturating) {
-  encode_packed<Fmt>(in, out, n, conversion::with(mode, on_overflow));
-}
-
 // Decodes packed_bytes<bits>(n) bytes of Fmt to n floats (exact).
 template <class Fmt>
 inline void decode_packed(const std::uint8_t* in, float* out, std::size_t n) {

@@ -6,8 +6,7 @@
 // (and a partial last block) takes the scalar path. All give the same bytes
 // and floats.
 // Argument order as everywhere in the library: (inputs, outputs, n,
-// options); the order from before (in, n, scales, elements) stays as a
-// deprecated overload at the end of this file.
+// options).
 #pragma once
 
 #include <cassert>
@@ -136,30 +135,6 @@ inline void dequantize_blocks(std::span<const block<Fmt>> in, std::span<float> o
   dequantize_blocks<Fmt>(in.data(), out.data(), blocks < in.size() ? blocks : in.size());
 }
 #endif
-
-// Deprecated: the argument orders from before (inputs, outputs, n, options).
-template <class Fmt>
-inline void quantize(const float* in, std::size_t n, std::uint8_t* scales,
-                     std::uint8_t* elements, scale_rounding mode = scale_rounding::floor) {
-  quantize<Fmt>(in, scales, elements, n, mode);
-}
-
-template <class Fmt>
-inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n,
-                       float* out) {
-  dequantize<Fmt>(scales, elements, out, n);
-}
-
-template <class Fmt>
-inline void quantize_blocks(const float* in, std::size_t block_count, block<Fmt>* out,
-                            scale_rounding mode = scale_rounding::floor) {
-  quantize_blocks<Fmt>(in, out, block_count, mode);
-}
-
-template <class Fmt>
-inline void dequantize_blocks(const block<Fmt>* in, std::size_t block_count, float* out) {
-  dequantize_blocks<Fmt>(in, out, block_count);
-}
 
 }  // namespace mx
 }  // namespace mf

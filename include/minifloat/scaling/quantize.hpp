@@ -16,8 +16,7 @@
 // - Stochastic rounding uses element index r * cols + c (+ the stream's
 //   offset) of the whole matrix, so the bits do not depend on the grouping
 //   or the order.
-// - Arguments in the library's order: (inputs, outputs, sizes, options);
-//   the orders from before stay as deprecated overloads at the end.
+// - Arguments in the library's order: (inputs, outputs, sizes, options).
 #pragma once
 
 #include <cassert>
@@ -325,46 +324,6 @@ inline void dequantize_per_block(std::span<const typename Fmt::storage_type> in,
   dequantize_per_block<Fmt>(in.data(), scale_inv.data(), out.data(), rows, cols, block);
 }
 #endif
-
-// ---- deprecated argument orders ---------------------------------------------
-// The orders from before (inputs, outputs, sizes, options); one-line
-// forwards.
-
-template <class Fmt>
-inline void quantize_per_channel_with_scales(const float* in, std::size_t rows, std::size_t cols,
-                                             channel_axis axis, const float* scales,
-                                             typename Fmt::storage_type* out, float* scale_inv,
-                                             const quantize_options& o = {}) {
-  quantize_per_channel_with_scales<Fmt>(in, scales, out, scale_inv, rows, cols, axis, o);
-}
-
-template <class Fmt>
-inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t cols,
-                                 channel_axis axis, typename Fmt::storage_type* out,
-                                 float* scale_inv, const quantize_options& o = {}) {
-  quantize_per_channel<Fmt>(in, out, scale_inv, rows, cols, axis, o);
-}
-
-template <class Fmt>
-inline void dequantize_per_channel(const typename Fmt::storage_type* in, std::size_t rows,
-                                   std::size_t cols, channel_axis axis, const float* scale_inv,
-                                   float* out) {
-  dequantize_per_channel<Fmt>(in, scale_inv, out, rows, cols, axis);
-}
-
-template <class Fmt>
-inline void quantize_per_block(const float* in, std::size_t rows, std::size_t cols,
-                               block_shape block, typename Fmt::storage_type* out,
-                               float* scale_inv, const quantize_options& o = {}) {
-  quantize_per_block<Fmt>(in, out, scale_inv, rows, cols, block, o);
-}
-
-template <class Fmt>
-inline void dequantize_per_block(const typename Fmt::storage_type* in, std::size_t rows,
-                                 std::size_t cols, block_shape block, const float* scale_inv,
-                                 float* out) {
-  dequantize_per_block<Fmt>(in, scale_inv, out, rows, cols, block);
-}
 
 }  // namespace scaling
 }  // namespace mf
