@@ -320,6 +320,12 @@ TEST(ValueArrays, HybridMatmul) {
                      element_type::hf8, element_type::hf8, a_codes.data(), k, b_codes.data(), n,
                      c_codes.data(), n, m, n, k);
   for (std::size_t i = 0; i < c.size(); ++i) EXPECT_EQ(c[i].bits(), c_codes[i]) << i;
+#if MF_TEST_SPANS
+  std::vector<mf::e4m3fn> c2(m * n);
+  mf::hybrid::matmul(std::span<const mf::e4m3fn>(a), k, std::span<const mf::e4m3fn>(b), n,
+                     std::span<mf::e4m3fn>(c2), n, m, n, k);
+  for (std::size_t i = 0; i < c.size(); ++i) EXPECT_EQ(c2[i].bits(), c_codes[i]) << i;
+#endif
 }
 
 }  // namespace
