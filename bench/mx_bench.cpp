@@ -85,7 +85,7 @@ void bench_quantize(benchmark::State& state, mf::target::isa isa, std::size_t n)
   aligned_buffer<std::uint8_t> elements(mf::mx::element_bytes<Fmt>(n));
   fill_floats(in.data, n);
   for (auto _ : state) {
-    mf::mx::quantize<Fmt>(in.data, n, scales.data, elements.data);
+    mf::mx::quantize<Fmt>(in.data, scales.data, elements.data, n);
     benchmark::DoNotOptimize(elements.data);
     benchmark::DoNotOptimize(scales.data);
     benchmark::ClobberMemory();
@@ -101,9 +101,9 @@ void bench_dequantize(benchmark::State& state, mf::target::isa isa, std::size_t 
   aligned_buffer<std::uint8_t> scales(mf::mx::scale_count<Fmt>(n));
   aligned_buffer<std::uint8_t> elements(mf::mx::element_bytes<Fmt>(n));
   fill_floats(floats.data, n);
-  mf::mx::quantize<Fmt>(floats.data, n, scales.data, elements.data);
+  mf::mx::quantize<Fmt>(floats.data, scales.data, elements.data, n);
   for (auto _ : state) {
-    mf::mx::dequantize<Fmt>(scales.data, elements.data, n, floats.data);
+    mf::mx::dequantize<Fmt>(scales.data, elements.data, floats.data, n);
     benchmark::DoNotOptimize(floats.data);
     benchmark::ClobberMemory();
   }

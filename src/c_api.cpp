@@ -7,8 +7,10 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
+#include <minifloat/format_registry.hpp>
 #include <minifloat/minifloat.hpp>
 #include <minifloat/hybrid.hpp>
 #include <minifloat/mx.hpp>
@@ -77,6 +79,25 @@ int format_width(int id) {
 
 // The enum values of c_api.h are those of the C++ enums, in order; the
 // casts below rely on it.
+constexpr bool format_ids_match_the_registry() {
+  using id = mf::format_id;
+  constexpr struct {
+    int c;
+    id cpp;
+  } pairs[] = {{MF_FORMAT_E4M3FN, id::e4m3fn},     {MF_FORMAT_E4M3FNUZ, id::e4m3fnuz},
+               {MF_FORMAT_E5M2, id::e5m2},         {MF_FORMAT_E5M2FNUZ, id::e5m2fnuz},
+               {MF_FORMAT_E2M1FN, id::e2m1fn},     {MF_FORMAT_E2M3FN, id::e2m3fn},
+               {MF_FORMAT_E3M2FN, id::e3m2fn},     {MF_FORMAT_E8M0FNU, id::e8m0fnu},
+               {MF_FORMAT_E4M3, id::e4m3},         {MF_FORMAT_E3M4, id::e3m4},
+               {MF_FORMAT_E4M3B11FNUZ, id::e4m3b11fnuz}, {MF_FORMAT_BINARY16, id::binary16},
+               {MF_FORMAT_BFLOAT16, id::bfloat16}};
+  for (const auto& p : pairs) {
+    if (p.c != static_cast<int>(p.cpp)) return false;
+  }
+  return static_cast<std::size_t>(MF_FORMAT_COUNT) == mf::minifloat_format_count;
+}
+static_assert(format_ids_match_the_registry(),
+              "the MF_FORMAT_* ids are mf::format_id's minifloats, in order");
 static_assert(static_cast<int>(mf::rounding::toward_negative) == MF_ROUND_TOWARD_NEGATIVE, "");
 static_assert(static_cast<int>(mf::overflow::saturating) == MF_OVERFLOW_SATURATING, "");
 static_assert(static_cast<int>(mf::mx::scale_rounding::even) == MF_MX_SCALE_EVEN, "");
@@ -160,6 +181,21 @@ int mf_format_bits(int format, int* bits) {
   if (bits == nullptr) return MF_ERR_NULL_POINTER;
   *bits = format_width(format);
   return MF_OK;
+}
+
+int mf_format_from_name(const char* name, int* format) {
+  if (name == nullptr) return MF_ERR_NULL_POINTER;
+  const std::optional<mf::format_id> id = mf::find_minifloat(name);
+  if (!id) return MF_ERR_UNKNOWN_FORMAT;
+  if (format == nullptr) return MF_ERR_NULL_POINTER;
+  *format = static_cast<int>(*id);
+  return MF_OK;
+}
+
+const char* mf_format_name(int format) {
+  if (!valid_format(format)) return nullptr;
+  // The registry's names are string literals, so data() is NUL-terminated.
+  return mf::canonical_name(static_cast<mf::format_id>(format)).data();
 }
 
 int mf_encode_f32(int format, unsigned int f32_bits, int rounding, int overflow,

@@ -240,6 +240,22 @@ package tb_wrappers_pkg;
     mf_report_errors = 1'b1;
   endfunction
 
+  // Format names through the C ABI's registry lookup.
+  function automatic void check_format_names();
+    int format = -1;
+    expect_equal("mf_format_from_name HF8 status", mf_format_from_name("HF8", format), MF_OK);
+    expect_equal("mf_format_from_name HF8", format, MF_FORMAT_E4M3FN);
+    expect_equal("mf_format_from_name float8e5m2 status",
+                 mf_format_from_name("FLOAT8E5M2", format), MF_OK);
+    expect_equal("mf_format_from_name FLOAT8E5M2", format, MF_FORMAT_E5M2);
+    expect_equal("mf_format_from_name half status", mf_format_from_name("half", format), MF_OK);
+    expect_equal("mf_format_from_name half", format, MF_FORMAT_BINARY16);
+    expect_equal("mf_format_from_name bf16 status", mf_format_from_name("bf16", format), MF_OK);
+    expect_equal("mf_format_from_name bf16", format, MF_FORMAT_BFLOAT16);
+    expect_equal("mf_format_from_name float32 status", mf_format_from_name("float32", format),
+                 MF_ERR_UNKNOWN_FORMAT);
+  endfunction
+
   // All of it; returns the mismatches.
   function automatic int unsigned check_wrappers();
     mf_format_e format = format.first();
@@ -257,6 +273,7 @@ package tb_wrappers_pkg;
       format = format.next();
     end
     check_errors();
+    check_format_names();
     $display("tb_wrappers: %0d formats, %0d checks, %0d mismatches", formats, checks, mismatches);
     return formats == 13 ? mismatches : mismatches + 1;
   endfunction

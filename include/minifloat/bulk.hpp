@@ -18,4 +18,3 @@
 #include "bulk/amax.hpp"
 #include "bulk/encode.hpp"
 #include "bulk/span_overloads.hpp"
-#include "bulk/deprecated.hpp"

@@ -131,6 +131,22 @@ MF_C_API const char* mf_status_name(int status);
  * Errors: UNKNOWN_FORMAT, NULL_POINTER. */
 MF_C_API int mf_format_bits(int format, int* bits);
 
+/* The format called `name` (NUL-terminated) in any spelling the library
+ * accepts, in any ASCII case: the names of ml_dtypes and PyTorch
+ * ("float8_e4m3fn"), ONNX ("FLOAT8E4M3FN"), MLIR ("f8E4M3FN"), the Hybrid
+ * FP8 tables ("HF8", "BF8", "FP16", "BF16") and the library's own
+ * ("e4m3fn", "binary16", "half", "bf16", ...): the README's format table,
+ * one registry shared with the C++ library (mf::find_minifloat). The
+ * element types that are not formats here (float32, int8, ...) are
+ * UNKNOWN_FORMAT.
+ * Errors, in argument order: NULL_POINTER (name), UNKNOWN_FORMAT,
+ * NULL_POINTER (format). */
+MF_C_API int mf_format_from_name(const char* name, int* format);
+
+/* The library's name of the format ("e4m3fn", ..., "binary16",
+ * "bfloat16"): a static string; NULL for an id not in enum mf_format. */
+MF_C_API const char* mf_format_name(int format);
+
 /* Rounds the binary32 value with bit pattern f32_bits into `format`:
  * *code = mf::round_to<T>(value, rounding, overflow).bits().
  * With MF_ROUND_STOCHASTIC the random word is word `offset` of the seeded

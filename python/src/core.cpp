@@ -172,7 +172,7 @@ double encode(const in_array& in, int source, out_array& out, int target, int mo
       visit_format(source, [&](auto from) {
         using From = decltype(from);
         // A minifloat object is exactly its encoding (standard layout, one
-        // member), and the entry copies the bytes with memcpy.
+        // member), and the entry reads the values in place (encodings.hpp).
         nb::gil_scoped_release unlocked;
         mf::bulk::encode<To>(static_cast<const From*>(src), q, n, c, steps);
       });

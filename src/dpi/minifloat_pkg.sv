@@ -129,6 +129,10 @@ package minifloat_pkg;
 
   import "DPI-C" function int mf_format_bits(input int format, output int bits);
 
+  // A format by any of its names, in any case ("HF8", "float8e4m3fn",
+  // "half", "bf16", ...): string <-> const char* (annex H).
+  import "DPI-C" function int mf_format_from_name(input string name, output int format);
+
   import "DPI-C" function int mf_encode_f32(
       input int format, input int unsigned f32_bits, input int rounding, input int overflow,
       input longint unsigned seed, input longint unsigned offset, input int random_bits,

@@ -83,29 +83,4 @@ TEST(BulkSpan, ConversionAndFusedSteps) {
   EXPECT_EQ(mf::bulk::amax(in), mf::bulk::amax(kFloats.data(), n));
 }
 
-// The deprecated names' span forms (deprecated.hpp) still compile and
-// agree with their pointer forms.
-TEST(BulkSpan, DeprecatedScaledAndStochastic) {
-  const std::size_t n = kFloats.size();
-  const std::span<const float> in(kFloats);
-  std::vector<std::uint8_t> a(n), b(n);
-  mf::bulk::encode_scaled<mf::e4m3fn>(in, std::span<std::uint8_t>(a), 0.25f);
-  mf::bulk::encode_scaled<mf::e4m3fn>(kFloats.data(), b.data(), n, 0.25f);
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(mf::bulk::encode_scaled_amax<mf::e4m3fn>(in, std::span<std::uint8_t>(a), 2.0f),
-            mf::bulk::encode_scaled_amax<mf::e4m3fn>(kFloats.data(), b.data(), n, 2.0f));
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(mf::bulk::encode_amax<mf::e4m3fn>(in, std::span<std::uint8_t>(a)), 1e9f);
-  mf::bulk::encode_amax<mf::e4m3fn>(kFloats.data(), b.data(), n);
-  EXPECT_EQ(a, b);
-  const mf::bulk::stochastic_rounding sr{12345u, 7u};
-  mf::bulk::encode_stochastic<mf::e5m2>(in, std::span<std::uint8_t>(a), sr);
-  mf::bulk::encode_stochastic<mf::e5m2>(kFloats.data(), b.data(), n, sr);
-  EXPECT_EQ(a, b);
-  std::vector<float> fa(n), fb(n);
-  mf::bulk::decode_scaled<mf::e5m2>(std::span<const std::uint8_t>(a), std::span<float>(fa), 3.0f);
-  mf::bulk::decode_scaled<mf::e5m2>(a.data(), fb.data(), n, 3.0f);
-  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(float_bits(fa[k]), float_bits(fb[k]));
-}
-
 }  // namespace

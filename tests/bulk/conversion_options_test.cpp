@@ -5,7 +5,7 @@
 // machine runs (the ISA is the test's name). The reference is built from the
 // pre-existing scalar functions (mf::round_to with a mode,
 // mf::round_to_stochastic with mf::stochastic_random_bits), not from the new
-// entry's own pieces. Then each deprecated name against the new entry.
+// entry's own pieces.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -39,9 +39,8 @@ struct type_list {};
 // One format of each kind of special-value encoding (NaN only; IEEE Inf and
 // NaN; none, FP4; the E8M0 scale type): this test is about the options
 // reaching the kernels. Every format goes through the same entry in the
-// bulk, stochastic and scaling tests, which call it through the deprecated
-// names, and a format list of all 13 multiplied the compile time of this
-// file by three (minutes per CI preset).
+// bulk, stochastic and scaling tests, and a format list of all 13 multiplied
+// the compile time of this file by three (minutes per CI preset).
 using Formats = type_list<mf::e4m3fn, mf::e5m2, mf::e2m1fn, mf::e8m0fnu>;
 
 template <class F, class... T>
@@ -317,96 +316,6 @@ TEST_P(ConversionOptions, DecodeWithScale) {
       EXPECT_TRUE(same_codes(got_bits, want_bits,
                              format_name<Fmt>() + ", scale " + std::to_string(scale)));
     }
-  });
-}
-
-// Each deprecated name is the new entry with the equivalent options.
-TEST_P(ConversionOptions, DeprecatedNamesEqualTheEntry) {
-  isa_scope isa(GetParam());
-  const std::vector<float> in = float_inputs();
-  const std::vector<double> doubles = inputs_of<double>();
-  const std::vector<mf::bfloat16> brain = inputs_of<mf::bfloat16>();
-  const std::size_t n = in.size();
-  const mf::stochastic_rounding sr{42u, 17u, 16};
-  for_each_type(type_list<mf::e4m3fn>{}, [&](auto format) {
-    using Fmt = decltype(format);
-    using S = typename Fmt::storage_type;
-    for (mf::overflow ovf : bulk_test::kOverflows) {
-      for (mf::rounding mode : bulk_test::kModes) {
-        const mf::conversion c = mf::conversion::with(mode, ovf);
-        const mf::conversion sc = mf::conversion::stochastic(sr).with_overflow(ovf);
-        const std::string what = format_name<Fmt>() + ", " + bulk_test::mode_name(mode) +
-                                 (ovf == mf::overflow::saturating ? ", saturating" : "");
-        std::vector<S> old_codes(n), new_codes(n);
-        float old_amax = 0, new_amax = 1;
-
-        mf::bulk::encode<Fmt>(in.data(), old_codes.data(), n, mode, ovf);
-        mft::bulk_encode<Fmt>(in.data(), new_codes.data(), n, c);
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode(mode, overflow), " + what));
-
-        mf::bulk::encode<Fmt>(doubles.data(), old_codes.data(), n, mode, ovf);
-        mft::bulk_encode<Fmt>(doubles.data(), new_codes.data(), n, c);
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode(double, mode), " + what));
-
-        mf::bulk::encode_scaled<Fmt>(in.data(), old_codes.data(), n, 0.3f, mode, ovf);
-        mft::bulk_encode<Fmt>(in.data(), new_codes.data(), n, c, {0.3f, nullptr});
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_scaled, " + what));
-
-        old_amax = mf::bulk::encode_scaled_amax<Fmt>(brain.data(), old_codes.data(), n, 0.3f,
-                                                     mode, ovf);
-        mft::bulk_encode<Fmt>(brain.data(), new_codes.data(), n, c, {0.3f, &new_amax});
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_scaled_amax, " + what));
-        EXPECT_EQ(bulk_test::float_bits(old_amax), bulk_test::float_bits(new_amax)) << what;
-
-        old_amax = mf::bulk::encode_amax<Fmt>(in.data(), old_codes.data(), n, mode, ovf);
-        mft::bulk_encode<Fmt>(in.data(), new_codes.data(), n, c, {1.0f, &new_amax});
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_amax, " + what));
-        EXPECT_EQ(bulk_test::float_bits(old_amax), bulk_test::float_bits(new_amax)) << what;
-
-        std::vector<std::uint16_t> brain_bits;
-        for (auto x : brain) brain_bits.push_back(x.bits());
-        mf::bulk::encode_from_bfloat16<Fmt>(brain_bits.data(), old_codes.data(), n, mode, ovf);
-        mft::bulk_encode_from_bfloat16<Fmt>(brain_bits.data(), new_codes.data(), n, c);
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_from_bfloat16(mode), " + what));
-        mf::bulk::encode_from_binary16<Fmt>(brain_bits.data(), old_codes.data(), n, mode, ovf);
-        mft::bulk_encode_from_binary16<Fmt>(brain_bits.data(), new_codes.data(), n, c);
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_from_binary16(mode), " + what));
-        std::vector<std::uint8_t> e5(n);
-        for (std::size_t i = 0; i < n; ++i) e5[i] = static_cast<std::uint8_t>(i);
-        mf::bulk::convert<Fmt, mf::e5m2>(e5.data(), old_codes.data(), n, mode, ovf);
-        mft::bulk_convert<Fmt, mf::e5m2>(e5.data(), new_codes.data(), n, c);
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "convert(mode), " + what));
-
-        // The stochastic names take no mode: run them once per overflow.
-        if (mode != mf::rounding::nearest_even) continue;
-        mf::bulk::encode_stochastic<Fmt>(in.data(), old_codes.data(), n, sr, ovf);
-        mft::bulk_encode<Fmt>(in.data(), new_codes.data(), n, sc);
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_stochastic, " + what));
-
-        mf::bulk::encode_scaled_stochastic<Fmt>(in.data(), old_codes.data(), n, 0.3f, sr, ovf);
-        mft::bulk_encode<Fmt>(in.data(), new_codes.data(), n, sc, {0.3f, nullptr});
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_scaled_stochastic, " + what));
-
-        old_amax = mf::bulk::encode_scaled_stochastic_amax<Fmt>(in.data(), old_codes.data(), n,
-                                                                0.3f, sr, ovf);
-        mft::bulk_encode<Fmt>(in.data(), new_codes.data(), n, sc, {0.3f, &new_amax});
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_scaled_stochastic_amax, " + what));
-        EXPECT_EQ(bulk_test::float_bits(old_amax), bulk_test::float_bits(new_amax)) << what;
-
-        old_amax = mf::bulk::encode_stochastic_amax<Fmt>(brain.data(), old_codes.data(), n, sr,
-                                                         ovf);
-        mft::bulk_encode<Fmt>(brain.data(), new_codes.data(), n, sc, {1.0f, &new_amax});
-        EXPECT_TRUE(same_codes(old_codes, new_codes, "encode_stochastic_amax, " + what));
-        EXPECT_EQ(bulk_test::float_bits(old_amax), bulk_test::float_bits(new_amax)) << what;
-      }
-    }
-    std::vector<S> codes(n);
-    mft::bulk_encode<Fmt>(in.data(), codes.data(), n);
-    std::vector<float> old_floats(n), new_floats(n);
-    mf::bulk::decode_scaled<Fmt>(codes.data(), old_floats.data(), n, 0.3f);
-    mft::bulk_decode<Fmt>(codes.data(), new_floats.data(), n, 0.3f);
-    EXPECT_EQ(0, std::memcmp(old_floats.data(), new_floats.data(), n * sizeof(float)))
-        << "decode_scaled, " << format_name<Fmt>();
   });
 }
 

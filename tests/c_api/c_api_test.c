@@ -5,7 +5,8 @@
  * sample, for each rounding mode and both overflow modes; MX blocks; every
  * status code; and a few values written down from the specs (OCP OFP8 and
  * MX v1.0, IEEE 754, Random123's Philox known answers), which do not come
- * from the library at all. Exit status 0 when every check holds. */
+ * from the library at all; and the format names of the registry. Exit
+ * status 0 when every check holds. */
 #include <minifloat/c_api.h>
 
 #include <stdio.h>
@@ -981,6 +982,100 @@ static void check_errors(void) {
   }
 }
 
+/* The test's own format id for a library name; -1 if none. */
+static int format_by_name(const char* name) {
+  int i;
+  for (i = 0; i < FORMAT_COUNT; ++i) {
+    if (strcmp(formats[i].name, name) == 0) return formats[i].id;
+  }
+  return -1;
+}
+
+/* `name` with every ASCII letter turned to upper case (upper != 0) or to
+ * lower case, into buffer (64 bytes). */
+static const char* with_case(const char* name, int upper, char* buffer) {
+  size_t i;
+  for (i = 0; name[i] != '\0' && i < 63; ++i) {
+    char c = name[i];
+    if (upper && c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+    if (!upper && c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    buffer[i] = c;
+  }
+  buffer[i] = '\0';
+  return buffer;
+}
+
+/* mf_format_from_name: every spelling of the C++ registry, as written, in
+ * upper and in lower case, gives the id of its format (by the test's own
+ * name -> id table); a few spellings written down from the README's table,
+ * so that a registry that lost them fails here too; the errors; and
+ * mf_format_name for every id. */
+static void check_format_names(void) {
+  static const struct {
+    const char* name;
+    int id;
+  } written[] = {
+      {"e4m3fn", MF_FORMAT_E4M3FN},        {"float8_e4m3fn", MF_FORMAT_E4M3FN},
+      {"FLOAT8E4M3FN", MF_FORMAT_E4M3FN},  {"f8E4M3FN", MF_FORMAT_E4M3FN},
+      {"HF8", MF_FORMAT_E4M3FN},           {"hf8", MF_FORMAT_E4M3FN},
+      {"BF8", MF_FORMAT_E5M2},             {"float8e5m2fnuz", MF_FORMAT_E5M2FNUZ},
+      {"float4_e2m1fn", MF_FORMAT_E2M1FN}, {"f6E3M2FN", MF_FORMAT_E3M2FN},
+      {"e8m0", MF_FORMAT_E8M0FNU},         {"float8_e4m3b11fnuz", MF_FORMAT_E4M3B11FNUZ},
+      {"half", MF_FORMAT_BINARY16},        {"FP16", MF_FORMAT_BINARY16},
+      {"float16", MF_FORMAT_BINARY16},     {"bf16", MF_FORMAT_BFLOAT16},
+      {"BFloat16", MF_FORMAT_BFLOAT16},
+  };
+  static const char* const not_formats[] = {"", "e4m3fn ", "e4m3f", "float32", "fp32",
+                                            "int8", "I8", "uint4", "e4m3fnuzz"};
+  const char* alias = NULL;
+  const char* canonical = NULL;
+  char buffer[64];
+  int seen[MF_FORMAT_COUNT] = {0};
+  int i, id, rows = 0;
+  for (i = 0; ref_format_alias(i, &alias, &canonical); ++i) {
+    const int want = format_by_name(canonical);
+    int upper;
+    ++rows;
+    CHECK(want >= 0, "registry format %s is not in the test's table", canonical);
+    if (want >= 0) seen[want] = 1;
+    id = -1;
+    CHECK(mf_format_from_name(alias, &id) == MF_OK && id == want, "format_from_name %s: %d",
+          alias, id);
+    for (upper = 0; upper <= 1; ++upper) {
+      id = -1;
+      CHECK(mf_format_from_name(with_case(alias, upper, buffer), &id) == MF_OK && id == want,
+            "format_from_name %s: %d", buffer, id);
+    }
+  }
+  for (i = 0; i < FORMAT_COUNT; ++i) {
+    CHECK(seen[formats[i].id], "the registry has no name of %s", formats[i].name);
+  }
+  CHECK(rows > FORMAT_COUNT, "the registry has aliases (%d names)", rows);
+  for (i = 0; i < (int)(sizeof written / sizeof written[0]); ++i) {
+    id = -1;
+    CHECK(mf_format_from_name(written[i].name, &id) == MF_OK && id == written[i].id,
+          "format_from_name %s: %d", written[i].name, id);
+  }
+  for (i = 0; i < (int)(sizeof not_formats / sizeof not_formats[0]); ++i) {
+    id = 77;
+    CHECK(mf_format_from_name(not_formats[i], &id) == MF_ERR_UNKNOWN_FORMAT && id == 77,
+          "format_from_name \"%s\" is not a format", not_formats[i]);
+  }
+  CHECK(mf_format_from_name(NULL, &id) == MF_ERR_NULL_POINTER, "format_from_name NULL name");
+  CHECK(mf_format_from_name("e5m2", NULL) == MF_ERR_NULL_POINTER,
+        "format_from_name NULL format");
+  CHECK(mf_format_from_name(NULL, NULL) == MF_ERR_NULL_POINTER, "format_from_name NULL, NULL");
+  CHECK(mf_format_from_name("e5m3", NULL) == MF_ERR_UNKNOWN_FORMAT,
+        "format_from_name: the name is checked before the output");
+  for (i = 0; i < FORMAT_COUNT; ++i) {
+    const char* name = mf_format_name(formats[i].id);
+    CHECK(name != NULL && strcmp(name, formats[i].name) == 0, "format_name %d: %s",
+          formats[i].id, name != NULL ? name : "NULL");
+  }
+  CHECK(mf_format_name(-1) == NULL && mf_format_name(MF_FORMAT_COUNT) == NULL,
+        "format_name of an unknown id");
+}
+
 /* --quick (the run against the shared library, which holds the same
  * objects as the static one: it checks the exports and the linking) skips
  * the edge set and samples fewer random inputs. */
@@ -989,6 +1084,7 @@ int main(int argc, char** argv) {
   int i;
   check_known_values();
   check_errors();
+  check_format_names();
   for (i = 0; i < FORMAT_COUNT; ++i) {
     int bits = 0;
     CHECK(mf_format_bits(formats[i].id, &bits) == MF_OK && bits == formats[i].bits,

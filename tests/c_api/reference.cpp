@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <minifloat/format_registry.hpp>
 #include <minifloat/minifloat.hpp>
 #include <minifloat/hybrid.hpp>
 #include <minifloat/mx.hpp>
@@ -191,6 +192,19 @@ int ref_mx_dequantize_block(const char* mx_format, unsigned char scale,
       std::memcpy(&f32_bits[i], &v, sizeof v);
     }
   });
+}
+
+int ref_format_alias(int i, const char** alias, const char** canonical) {
+  int row = 0;
+  for (const mf::format_name& name : mf::format_names) {
+    if (!mf::names_a_minifloat(name.id)) continue;
+    if (row++ != i) continue;
+    // The registry's names are string literals: data() is NUL-terminated.
+    *alias = name.name.data();
+    *canonical = mf::canonical_name(name.id).data();
+    return 1;
+  }
+  return 0;
 }
 
 }  // extern "C"

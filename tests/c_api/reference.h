@@ -29,6 +29,11 @@ int ref_mx_quantize_block(const char* mx_format, const char* scale_rounding,
 int ref_mx_dequantize_block(const char* mx_format, unsigned char scale,
                             const unsigned char* codes, unsigned int* f32_bits);
 
+/* Row i of the C++ format registry (mf::format_names) that names a
+ * minifloat: its spelling and the library's name of its format; 0 past the
+ * last such row. */
+int ref_format_alias(int i, const char** alias, const char** canonical);
+
 /* One hybrid MatMul request, every field of mf::hybrid::matmul_options
  * spelled out by meaning (names, 0/1 choices, explicit model parameters),
  * not in the layout or the ids of struct mf_hybrid_options: the test fills

@@ -129,7 +129,8 @@ void check_direct(std::size_t n) {
     }
     const std::vector<std::uint8_t> expected = mx_ref::pack(codes, bits);
     std::vector<std::uint8_t> packed(expected.size() + 2, 0xA5);
-    mf::mx::encode_packed<Fmt>(in.data() + 1, packed.data(), n, mf::rounding::nearest_even, ovf);
+    mf::mx::encode_packed<Fmt>(in.data() + 1, packed.data(), n,
+                               mf::conversion::with(mf::rounding::nearest_even, ovf));
     for (std::size_t b = 0; b < expected.size(); ++b) ASSERT_EQ(packed[b], expected[b]) << b;
     ASSERT_EQ(packed[expected.size()], 0xA5);
     std::vector<float> out(n + 1, -1.0f);

@@ -22,11 +22,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
 #include "../conversion.hpp"
+#include "../encodings.hpp"
 #include "../formats.hpp"
 #include "api.hpp"
 #include "fused.hpp"
@@ -132,11 +132,13 @@ inline constexpr bool is_bulk_source_v =
 
 // Rounds in[0..n) into Fmt (a minifloat type such as mf::e4m3fn) as `c`
 // says, with the fused `steps`, and writes the encodings to out[0..n), one
-// per storage_type element (sub-byte formats are not packed: mx/packing.hpp).
+// per storage_type element (sub-byte formats are not packed: mx/packing.hpp);
+// out points to the storage or to Fmt values (encodings.hpp).
 // in and out must not overlap.
 template <class Fmt, class Src>
-inline void encode(const Src* in, typename Fmt::storage_type* out, std::size_t n,
+inline void encode(const Src* in, encodings<Fmt> out_codes, std::size_t n,
                    const conversion& c = {}, const fused_steps& steps = {}) {
+  typename Fmt::storage_type* const out = out_codes.get();
   static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
   static_assert(detail::is_bulk_source_v<Src>,
                 "sources: float, double, or a minifloat type (mf::bfloat16, mf::binary16, ...); "
@@ -157,18 +159,11 @@ inline void encode(const Src* in, typename Fmt::storage_type* out, std::size_t n
       // exactly, a chunk at a time in L1, and takes the float kernels: one
       // set of fused kernels per format instead of one per source type
       // (each set is ~70 kernels, ~150 KB of code, ~10 s of g++ -O3 per format).
-      static_assert(sizeof(Src) == sizeof(detail::storage_of<Src>),
-                    "a minifloat is exactly its encoding");
+      // The values are read as their storage in place (encodings.hpp).
+      const detail::storage_of<Src>* const codes = storage_pointer(in);
       detail::encode_widened<Fmt>(n, out, c, steps,
                                   [&](std::size_t first, std::size_t count, float* buffer) {
-                                    // A copy, not a loop over .bits(): g++ -O2
-                                    // does not vectorize a loop whose count is
-                                    // not a constant (a third of the speed).
-                                    detail::storage_of<Src> bits[detail::chunk_elements];
-                                    std::memcpy(static_cast<void*>(bits),
-                                                static_cast<const void*>(in + first),
-                                                count * sizeof(Src));
-                                    detail::decode_plain<Src>(bits, buffer, count);
+                                    detail::decode_plain<Src>(codes + first, buffer, count);
                                   });
     }
   }
@@ -202,51 +197,48 @@ inline void decode_scaled_kernels(const storage_of<Fmt>* in, float* out, std::si
 
 }  // namespace detail
 
-// Decodes in[0..n) (encodings of Fmt; bits above the format's width are
-// ignored, as in Fmt::from_bits) to float: out[i] ==
+// Decodes in[0..n) (encodings of Fmt, as storage or Fmt values; bits above
+// the format's width are ignored, as in Fmt::from_bits) to float: out[i] ==
 // static_cast<float>(Fmt::from_bits(in[i])) * scale, the decode exact (NaN is
 // the quiet NaN 0x7FC00000, with the sign where the format has signed NaNs)
 // and the product rounded to float once; a scale of exactly 1 is no multiply.
 template <class Fmt>
-inline void decode(const typename Fmt::storage_type* in, float* out, std::size_t n,
-                   float scale = 1.0f) {
+inline void decode(encodings<const Fmt> in, float* out, std::size_t n, float scale = 1.0f) {
   static_assert(is_minifloat_v<Fmt>, "decode from a minifloat type");
-  if (scale == 1.0f) return detail::decode_plain<Fmt>(in, out, n);
-  detail::decode_scaled_kernels<Fmt>(in, out, n, scale);
+  if (scale == 1.0f) return detail::decode_plain<Fmt>(in.get(), out, n);
+  detail::decode_scaled_kernels<Fmt>(in.get(), out, n, scale);
 }
 
-// Rounds encodings of From (raw storage; bits above From's width ignored)
-// into To: out[i] == mf::round_to<To>(From::from_bits(in[i]),
+// Rounds encodings of From (storage or From values; bits above From's width
+// ignored) into To: out[i] == mf::round_to<To>(From::from_bits(in[i]),
 // c.at_element(i)).bits(). Correctly rounded: the float in between is exact.
 template <class To, class From>
-inline void convert(const detail::storage_of<From>* in, detail::storage_of<To>* out,
-                    std::size_t n, const conversion& c = {}) {
+inline void convert(encodings<const From> in, encodings<To> out, std::size_t n,
+                    const conversion& c = {}) {
   static_assert(is_minifloat_v<To> && is_minifloat_v<From>, "convert between minifloat types");
-  assert(!detail::ranges_overlap(in, n * sizeof(detail::storage_of<From>), out,
+  assert(!detail::ranges_overlap(in.get(), n * sizeof(detail::storage_of<From>), out.get(),
                                  n * sizeof(detail::storage_of<To>)));
-  detail::encode_widened<To>(n, out, c, fused_steps{},
+  detail::encode_widened<To>(n, out.get(), c, fused_steps{},
                              [&](std::size_t first, std::size_t count, float* buffer) {
-                               detail::decode_plain<From>(in + first, buffer, count);
+                               detail::decode_plain<From>(in.get() + first, buffer, count);
                              });
 }
 
 // Raw IEEE binary16 / bfloat16 bit patterns as the source: the same as
 // encode from mf::binary16 / mf::bfloat16 objects.
 template <class Fmt>
-inline void encode_from_binary16(const std::uint16_t* in, detail::storage_of<Fmt>* out,
-                                 std::size_t n, const conversion& c = {},
-                                 const fused_steps& steps = {}) {
-  detail::encode_widened<Fmt>(n, out, c, steps,
+inline void encode_from_binary16(const std::uint16_t* in, encodings<Fmt> out, std::size_t n,
+                                 const conversion& c = {}, const fused_steps& steps = {}) {
+  detail::encode_widened<Fmt>(n, out.get(), c, steps,
                               [&](std::size_t first, std::size_t count, float* buffer) {
                                 detail::decode_plain<binary16>(in + first, buffer, count);
                               });
 }
 
 template <class Fmt>
-inline void encode_from_bfloat16(const std::uint16_t* in, detail::storage_of<Fmt>* out,
-                                 std::size_t n, const conversion& c = {},
-                                 const fused_steps& steps = {}) {
-  detail::encode_widened<Fmt>(n, out, c, steps,
+inline void encode_from_bfloat16(const std::uint16_t* in, encodings<Fmt> out, std::size_t n,
+                                 const conversion& c = {}, const fused_steps& steps = {}) {
+  detail::encode_widened<Fmt>(n, out.get(), c, steps,
                               [&](std::size_t first, std::size_t count, float* buffer) {
                                 detail::decode_plain<bfloat16>(in + first, buffer, count);
                               });
@@ -258,14 +250,12 @@ inline void encode_from_bfloat16(const std::uint16_t* in, detail::storage_of<Fmt
 // binary16 every 8-bit-or-smaller format except e8m0fnu; into bfloat16 every
 // 8-bit-or-smaller format (docs/performance.md lists them).
 template <class Fmt>
-inline void decode_to_binary16(const detail::storage_of<Fmt>* in, std::uint16_t* out,
-                               std::size_t n) {
+inline void decode_to_binary16(encodings<const Fmt> in, encodings<binary16> out, std::size_t n) {
   convert<binary16, Fmt>(in, out, n);
 }
 
 template <class Fmt>
-inline void decode_to_bfloat16(const detail::storage_of<Fmt>* in, std::uint16_t* out,
-                               std::size_t n) {
+inline void decode_to_bfloat16(encodings<const Fmt> in, encodings<bfloat16> out, std::size_t n) {
   convert<bfloat16, Fmt>(in, out, n);
 }
 

@@ -21,10 +21,6 @@
 namespace mf {
 namespace bulk {
 
-// The random stream of a stochastic encode (conversion.hpp); the bulk name
-// is kept for the code written before mf::conversion existed.
-using stochastic_rounding = mf::stochastic_rounding;
-
 namespace detail {
 
 // How a fused encode rounds and what it computes besides the encodings.

@@ -1,7 +1,10 @@
 // std::span overloads (C++20) of every public bulk entry (encode.hpp,
 // amax.hpp): the same (inputs, outputs, options) with the length taken from
-// the spans. The lengths must match (debug assertion); in release builds
-// the shorter one is used, so nothing outside either span is touched.
+// the spans. Encodings come as any contiguous range of the storage or of the
+// value type (mf::encoding_span, encodings.hpp): std::span<std::uint8_t>,
+// std::vector<mf::e4m3fn>, ... The lengths must match (debug assertion); in
+// release builds the shorter one is used, so nothing outside either span is
+// touched.
 #pragma once
 
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -10,6 +13,7 @@
 #include <cstdint>
 #include <span>
 
+#include "../encodings.hpp"
 #include "amax.hpp"
 #include "encode.hpp"
 
@@ -18,7 +22,7 @@ namespace bulk {
 namespace detail {
 
 template <class A, class B>
-inline std::size_t common_length(std::span<A> a, std::span<B> b) noexcept {
+inline std::size_t common_length(const A& a, const B& b) noexcept {
   assert(a.size() == b.size());
   return a.size() < b.size() ? a.size() : b.size();
 }
@@ -26,46 +30,46 @@ inline std::size_t common_length(std::span<A> a, std::span<B> b) noexcept {
 }  // namespace detail
 
 template <class Fmt, class Src>
-inline void encode(std::span<const Src> in, std::span<typename Fmt::storage_type> out,
+inline void encode(std::span<const Src> in, encoding_span<Fmt> out,
                    const conversion& c = {}, const fused_steps& steps = {}) {
   encode<Fmt>(in.data(), out.data(), detail::common_length(in, out), c, steps);
 }
 
 template <class Fmt>
-inline void decode(std::span<const typename Fmt::storage_type> in, std::span<float> out,
+inline void decode(encoding_span<const Fmt> in, std::span<float> out,
                    float scale = 1.0f) {
   decode<Fmt>(in.data(), out.data(), detail::common_length(in, out), scale);
 }
 
 template <class To, class From>
-inline void convert(std::span<const typename From::storage_type> in,
-                    std::span<typename To::storage_type> out, const conversion& c = {}) {
+inline void convert(encoding_span<const From> in, encoding_span<To> out,
+                    const conversion& c = {}) {
   convert<To, From>(in.data(), out.data(), detail::common_length(in, out), c);
 }
 
 template <class Fmt>
 inline void encode_from_binary16(std::span<const std::uint16_t> in,
-                                 std::span<typename Fmt::storage_type> out,
+                                 encoding_span<Fmt> out,
                                  const conversion& c = {}, const fused_steps& steps = {}) {
   encode_from_binary16<Fmt>(in.data(), out.data(), detail::common_length(in, out), c, steps);
 }
 
 template <class Fmt>
 inline void encode_from_bfloat16(std::span<const std::uint16_t> in,
-                                 std::span<typename Fmt::storage_type> out,
+                                 encoding_span<Fmt> out,
                                  const conversion& c = {}, const fused_steps& steps = {}) {
   encode_from_bfloat16<Fmt>(in.data(), out.data(), detail::common_length(in, out), c, steps);
 }
 
 template <class Fmt>
-inline void decode_to_binary16(std::span<const typename Fmt::storage_type> in,
-                               std::span<std::uint16_t> out) {
+inline void decode_to_binary16(encoding_span<const Fmt> in,
+                               encoding_span<binary16> out) {
   decode_to_binary16<Fmt>(in.data(), out.data(), detail::common_length(in, out));
 }
 
 template <class Fmt>
-inline void decode_to_bfloat16(std::span<const typename Fmt::storage_type> in,
-                               std::span<std::uint16_t> out) {
+inline void decode_to_bfloat16(encoding_span<const Fmt> in,
+                               encoding_span<bfloat16> out) {
   decode_to_bfloat16<Fmt>(in.data(), out.data(), detail::common_length(in, out));
 }
 

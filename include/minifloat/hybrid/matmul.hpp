@@ -10,11 +10,16 @@
 //   mf::hybrid::matmul(a, K, b, N, c, N, M, N, K, o);   // e4m3fn x e4m3fn -> e4m3fn
 #pragma once
 
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <vector>
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <span>
+#endif
 
 #include "accumulation.hpp"
 #include "element_type.hpp"
@@ -194,6 +199,25 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
                            c[i * ldc + j] = from_encoding<C>(bits);
                          });
 }
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+// std::span form (C++20): each matrix a span that holds what its shape and
+// leading dimension reach, (rows - 1) * ld + columns elements (a debug
+// assertion; in release builds a call whose spans do not fit does nothing,
+// as the other span forms of the library).
+template <class Table = vendor_hybrid_fp8, class A, class B, class C>
+void matmul(std::span<const A> a, std::size_t lda, std::span<const B> b, std::size_t ldb,
+            std::span<C> c, std::size_t ldc, std::size_t m, std::size_t n, std::size_t k,
+            const matmul_options& options = {}) {
+  const auto reach = [](std::size_t rows, std::size_t columns, std::size_t ld) {
+    return rows == 0 || columns == 0 ? std::size_t{0} : (rows - 1) * ld + columns;
+  };
+  const bool fit =
+      a.size() >= reach(m, k, lda) && b.size() >= reach(k, n, ldb) && c.size() >= reach(m, n, ldc);
+  assert(fit);
+  if (fit) matmul<Table>(a.data(), lda, b.data(), ldb, c.data(), ldc, m, n, k, options);
+}
+#endif
 
 // The same over encodings chosen at run time (the command-line tool, the C
 // ABI): each element is the low storage_bits(type) bits of a uint32. Throws

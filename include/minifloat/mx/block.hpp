@@ -6,7 +6,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <span>
+#endif
+
+#include "../encodings.hpp"
 #include "../formats.hpp"
 #include "element.hpp"
 #include "packing_scalar.hpp"
@@ -66,6 +72,33 @@ template <class Fmt>
 constexpr std::size_t element_bytes(std::size_t n) noexcept {
   return packed_bytes<Fmt::element_bits>(n);
 }
+
+// The element array of the tensor layout as the entries take it. Elements
+// of 8-bit minifloats are one encoding per byte, so the entries take them as
+// their storage or as values (encodings.hpp: std::vector<mf::e4m3fn>::data()
+// for MXFP8); packed elements (FP6, FP4) and INT8 are bytes.
+template <class Fmt>
+inline constexpr bool elements_are_encodings =
+    is_minifloat_v<typename Fmt::element> && Fmt::element_bits == 8;
+
+template <class Fmt>
+using element_pointer = std::conditional_t<elements_are_encodings<Fmt>,
+                                           encodings<typename Fmt::element>, std::uint8_t*>;
+template <class Fmt>
+using const_element_pointer =
+    std::conditional_t<elements_are_encodings<Fmt>, encodings<const typename Fmt::element>,
+                       const std::uint8_t*>;
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+template <class Fmt>
+using element_span = std::conditional_t<elements_are_encodings<Fmt>,
+                                        encoding_span<typename Fmt::element>,
+                                        std::span<std::uint8_t>>;
+template <class Fmt>
+using const_element_span =
+    std::conditional_t<elements_are_encodings<Fmt>, encoding_span<const typename Fmt::element>,
+                       std::span<const std::uint8_t>>;
+#endif
 
 namespace detail {
 

@@ -35,6 +35,7 @@
 #endif
 
 #include "../convert.hpp"
+#include "../encodings.hpp"
 #include "../formats.hpp"
 #include "packing_scalar.hpp"
 #include "quantize_scalar.hpp"
@@ -61,9 +62,11 @@ inline float tensor_scale(const float* in, std::size_t n) noexcept {
 }
 
 // Quantizes in[0..n) with a given tensor scale: scales[scale_count(n)]
-// (e4m3fn codes), elements[element_bytes(n)] (packed e2m1fn).
-inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elements,
+// (e4m3fn encodings, as bytes or mf::e4m3fn values), elements[element_bytes(n)]
+// (packed e2m1fn).
+inline void quantize(const float* in, encodings<e4m3fn> scale_codes, std::uint8_t* elements,
                      std::size_t n, float tensor_scale) noexcept {
+  std::uint8_t* const scales = scale_codes.get();
   std::uint8_t codes[block_size];
   const double s_t = static_cast<double>(tensor_scale);
   for (std::size_t j = 0; j * block_size < n; ++j) {
@@ -95,7 +98,7 @@ inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elemen
 }
 
 // Same, with the tensor scale computed from the data (returned).
-inline float quantize(const float* in, std::uint8_t* scales, std::uint8_t* elements,
+inline float quantize(const float* in, encodings<e4m3fn> scales, std::uint8_t* elements,
                       std::size_t n) noexcept {
   const float s_t = tensor_scale(in, n);
   quantize(in, scales, elements, n, s_t);
@@ -103,8 +106,9 @@ inline float quantize(const float* in, std::uint8_t* scales, std::uint8_t* eleme
 }
 
 // out[i] = (P_i * s_b) * tensor_scale for the n elements.
-inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, float* out,
-                       std::size_t n, float tensor_scale) noexcept {
+inline void dequantize(encodings<const e4m3fn> scale_codes, const std::uint8_t* elements,
+                       float* out, std::size_t n, float tensor_scale) noexcept {
+  const std::uint8_t* const scales = scale_codes.get();
   std::uint8_t codes[block_size];
   for (std::size_t j = 0; j * block_size < n; ++j) {
     const std::size_t count = n - j * block_size < block_size ? n - j * block_size : block_size;
@@ -133,41 +137,25 @@ inline float tensor_scale(std::span<const float> in) noexcept {
   return tensor_scale(in.data(), in.size());
 }
 
-inline void quantize(std::span<const float> in, std::span<std::uint8_t> scales,
+inline void quantize(std::span<const float> in, encoding_span<e4m3fn> scales,
                      std::span<std::uint8_t> elements, float tensor_scale) noexcept {
   quantize(in.data(), scales.data(), elements.data(),
            fitting_count(in.size(), scales.size(), elements.size()), tensor_scale);
 }
 
-inline float quantize(std::span<const float> in, std::span<std::uint8_t> scales,
+inline float quantize(std::span<const float> in, encoding_span<e4m3fn> scales,
                       std::span<std::uint8_t> elements) noexcept {
   return quantize(in.data(), scales.data(), elements.data(),
                   fitting_count(in.size(), scales.size(), elements.size()));
 }
 
-inline void dequantize(std::span<const std::uint8_t> scales,
+inline void dequantize(encoding_span<const e4m3fn> scales,
                        std::span<const std::uint8_t> elements, std::span<float> out,
                        float tensor_scale) noexcept {
   dequantize(scales.data(), elements.data(), out.data(),
              fitting_count(out.size(), scales.size(), elements.size()), tensor_scale);
 }
 #endif
-
-// Deprecated: the argument orders from before (inputs, outputs, n, options).
-inline void quantize(const float* in, std::size_t n, float tensor_scale, std::uint8_t* scales,
-                     std::uint8_t* elements) noexcept {
-  quantize(in, scales, elements, n, tensor_scale);
-}
-
-inline float quantize(const float* in, std::size_t n, std::uint8_t* scales,
-                      std::uint8_t* elements) noexcept {
-  return quantize(in, scales, elements, n);
-}
-
-inline void dequantize(float tensor_scale, const std::uint8_t* scales,
-                       const std::uint8_t* elements, std::size_t n, float* out) noexcept {
-  dequantize(scales, elements, out, n, tensor_scale);
-}
 
 }  // namespace nvfp4
 }  // namespace mx

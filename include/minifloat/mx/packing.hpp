@@ -59,26 +59,27 @@ inline void unpack_fp6(const std::uint8_t* packed, std::uint8_t* codes, std::siz
   scalar::unpack_fp6(packed + done / 4 * 3, codes + done, n - done);
 }
 
-// Packs or unpacks by the width of Fmt (4 or 6 bits).
+// Packs or unpacks by the width of Fmt (4 or 6 bits); the codes are bytes
+// or Fmt values (encodings.hpp: std::vector<mf::e2m1fn>::data()).
 template <class Fmt>
-inline void pack(const std::uint8_t* codes, std::uint8_t* packed, std::size_t n) {
+inline void pack(encodings<const Fmt> codes, std::uint8_t* packed, std::size_t n) {
   constexpr int bits = Fmt::format::bits;
   static_assert(bits == 4 || bits == 6, "packing is for the 4- and 6-bit formats");
   if constexpr (bits == 4) {
-    pack_fp4(codes, packed, n);
+    pack_fp4(codes.get(), packed, n);
   } else {
-    pack_fp6(codes, packed, n);
+    pack_fp6(codes.get(), packed, n);
   }
 }
 
 template <class Fmt>
-inline void unpack(const std::uint8_t* packed, std::uint8_t* codes, std::size_t n) {
+inline void unpack(const std::uint8_t* packed, encodings<Fmt> codes, std::size_t n) {
   constexpr int bits = Fmt::format::bits;
   static_assert(bits == 4 || bits == 6, "packing is for the 4- and 6-bit formats");
   if constexpr (bits == 4) {
-    unpack_fp4(packed, codes, n);
+    unpack_fp4(packed, codes.get(), n);
   } else {
-    unpack_fp6(packed, codes, n);
+    unpack_fp6(packed, codes.get(), n);
   }
 }
 
@@ -102,13 +103,6 @@ inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n,
     mf::bulk::encode<Fmt>(in + i, codes, count, c.at_element(i));
     pack<Fmt>(codes, out + i * bits / 8, count);
   }
-}
-
-// Deprecated: the mode and overflow as separate arguments.
-template <class Fmt>
-inline void encode_packed(const float* in, std::uint8_t* out, std::size_t n, rounding mode,
-                          overflow on_overflow = overflow::non_saturating) {
-  encode_packed<Fmt>(in, out, n, conversion::with(mode, on_overflow));
 }
 
 // Decodes packed_bytes<bits>(n) bytes of Fmt to n floats (exact).
@@ -157,13 +151,13 @@ inline void unpack_fp6(std::span<const std::uint8_t> packed, std::span<std::uint
 }
 
 template <class Fmt>
-inline void pack(std::span<const std::uint8_t> codes, std::span<std::uint8_t> packed) {
+inline void pack(encoding_span<const Fmt> codes, std::span<std::uint8_t> packed) {
   pack<Fmt>(codes.data(), packed.data(),
             detail::fitting_elements<Fmt::format::bits>(codes.size(), packed.size()));
 }
 
 template <class Fmt>
-inline void unpack(std::span<const std::uint8_t> packed, std::span<std::uint8_t> codes) {
+inline void unpack(std::span<const std::uint8_t> packed, encoding_span<Fmt> codes) {
   unpack<Fmt>(packed.data(), codes.data(),
               detail::fitting_elements<Fmt::format::bits>(codes.size(), packed.size()));
 }

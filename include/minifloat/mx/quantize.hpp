@@ -6,8 +6,7 @@
 // (and a partial last block) takes the scalar path. All give the same bytes
 // and floats.
 // Argument order as everywhere in the library: (inputs, outputs, n,
-// options); the order from before (in, n, scales, elements) stays as a
-// deprecated overload at the end of this file.
+// options).
 #pragma once
 
 #include <cassert>
@@ -32,14 +31,19 @@ namespace mf {
 namespace mx {
 
 // Quantizes in[0..n) to Fmt: scales[0..scale_count<Fmt>(n)) and
-// elements[0..element_bytes<Fmt>(n)). Per block (§6.3): X from amax by
+// elements[0..element_bytes<Fmt>(n)) (scales as std::uint8_t or
+// mf::e8m0fnu, MXFP8 elements as bytes or values: block.hpp's
+// element_pointer). Per block (§6.3): X from amax by
 // `mode` (scale.hpp), then P_i = V_i / X rounded to nearest even with
 // saturation to the element's max (INT8: +-127). A block with a NaN or Inf,
 // or whose scale would exceed 2^127, gets the NaN scale 0xFF and zero
 // elements.
 template <class Fmt>
-inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elements,
-                     std::size_t n, scale_rounding mode = scale_rounding::floor) {
+inline void quantize(const float* in, encodings<e8m0fnu> scale_codes,
+                     element_pointer<Fmt> element_codes, std::size_t n,
+                     scale_rounding mode = scale_rounding::floor) {
+  std::uint8_t* const scales = scale_codes.get();
+  std::uint8_t* const elements = mf::detail::raw_pointer(element_codes);
   constexpr std::size_t k = Fmt::block_size;
   std::size_t blocks_done = 0;
   if (const auto kernel = detail::active_kernels<detail::block_kernels<Fmt>>().quantize) {
@@ -56,8 +60,10 @@ inline void quantize(const float* in, std::uint8_t* scales, std::uint8_t* elemen
 // subnormal) unless it exceeds float's max: +-Inf. NaN elements stay NaN,
 // and every element of a NaN-scale block is the quiet NaN 0x7FC00000.
 template <class Fmt>
-inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, float* out,
-                       std::size_t n) {
+inline void dequantize(encodings<const e8m0fnu> scale_codes,
+                       const_element_pointer<Fmt> element_codes, float* out, std::size_t n) {
+  const std::uint8_t* const scales = scale_codes.get();
+  const std::uint8_t* const elements = mf::detail::raw_pointer(element_codes);
   constexpr std::size_t k = Fmt::block_size;
   std::size_t blocks_done = 0;
   if (const auto kernel = detail::active_kernels<detail::block_kernels<Fmt>>().dequantize) {
@@ -107,16 +113,15 @@ inline std::size_t fitting_count(std::size_t wanted, std::size_t scale_slots,
 // std::span overloads (C++20): n is in.size() (quantize) or out.size()
 // (dequantize).
 template <class Fmt>
-inline void quantize(std::span<const float> in, std::span<std::uint8_t> scales,
-                     std::span<std::uint8_t> elements,
-                     scale_rounding mode = scale_rounding::floor) {
+inline void quantize(std::span<const float> in, encoding_span<e8m0fnu> scales,
+                     element_span<Fmt> elements, scale_rounding mode = scale_rounding::floor) {
   quantize<Fmt>(in.data(), scales.data(), elements.data(),
                 detail::fitting_count<Fmt>(in.size(), scales.size(), elements.size()), mode);
 }
 
 template <class Fmt>
-inline void dequantize(std::span<const std::uint8_t> scales,
-                       std::span<const std::uint8_t> elements, std::span<float> out) {
+inline void dequantize(encoding_span<const e8m0fnu> scales, const_element_span<Fmt> elements,
+                       std::span<float> out) {
   dequantize<Fmt>(scales.data(), elements.data(), out.data(),
                   detail::fitting_count<Fmt>(out.size(), scales.size(), elements.size()));
 }
@@ -136,30 +141,6 @@ inline void dequantize_blocks(std::span<const block<Fmt>> in, std::span<float> o
   dequantize_blocks<Fmt>(in.data(), out.data(), blocks < in.size() ? blocks : in.size());
 }
 #endif
-
-// Deprecated: the argument orders from before (inputs, outputs, n, options).
-template <class Fmt>
-inline void quantize(const float* in, std::size_t n, std::uint8_t* scales,
-                     std::uint8_t* elements, scale_rounding mode = scale_rounding::floor) {
-  quantize<Fmt>(in, scales, elements, n, mode);
-}
-
-template <class Fmt>
-inline void dequantize(const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n,
-                       float* out) {
-  dequantize<Fmt>(scales, elements, out, n);
-}
-
-template <class Fmt>
-inline void quantize_blocks(const float* in, std::size_t block_count, block<Fmt>* out,
-                            scale_rounding mode = scale_rounding::floor) {
-  quantize_blocks<Fmt>(in, out, block_count, mode);
-}
-
-template <class Fmt>
-inline void dequantize_blocks(const block<Fmt>* in, std::size_t block_count, float* out) {
-  dequantize_blocks<Fmt>(in, out, block_count);
-}
 
 }  // namespace mx
 }  // namespace mf

@@ -55,11 +55,5 @@ inline void column_amax(std::span<const float> in, std::span<float> column_amax,
 }
 #endif
 
-// Deprecated: the order from before (inputs, outputs, sizes, options).
-inline void column_amax(const float* in, std::size_t rows, std::size_t cols, float* column_amax,
-                        amax_nan nan = amax_nan::propagate) {
-  scaling::column_amax(in, column_amax, rows, cols, nan);
-}
-
 }  // namespace scaling
 }  // namespace mf

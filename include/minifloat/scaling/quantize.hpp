@@ -16,8 +16,7 @@
 // - Stochastic rounding uses element index r * cols + c (+ the stream's
 //   offset) of the whole matrix, so the bits do not depend on the grouping
 //   or the order.
-// - Arguments in the library's order: (inputs, outputs, sizes, options);
-//   the orders from before stay as deprecated overloads at the end.
+// - Arguments in the library's order: (inputs, outputs, sizes, options).
 #pragma once
 
 #include <cassert>
@@ -32,6 +31,7 @@
 #include "../bulk/amax.hpp"
 #include "../bulk/encode.hpp"
 #include "../conversion.hpp"
+#include "../encodings.hpp"
 #include "amax.hpp"
 #include "compute_scale.hpp"
 
@@ -77,8 +77,9 @@ inline float reciprocal(float scale) noexcept { return 1.0f / scale; }
 
 // Quantizes in[0..n) with one scale; returns scale_inv (x ~ q * scale_inv).
 template <class Fmt>
-inline float quantize_per_tensor(const float* in, typename Fmt::storage_type* out, std::size_t n,
+inline float quantize_per_tensor(const float* in, encodings<Fmt> out_codes, std::size_t n,
                                  const quantize_options& o = {}) {
+  typename Fmt::storage_type* const out = out_codes.get();
   const float scale =
       compute_scale<Fmt>(bulk::amax(in, n, bulk::amax_nan::finite_only), o.scale);
   detail::encode_group<Fmt>(in, out, n, scale, 0, o);
@@ -86,17 +87,19 @@ inline float quantize_per_tensor(const float* in, typename Fmt::storage_type* ou
 }
 
 template <class Fmt>
-inline void dequantize_per_tensor(const typename Fmt::storage_type* in, float* out,
+inline void dequantize_per_tensor(encodings<const Fmt> in_codes, float* out,
                                   std::size_t n, float scale_inv) {
+  const typename Fmt::storage_type* const in = in_codes.get();
   bulk::decode<Fmt>(in, out, n, scale_inv);
 }
 
 // Quantizes with a given scale (a calibrated one, mf::calibration); returns
 // scale_inv.
 template <class Fmt>
-inline float quantize_per_tensor_with_scale(const float* in, typename Fmt::storage_type* out,
+inline float quantize_per_tensor_with_scale(const float* in, encodings<Fmt> out_codes,
                                             std::size_t n, float scale,
                                             const quantize_options& o = {}) {
+  typename Fmt::storage_type* const out = out_codes.get();
   detail::encode_group<Fmt>(in, out, n, scale, 0, o);
   return detail::reciprocal(scale);
 }
@@ -112,9 +115,10 @@ inline std::size_t channel_count(std::size_t rows, std::size_t cols, channel_axi
 // channel_count(rows, cols, axis) factors, scale_inv[c] = 1 / scales[c].
 template <class Fmt>
 inline void quantize_per_channel_with_scales(const float* in, const float* scales,
-                                             typename Fmt::storage_type* out, float* scale_inv,
+                                             encodings<Fmt> out_codes, float* scale_inv,
                                              std::size_t rows, std::size_t cols,
                                              channel_axis axis, const quantize_options& o = {}) {
+  typename Fmt::storage_type* const out = out_codes.get();
   if (axis == channel_axis::rows) {
     for (std::size_t r = 0; r < rows; ++r) {
       detail::encode_group<Fmt>(in + r * cols, out + r * cols, cols, scales[r], r * cols, o);
@@ -135,9 +139,10 @@ inline void quantize_per_channel_with_scales(const float* in, const float* scale
 
 // The same with each channel's scale from its amax (compute_scale).
 template <class Fmt>
-inline void quantize_per_channel(const float* in, typename Fmt::storage_type* out,
+inline void quantize_per_channel(const float* in, encodings<Fmt> out_codes,
                                  float* scale_inv, std::size_t rows, std::size_t cols,
                                  channel_axis axis, const quantize_options& o = {}) {
+  typename Fmt::storage_type* const out = out_codes.get();
   std::vector<float> scales(channel_count(rows, cols, axis));
   if (axis == channel_axis::rows) {
     for (std::size_t r = 0; r < rows; ++r) {
@@ -152,9 +157,10 @@ inline void quantize_per_channel(const float* in, typename Fmt::storage_type* ou
 }
 
 template <class Fmt>
-inline void dequantize_per_channel(const typename Fmt::storage_type* in, const float* scale_inv,
+inline void dequantize_per_channel(encodings<const Fmt> in_codes, const float* scale_inv,
                                    float* out, std::size_t rows, std::size_t cols,
                                    channel_axis axis) {
+  const typename Fmt::storage_type* const in = in_codes.get();
   for (std::size_t r = 0; r < rows; ++r) {
     if (axis == channel_axis::rows) {
       bulk::decode<Fmt>(in + r * cols, out + r * cols, cols, scale_inv[r]);
@@ -176,9 +182,10 @@ inline std::size_t block_count(std::size_t rows, std::size_t cols, block_shape b
 // Quantizes a row-major rows x cols matrix with one scale per tile;
 // scale_inv[tile_row * tiles_per_row + tile_col] (block_count of them).
 template <class Fmt>
-inline void quantize_per_block(const float* in, typename Fmt::storage_type* out, float* scale_inv,
+inline void quantize_per_block(const float* in, encodings<Fmt> out_codes, float* scale_inv,
                                std::size_t rows, std::size_t cols, block_shape block,
                                const quantize_options& o = {}) {
+  typename Fmt::storage_type* const out = out_codes.get();
   assert(block.rows > 0 && block.cols > 0);
   const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
   for (std::size_t r0 = 0; r0 < rows; r0 += block.rows) {
@@ -202,9 +209,10 @@ inline void quantize_per_block(const float* in, typename Fmt::storage_type* out,
 }
 
 template <class Fmt>
-inline void dequantize_per_block(const typename Fmt::storage_type* in, const float* scale_inv,
+inline void dequantize_per_block(encodings<const Fmt> in_codes, const float* scale_inv,
                                  float* out, std::size_t rows, std::size_t cols,
                                  block_shape block) {
+  const typename Fmt::storage_type* const in = in_codes.get();
   assert(block.rows > 0 && block.cols > 0);
   const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
   for (std::size_t r = 0; r < rows; ++r) {
@@ -226,7 +234,7 @@ inline void dequantize_per_block(const typename Fmt::storage_type* in, const flo
 namespace detail {
 
 template <class A, class B>
-inline bool spans_fit(std::span<A> data_in, std::span<B> data_out, std::size_t elements,
+inline bool spans_fit(const A& data_in, const B& data_out, std::size_t elements,
                       std::size_t scale_slots, std::size_t scales_needed) noexcept {
   const bool fit = data_in.size() >= elements && data_out.size() >= elements &&
                    scale_slots >= scales_needed;
@@ -238,7 +246,7 @@ inline bool spans_fit(std::span<A> data_in, std::span<B> data_out, std::size_t e
 
 template <class Fmt>
 inline float quantize_per_tensor(std::span<const float> in,
-                                 std::span<typename Fmt::storage_type> out,
+                                 encoding_span<Fmt> out,
                                  const quantize_options& o = {}) {
   assert(in.size() == out.size());
   return quantize_per_tensor<Fmt>(in.data(), out.data(),
@@ -247,7 +255,7 @@ inline float quantize_per_tensor(std::span<const float> in,
 
 template <class Fmt>
 inline float quantize_per_tensor_with_scale(std::span<const float> in,
-                                            std::span<typename Fmt::storage_type> out,
+                                            encoding_span<Fmt> out,
                                             float scale, const quantize_options& o = {}) {
   assert(in.size() == out.size());
   return quantize_per_tensor_with_scale<Fmt>(
@@ -255,7 +263,7 @@ inline float quantize_per_tensor_with_scale(std::span<const float> in,
 }
 
 template <class Fmt>
-inline void dequantize_per_tensor(std::span<const typename Fmt::storage_type> in,
+inline void dequantize_per_tensor(encoding_span<const Fmt> in,
                                   std::span<float> out, float scale_inv) {
   assert(in.size() == out.size());
   dequantize_per_tensor<Fmt>(in.data(), out.data(),
@@ -265,7 +273,7 @@ inline void dequantize_per_tensor(std::span<const typename Fmt::storage_type> in
 template <class Fmt>
 inline void quantize_per_channel_with_scales(std::span<const float> in,
                                              std::span<const float> scales,
-                                             std::span<typename Fmt::storage_type> out,
+                                             encoding_span<Fmt> out,
                                              std::span<float> scale_inv, std::size_t rows,
                                              std::size_t cols, channel_axis axis,
                                              const quantize_options& o = {}) {
@@ -281,7 +289,7 @@ inline void quantize_per_channel_with_scales(std::span<const float> in,
 
 template <class Fmt>
 inline void quantize_per_channel(std::span<const float> in,
-                                 std::span<typename Fmt::storage_type> out,
+                                 encoding_span<Fmt> out,
                                  std::span<float> scale_inv, std::size_t rows, std::size_t cols,
                                  channel_axis axis, const quantize_options& o = {}) {
   if (!detail::spans_fit(in, out, rows * cols, scale_inv.size(),
@@ -292,7 +300,7 @@ inline void quantize_per_channel(std::span<const float> in,
 }
 
 template <class Fmt>
-inline void dequantize_per_channel(std::span<const typename Fmt::storage_type> in,
+inline void dequantize_per_channel(encoding_span<const Fmt> in,
                                    std::span<const float> scale_inv, std::span<float> out,
                                    std::size_t rows, std::size_t cols, channel_axis axis) {
   if (!detail::spans_fit(in, out, rows * cols, scale_inv.size(),
@@ -304,7 +312,7 @@ inline void dequantize_per_channel(std::span<const typename Fmt::storage_type> i
 
 template <class Fmt>
 inline void quantize_per_block(std::span<const float> in,
-                               std::span<typename Fmt::storage_type> out,
+                               encoding_span<Fmt> out,
                                std::span<float> scale_inv, std::size_t rows, std::size_t cols,
                                block_shape block, const quantize_options& o = {}) {
   if (!detail::spans_fit(in, out, rows * cols, scale_inv.size(),
@@ -315,7 +323,7 @@ inline void quantize_per_block(std::span<const float> in,
 }
 
 template <class Fmt>
-inline void dequantize_per_block(std::span<const typename Fmt::storage_type> in,
+inline void dequantize_per_block(encoding_span<const Fmt> in,
                                  std::span<const float> scale_inv, std::span<float> out,
                                  std::size_t rows, std::size_t cols, block_shape block) {
   if (!detail::spans_fit(in, out, rows * cols, scale_inv.size(),
@@ -325,46 +333,6 @@ inline void dequantize_per_block(std::span<const typename Fmt::storage_type> in,
   dequantize_per_block<Fmt>(in.data(), scale_inv.data(), out.data(), rows, cols, block);
 }
 #endif
-
-// ---- deprecated argument orders ---------------------------------------------
-// The orders from before (inputs, outputs, sizes, options); one-line
-// forwards.
-
-template <class Fmt>
-inline void quantize_per_channel_with_scales(const float* in, std::size_t rows, std::size_t cols,
-                                             channel_axis axis, const float* scales,
-                                             typename Fmt::storage_type* out, float* scale_inv,
-                                             const quantize_options& o = {}) {
-  quantize_per_channel_with_scales<Fmt>(in, scales, out, scale_inv, rows, cols, axis, o);
-}
-
-template <class Fmt>
-inline void quantize_per_channel(const float* in, std::size_t rows, std::size_t cols,
-                                 channel_axis axis, typename Fmt::storage_type* out,
-                                 float* scale_inv, const quantize_options& o = {}) {
-  quantize_per_channel<Fmt>(in, out, scale_inv, rows, cols, axis, o);
-}
-
-template <class Fmt>
-inline void dequantize_per_channel(const typename Fmt::storage_type* in, std::size_t rows,
-                                   std::size_t cols, channel_axis axis, const float* scale_inv,
-                                   float* out) {
-  dequantize_per_channel<Fmt>(in, scale_inv, out, rows, cols, axis);
-}
-
-template <class Fmt>
-inline void quantize_per_block(const float* in, std::size_t rows, std::size_t cols,
-                               block_shape block, typename Fmt::storage_type* out,
-                               float* scale_inv, const quantize_options& o = {}) {
-  quantize_per_block<Fmt>(in, out, scale_inv, rows, cols, block, o);
-}
-
-template <class Fmt>
-inline void dequantize_per_block(const typename Fmt::storage_type* in, std::size_t rows,
-                                 std::size_t cols, block_shape block, const float* scale_inv,
-                                 float* out) {
-  dequantize_per_block<Fmt>(in, scale_inv, out, rows, cols, block);
-}
 
 }  // namespace scaling
 }  // namespace mf
