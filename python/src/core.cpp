@@ -324,7 +324,8 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
       for (std::size_t i = 0; i < cc.size(); ++i) p[i] = static_cast<std::uint16_t>(cc[i]);
       break;
     }
-    default: std::memcpy(out.data(), cc.data(), cc.size() * 4);
+    default:
+      if (!cc.empty()) std::memcpy(out.data(), cc.data(), cc.size() * 4);
   }
   nb::object acc = nb::none();
   if (want_accumulator) {

@@ -255,6 +255,7 @@ namespace detail {
 // integer types, or run-time codes in uint32).
 template <class T>
 void read_low_bytes(const void* base, std::size_t offset, std::size_t count, std::uint8_t* out) {
+  if (count == 0) return;  // K = 0: base may be null, and memcpy must not see it
   const T* p = static_cast<const T*>(base) + offset;
   if constexpr (sizeof(T) == 1) {
     std::memcpy(out, p, count);  // int8_t, uint8_t: the bytes themselves
@@ -269,6 +270,7 @@ void read_low_bytes(const void* base, std::size_t offset, std::size_t count, std
 // uint32 codes of the run-time entry).
 template <class T>
 void write_bytes(const std::uint8_t* bytes, std::size_t count, void* base, std::size_t offset) {
+  if (count == 0) return;
   T* p = static_cast<T*>(base) + offset;
   if constexpr (sizeof(T) == 1) {
     std::memcpy(p, bytes, count);  // from_encoding of a byte type keeps the bits
