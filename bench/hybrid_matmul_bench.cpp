@@ -343,7 +343,15 @@ const operands<P>& operands_for(std::size_t size) {
 }
 
 // ---- models -------------------------------------------------------------------
-enum class model_id { sequential_fp32, avx512_bf16_pairs, exact, chunked_exact64, amx_tile_pairs };
+enum class model_id {
+  sequential_fp32,
+  avx512_bf16_pairs,
+  exact,
+  chunked_exact64,
+  amx_tile_pairs,
+  reduced_precision14_128,
+  reduced_precision14_128_floor
+};
 
 const char* name(model_id m) {
   switch (m) {
@@ -352,6 +360,8 @@ const char* name(model_id m) {
     case model_id::exact: return "exact";
     case model_id::chunked_exact64: return "chunked_exact64";
     case model_id::amx_tile_pairs: return "amx_tile_pairs";
+    case model_id::reduced_precision14_128: return "reduced_precision14_128";
+    case model_id::reduced_precision14_128_floor: return "reduced_precision14_128_floor";
   }
   return "?";
 }
@@ -364,6 +374,10 @@ mf::hybrid::accumulation_model make_model(model_id m) {
     case model_id::exact: return models::exact();
     case model_id::chunked_exact64: return models::chunked_exact(64);
     case model_id::amx_tile_pairs: return models::amx_tile_pairs();
+    case model_id::reduced_precision14_128: return models::reduced_precision(14, 128);
+    case model_id::reduced_precision14_128_floor:
+      return models::reduced_precision(14, 128, mf::hybrid::reduced_variant::seq, 32,
+                                       mf::hybrid::truncation::floor);
   }
   return models::sequential_fp32();
 }
@@ -825,8 +839,10 @@ void register_all() {
     }
   }
   using M = model_id;
-  register_pair<pair_e4m3_e4m3_bf16>(
-      {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::chunked_exact64, M::amx_tile_pairs});
+  register_pair<pair_e4m3_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
+                                      M::chunked_exact64, M::amx_tile_pairs,
+                                      M::reduced_precision14_128,
+                                      M::reduced_precision14_128_floor});
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32});
   register_integer();

@@ -53,7 +53,14 @@ inline std::vector<named_model> fast_models(mf::target::isa isa = mf::target::ac
       {"chunked_exact_1", hy::models::chunked_exact(1)},
       {"amx_tile_pairs_32", hy::models::amx_tile_pairs()},
       {"amx_tile_pairs_6", hy::models::amx_tile_pairs(6)},
-      {"amx_tile_pairs_guide", hy::models::amx_tile_pairs(32, hy::amx_order::guide)}};
+      {"amx_tile_pairs_guide", hy::models::amx_tile_pairs(32, hy::amx_order::guide)},
+      {"reduced_precision_14_128", hy::models::reduced_precision(14, 128)},
+      {"reduced_precision_14_128_floor",
+       hy::models::reduced_precision(14, 128, hy::reduced_variant::seq, 32, hy::truncation::floor)},
+      {"reduced_precision_1_5", hy::models::reduced_precision(1, 5)},
+      {"reduced_precision_1_7_floor",
+       hy::models::reduced_precision(1, 7, hy::reduced_variant::seq, 32, hy::truncation::floor)},
+      {"reduced_precision_24_3", hy::models::reduced_precision(24, 3)}};
   std::vector<named_model> out;
   for (const named_model& m : all) {
     if (has_kernel(m.model, isa)) out.push_back(m);
@@ -72,7 +79,8 @@ struct type_triple {
 };
 
 // Whether the model has a fast kernel for these operand types (the BF16
-// pair model needs BF16-exact operands; the exact kernels are E4M3 x E4M3).
+// pair model needs BF16-exact operands; the exact kernels are E4M3 x E4M3;
+// reduced_precision takes no BF16).
 inline bool accepts(const hy::accumulation_model& m, type_triple t) {
   switch (m.kind) {
     case hy::model_kind::avx512_bf16_pairs:
@@ -82,6 +90,8 @@ inline bool accepts(const hy::accumulation_model& m, type_triple t) {
     case hy::model_kind::amx_tile_pairs:  // no instruction multiplies BF16 by FP16
       return !((t.a == element_type::bf16 && t.b == element_type::f16) ||
                (t.a == element_type::f16 && t.b == element_type::bf16));
+    case hy::model_kind::reduced_precision:  // products exact in float32 (generic/reduced_tile.hpp)
+      return t.a != element_type::bf16 && t.b != element_type::bf16;
     default: return true;
   }
 }

@@ -253,6 +253,72 @@ TEST_P(HybridKernels, ChunkedExactRoundsOncePastTheExactFloat64Range) {
   EXPECT_EQ(c, reference);
 }
 
+// reduced_precision (seq) on its kernel: bits 1, 2, 13, 14, 24, both
+// truncations, promotions every 1, 7, 128 and 1024 products, K ending
+// before, on and after a promotion and past a K block (the driver's 1024),
+// every operand pair the kernel takes, a float32 output (every bit of the
+// sums), wide-range codes and the edge sets. The kernel must be the one
+// that runs (has_fast_kernel); past 24 bits or 1024 products per promotion,
+// or with a BF16 operand, the reference computes the model.
+TEST_P(HybridKernels, ReducedPrecisionAcrossPromotionsAndBlocks) {
+  std::mt19937_64 rng(19);
+  const element_type inputs[] = {T::hf8, T::bf8, T::f16};
+  const int bits[] = {1, 2, 13, 14, 24};
+  const int promote[] = {1, 7, 128, 1024};
+  int compared = 0;
+  for (const hy::truncation trunc : {hy::truncation::toward_zero, hy::truncation::floor}) {
+    for (const int b : bits) {
+      for (const int every : promote) {
+        const auto model = hy::models::reduced_precision(b, every, hy::reduced_variant::seq, 32, trunc);
+        const element_type ta = inputs[rng() % 3], tb = inputs[rng() % 3];
+        const std::size_t ks[] = {static_cast<std::size_t>(every) - (every > 1 ? 1 : 0),
+                                  static_cast<std::size_t>(every) + 1, 1030 + rng() % 40};
+        for (const std::size_t k : ks) {
+          const auto p = random_problem({ta, tb, T::f32}, 1 + rng() % 8, 1 + rng() % 70, k, rng() % 2,
+                                        rng, compared % 3 == 0);
+          hy::matmul_options o = with(model);
+          o.threads = 1 + compared % 3;
+          ASSERT_TRUE(hy::kernels::has_fast_kernel(ta, tb, T::f32, k, o));
+          ASSERT_TRUE(matches_reference(p, o)) << "bits " << b << " every " << every << " k " << k;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, 2 * 5 * 4 * 3);
+  hy::matmul_options o = with(hy::models::reduced_precision(25, 128));
+  EXPECT_FALSE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, 64, o));
+  o.model = hy::models::reduced_precision(14, 1025);
+  EXPECT_FALSE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, 64, o));
+  o.model = hy::models::reduced_precision(14, 128);
+  EXPECT_FALSE(hy::kernels::has_fast_kernel(T::bf16, T::hf8, T::f32, 64, o));
+}
+
+// The partial register's cuts where they decide the answer: products of
+// +-448 * 448 and small ones, so that every cut drops bits and sums cancel
+// to exact zeros, for both truncations (floor moves negative partial sums
+// down, toward zero moves them up).
+TEST_P(HybridKernels, ReducedPrecisionCutsAndCancellations) {
+  const std::uint32_t big = hybrid_test::encode(T::hf8, 448.0);
+  const std::uint32_t tiny = hybrid_test::encode(T::hf8, 0x1p-9);
+  const std::uint32_t three = hybrid_test::encode(T::hf8, 3.0);
+  std::mt19937_64 rng(20);
+  const std::size_t m = 4, n = 33, k = 300;
+  kernel_test::problem p = random_problem({T::hf8, T::hf8, T::f32}, m, n, k, 0, rng, false);
+  for (std::size_t i = 0; i < p.a.size(); ++i) {
+    const std::uint32_t pick[] = {big, tiny, three, big | 0x80u, three | 0x80u};
+    p.a[i] = pick[rng() % 5];
+  }
+  for (std::size_t i = 0; i < p.b.size(); ++i) p.b[i] = rng() % 2 ? big : (rng() % 2 ? tiny : three | 0x80u);
+  for (const hy::truncation trunc : {hy::truncation::toward_zero, hy::truncation::floor}) {
+    for (const int b : {1, 3, 14, 24}) {
+      hy::matmul_options o = with(hy::models::reduced_precision(b, 64, hy::reduced_variant::seq, 32, trunc));
+      ASSERT_TRUE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, k, o));
+      ASSERT_TRUE(matches_reference(p, o)) << "bits " << b;
+    }
+  }
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);

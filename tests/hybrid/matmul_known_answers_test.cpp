@@ -182,6 +182,29 @@ TEST(HybridKnownAnswers, ReducedPrecisionSequentialTruncation) {
                          with(hy::models::reduced_precision(4, 1)))), 0.96875f);
 }
 
+// The partial register's exponent is unbounded: with bits = 1 and floor,
+// -1 followed by n products -2^-18 is -(2^k + 2^-18) at each step, cut
+// to -2^(k+1): -2^n after n of them, far past any fixed point sized for
+// E4M3 products (multiples of 2^-18 below 2^18). -2^100 is promoted as it
+// is; -2^129 rounds to -Inf. Toward zero, the same sums stay at -1. Both on
+// the fast kernel and on the reference.
+TEST(HybridKnownAnswers, ReducedPrecisionFloorGrowsWithoutBound) {
+  using hy::truncation;
+  for (const bool reference_only : {false, true}) {
+    for (const std::size_t n : {100u, 129u}) {
+      std::vector<double> a(n + 1, 0x1p-9), b(n + 1, -0x1p-9);
+      a[0] = -1;
+      b[0] = 1;
+      hy::matmul_options o = with(hy::models::reduced_precision(1, 256, hy::reduced_variant::seq, 32, truncation::floor));
+      o.reference_only = reference_only;
+      EXPECT_EQ(as_float(dot(any, T::hf8, T::hf8, T::f32, a, b, o)), n == 100 ? -0x1p100f : -std::numeric_limits<float>::infinity())
+          << n << (reference_only ? " reference" : " fast");
+      o.model.trunc = truncation::toward_zero;
+      EXPECT_EQ(as_float(dot(any, T::hf8, T::hf8, T::f32, a, b, o)), -1.0f);
+    }
+  }
+}
+
 // The block variant, 4 bits, products 2^-4 x 4 then 1. seq: 2^-4, 2^-3,
 // 3 * 2^-4, 2^-2, then 1.25 (1.010b). block: emax = 0, quantum 2^-3, each
 // 2^-4 is cut to 0: 1. With -2^-4 terms, floor cuts each to -2^-3: 1 - 0.5.

@@ -235,9 +235,42 @@ inline float chunked_sum(const accumulation_model& m, const float* a, const floa
   return acc;
 }
 
+// The exact sum x + y of two doubles, in a fixed point sized for the pair,
+// for roundings to at most 53 significant bits (reduced_precision's part
+// and its promotion). The partial register's exponent is unbounded in the
+// model (a floor truncation can double a negative part at every step), so
+// no fixed point chosen per type pair holds it. Here the unit follows the
+// larger term: with t its top exponent and L = t - 600, a smaller term with
+// bits below 2^L is replaced by its multiple of 2^L toward zero plus 2^(L-1)
+// of its sign (a sticky bit, as a hardware adder keeps one). Such a term is
+// below 2^(L+53), so the sum is above 2^(t-1) and every grid of at most 53
+// significant bits around it is made of multiples of 2^L; the true sum and
+// the replaced one lie strictly between the same two multiples of 2^L, so
+// every rounding to such a grid, in any direction, treats them alike. Ten
+// 64-bit limbs hold the 603 bits. Inf and NaN keep IEEE 754's rules.
+inline wide_sum aligned_pair_sum(double x, double y) noexcept {
+  if (!std::isfinite(x) || !std::isfinite(y) || (x == 0 && y == 0)) {
+    wide_sum special;
+    special.add(x);
+    special.add(y);
+    return special;
+  }
+  const bool x_larger = std::fabs(x) >= std::fabs(y);
+  const double larger = x_larger ? x : y, smaller = x_larger ? y : x;
+  const int low = std::ilogb(larger) - 600;
+  wide_sum sum(sum_layout{low - 1, wide_limbs});
+  sum.add(larger);
+  const double kept = std::ldexp(std::trunc(std::ldexp(smaller, -low)), low);  // exact
+  sum.add(kept);
+  if (kept != smaller) sum.add(std::copysign(std::ldexp(1.0, low - 1), smaller));
+  return sum;
+}
+
 // The block variant: the part and the block's products aligned to the
 // largest exponent among them, each cut to a multiple of 2^(emax - bits + 1),
-// summed exactly, the sum cut to `bits` significant bits.
+// summed exactly, the sum cut to `bits` significant bits. The cut terms are
+// multiples of that quantum below 2^(emax + 1): a fixed point from the
+// quantum holds their sum, whatever the part's exponent.
 inline double reduced_block_step(const accumulation_model& m, double part, const float* a,
                                  const float* b, std::size_t count, sum_layout layout) noexcept {
   wide_sum special_check(layout);
@@ -265,7 +298,8 @@ inline double reduced_block_step(const accumulation_model& m, double part, const
     const double kept = m.trunc == truncation::floor ? std::floor(units) : std::trunc(units);
     return kept * quantum;
   };
-  wide_sum total(layout);
+  const int width = m.bits + 2 + static_cast<int>(std::ceil(std::log2(static_cast<double>(count) + 2.0)));
+  wide_sum total(sum_layout{emax - m.bits + 1, (width + 63) / 64});
   total.add(cut(part));
   for (std::size_t i = 0; i < count; ++i) total.add(cut(static_cast<double>(a[i]) * b[i]));
   return total.truncate(m.bits, m.trunc);
@@ -278,10 +312,7 @@ inline float reduced_sum(const accumulation_model& m, const float* a, const floa
     double part = 0.0;
     if (m.variant == reduced_variant::seq) {
       for (std::size_t i = begin; i < end; ++i) {
-        wide_sum step(layout);
-        step.add(part);
-        step.add_product(a[i], b[i]);
-        part = step.truncate(m.bits, m.trunc);
+        part = aligned_pair_sum(part, static_cast<double>(a[i]) * b[i]).truncate(m.bits, m.trunc);
       }
     } else {
       for_each_run(end - begin, static_cast<std::size_t>(m.block), [&](std::size_t first, std::size_t last) {
@@ -289,10 +320,7 @@ inline float reduced_sum(const accumulation_model& m, const float* a, const floa
                                   layout);
       });
     }
-    wide_sum promoted(layout);
-    promoted.add(acc);
-    promoted.add(part);
-    acc = round_to_fp32(promoted, fp32_rounding::nearest_even);
+    acc = round_to_fp32(aligned_pair_sum(acc, part), fp32_rounding::nearest_even);
   });
   return acc;
 }

@@ -230,9 +230,15 @@ class block_worker {
         for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
           const void* b = panel + (jr * steps_ + pc / per_step_ * nr_) * value_bytes_;
           for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
-            const tile_args args{block + ir * block_steps * value_bytes_, b,
-                                 acc + (ir * nc_ + jr) * acc_bytes_, nc_, block_steps, pc == 0,
-                                 kernel_.chunk};
+            const tile_args args{block + ir * block_steps * value_bytes_,
+                                 b,
+                                 acc + (ir * nc_ + jr) * acc_bytes_,
+                                 nc_,
+                                 block_steps,
+                                 pc == 0,
+                                 kernel_.chunk,
+                                 kernel_.bits,
+                                 kernel_.trunc};
             kernel_.run(args);
           }
         }

@@ -29,7 +29,9 @@ namespace mf::hybrid::kernels {
 // One micro-kernel call: a tile of accumulators (c, row stride ldc) over
 // `steps` steps of packed A and B (generic/fma_tile.hpp has the layout);
 // `first`: the accumulators start at +0 instead of being read; `chunk`:
-// steps per exactly summed chunk (chunked_exact only).
+// steps per exactly summed chunk (chunked_exact), per instruction
+// (amx_tile_pairs) or per promotion (reduced_precision); `bits` and
+// `trunc`: reduced_precision's partial register.
 struct tile_args {
   const void* a;
   const void* b;
@@ -38,6 +40,8 @@ struct tile_args {
   std::size_t steps;
   bool first;
   std::size_t chunk;
+  int bits = 24;
+  truncation trunc = truncation::toward_zero;
 };
 
 using tile_function = void (*)(const tile_args&) noexcept;
@@ -76,6 +80,8 @@ struct tile_kernel {
   std::size_t chunk = 0;  // chunked_exact: K blocks are whole chunks
   epilogue_function epilogue = nullptr;
   packers pack;  // the target's packing for `operands`
+  int bits = 24;  // reduced_precision's partial register (tile_args)
+  truncation trunc = truncation::toward_zero;
 };
 
 // The kernels of one target and their tile; bf16_pairs (VDPBF16PS) and
@@ -109,6 +115,10 @@ struct target_kernels {
   tile_function bf16_pairs = nullptr;
   int pair_rows = 0;
   int pair_columns = 0;
+  // reduced_precision (seq variant): reduced_rows x reduced_columns floats.
+  tile_function reduced = nullptr;
+  int reduced_rows = 0;
+  int reduced_columns = 0;
 };
 
 }  // namespace mf::hybrid::kernels
@@ -123,10 +133,12 @@ using double_ops = simd::scalar::double_ops;
 using byte_ops = byte_dot_ops;
 inline constexpr int rows = 4, vectors = 4;
 inline constexpr int amx_rows = 4, amx_vectors = 4;
+inline constexpr int reduced_rows = 4, reduced_vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
+#include "generic/reduced_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -144,10 +156,13 @@ using byte_ops = byte_dot_ops;
 inline constexpr int rows = 6, vectors = 2;
 // amx_tile_pairs keeps two chains per element: 3 x 2 ymm (12 of 16).
 inline constexpr int amx_rows = 3, amx_vectors = 2;
+// reduced_precision: each step's TwoSum needs temporaries: 4 x 2 ymm.
+inline constexpr int reduced_rows = 4, reduced_vectors = 2;
 inline constexpr bool has_bf16_pairs = false;
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
+#include "generic/reduced_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -165,10 +180,13 @@ using byte_ops = byte_dot_ops;
 inline constexpr int rows = 6, vectors = 4;
 // amx_tile_pairs keeps two chains per element: 4 x 3 zmm (24 of 32).
 inline constexpr int amx_rows = 4, amx_vectors = 3;
+// reduced_precision: one partial register per element, as fma_tile's.
+inline constexpr int reduced_rows = 6, reduced_vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
+#include "generic/reduced_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -261,6 +279,12 @@ inline packers packers_for(target::isa isa, packing how) noexcept {
 
 }  // namespace detail
 
+// The operand types of the reduced_precision kernel: products exact in
+// float32, no product or sum a float32 subnormal (generic/reduced_tile.hpp).
+constexpr bool reduced_operand(element_type t) noexcept {
+  return t == element_type::hf8 || t == element_type::bf8 || t == element_type::f16;
+}
+
 // The micro-kernel of a model for operands ta x tb with K products on a
 // kernel set; run == nullptr where there is none (the reference computes it).
 inline tile_kernel micro_kernel_for(const accumulation_model& model, element_type ta,
@@ -299,6 +323,17 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
                 false, 0, target.epilogue, {}};
       }
       return {};
+    case model_kind::reduced_precision:
+      // Float32 lanes (generic/reduced_tile.hpp says why they are exact
+      // for these operand types and bits <= 24); a run ends every
+      // promote_every steps, which a K block holds whole.
+      if (model.variant != reduced_variant::seq || model.bits < 1 || model.bits > 24 ||
+          model.promote_every < 1 || static_cast<std::size_t>(model.promote_every) > max_fast_chunk ||
+          !reduced_operand(ta) || !reduced_operand(tb)) {
+        return {};
+      }
+      return {target.reduced_rows, target.reduced_columns, target.reduced, packing::float32, false,
+              static_cast<std::size_t>(model.promote_every), target.epilogue, {}, model.bits, model.trunc};
     default: return {};
   }
 }

@@ -44,6 +44,52 @@ struct float_ops {
   static MF_FORCE_INLINE vec nan_to(vec a, vec replacement) noexcept {
     return std::isnan(a) ? replacement : a;
   }
+  // y where y is NaN, `otherwise` elsewhere.
+  static MF_FORCE_INLINE vec where_nan(vec y, vec otherwise) noexcept {
+    return std::isnan(y) ? y : otherwise;
+  }
+
+  // The steps of the reduced_precision kernel (hybrid/kernels/generic/
+  // reduced_tile.hpp). Without FMAs in the directed roundings (std::fma
+  // rounds in the current mode, which the kernels leave at nearest even),
+  // that kernel rounds a sum s = RN(c + p) and its exact error e (TwoSum)
+  // in the wanted direction with the two nudges below.
+  static constexpr bool has_directed_fma = false;
+  static MF_FORCE_INLINE vec sub(vec a, vec b) noexcept { return a - b; }
+  static MF_FORCE_INLINE vec broadcast_bits(std::uint32_t bits) noexcept {
+    return mf::detail::bit_cast<float>(bits);
+  }
+  // s one step toward zero where s + e (e its exact error) lies nearer to
+  // zero than s: e != 0 with the opposite sign. Such an s is finite and
+  // nonzero, so the step is an integer decrement of its magnitude.
+  static MF_FORCE_INLINE vec nudge_toward_zero(vec s, vec e) noexcept {
+    const auto bits = mf::detail::bit_cast<std::uint32_t>(s);
+    const bool nearer_zero = std::signbit(s) ? e > 0 : e < 0;  // false for a NaN e
+    return nearer_zero ? mf::detail::bit_cast<float>(bits - 1u) : s;
+  }
+  // s one step toward -Inf where s + e lies below s (e < 0): the magnitude
+  // one step down for a positive s, up for a negative one.
+  static MF_FORCE_INLINE vec nudge_down(vec s, vec e) noexcept {
+    const auto bits = mf::detail::bit_cast<std::uint32_t>(s);
+    if (!(e < 0)) return s;
+    return mf::detail::bit_cast<float>(std::signbit(s) ? bits + 1u : bits - 1u);
+  }
+  // y's bits ANDed with `keep`'s: with keep = sign, exponent and the
+  // leading significand bits, y cut toward zero to those bits.
+  static MF_FORCE_INLINE vec bit_and(vec y, vec keep) noexcept {
+    return mf::detail::bit_cast<float>(mf::detail::bit_cast<std::uint32_t>(y) &
+                                       mf::detail::bit_cast<std::uint32_t>(keep));
+  }
+  // y cut to the bits `keep` keeps, toward -Inf: a negative y with any bit
+  // cut has its magnitude rounded up (a carry out of the significand moves
+  // into the exponent, as it should). NaN lanes are returned unchanged.
+  static MF_FORCE_INLINE vec floor_significand(vec y, vec keep) noexcept {
+    if (std::isnan(y)) return y;
+    const auto mask = mf::detail::bit_cast<std::uint32_t>(keep);
+    auto bits = mf::detail::bit_cast<std::uint32_t>(y);
+    if (std::signbit(y)) bits += ~mask;
+    return mf::detail::bit_cast<float>(bits & mask);
+  }
 };
 
 // One float64 lane, with the few steps the exact kernels need beyond FMA.

@@ -1,5 +1,6 @@
 // The kernels of one target, written once: the FP32 tile (sequential_fp32),
-// the float64 tile (exact), the chunked tile (chunked_exact), the epilogue
+// the float64 tile (exact), the chunked tile (chunked_exact), the
+// reduced_precision tile, the epilogue
 // and the packers, over the target's vector operations. Included by
 // targets.hpp inside each target's region and namespace, after the generic
 // tiles; no include guard, on purpose. The including namespace defines:
@@ -7,6 +8,7 @@
 //   byte_ops                its integer MatMul step (byte_dot_ops.hpp)
 //   rows, vectors           the register tile: rows x vectors vectors
 //   amx_rows, amx_vectors   the amx_tile_pairs tile (two chains per element)
+//   reduced_rows, reduced_vectors  the reduced_precision tile
 //   has_bf16_pairs          whether float_ops packs the BF16 pair layout
 
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
@@ -26,9 +28,12 @@ inline void byte_kernel(const tile_args& t) noexcept { fma_tile<byte_ops, rows, 
 inline void chunked_kernel(const tile_args& t) noexcept {
   chunked_exact_tile<double_ops, rows, vectors>(t);
 }
+inline void reduced_kernel(const tile_args& t) noexcept {
+  reduced_seq_tile<float_ops, reduced_rows, reduced_vectors>(t);
+}
 // The row of the dispatch table's family (target_family).
 constexpr target_kernels kernels_row() noexcept {
-  return {rows,
+  target_kernels row{rows,
           vectors * float_ops::lanes,
           vectors * double_ops::lanes,
           vectors * byte_ops::lanes,
@@ -41,4 +46,8 @@ constexpr target_kernels kernels_row() noexcept {
           &amx_pairs_kernel,
           amx_rows,
           amx_vectors * float_ops::lanes};
+  row.reduced = &reduced_kernel;
+  row.reduced_rows = reduced_rows;
+  row.reduced_columns = reduced_vectors * float_ops::lanes;
+  return row;
 }

@@ -2,6 +2,8 @@
 // generic kernels.
 #pragma once
 
+#include <cstdint>
+
 #include "../../../target/region.hpp"
 
 #if MF_HAS_X86_KERNELS
@@ -43,6 +45,37 @@ struct float_ops {
   }
   static MF_FORCE_INLINE vec nan_to(const vec& a, const vec& replacement) noexcept {
     return _mm256_blendv_ps(a, replacement, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+  }
+  static MF_FORCE_INLINE vec where_nan(const vec& y, const vec& otherwise) noexcept {
+    return _mm256_blendv_ps(otherwise, y, _mm256_cmp_ps(y, y, _CMP_UNORD_Q));
+  }
+
+  // The reduced_precision steps; the scalar float_ops say what each does.
+  // AVX2 has no per-instruction rounding mode: the nudges after TwoSum.
+  static constexpr bool has_directed_fma = false;
+  static MF_FORCE_INLINE vec sub(const vec& a, const vec& b) noexcept { return _mm256_sub_ps(a, b); }
+  static MF_FORCE_INLINE vec broadcast_bits(std::uint32_t bits) noexcept {
+    return _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(bits)));
+  }
+  static MF_FORCE_INLINE vec nudge_toward_zero(const vec& s, const vec& e) noexcept {
+    // The sign bit of s ^ e where e != 0, spread by the shift into -1 or 0.
+    const vec opposite = _mm256_and_ps(_mm256_xor_ps(s, e), _mm256_cmp_ps(e, _mm256_setzero_ps(), _CMP_NEQ_OQ));
+    const __m256i step = _mm256_srai_epi32(_mm256_castps_si256(opposite), 31);
+    return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(s), step));
+  }
+  static MF_FORCE_INLINE vec nudge_down(const vec& s, const vec& e) noexcept {
+    const __m256i bits = _mm256_castps_si256(s);
+    // +1 for a negative s, -1 for a positive one, where e < 0.
+    const __m256i direction = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_srli_epi32(bits, 31), 1), _mm256_set1_epi32(1));
+    const __m256i below = _mm256_castps_si256(_mm256_cmp_ps(e, _mm256_setzero_ps(), _CMP_LT_OQ));
+    return _mm256_castsi256_ps(_mm256_add_epi32(bits, _mm256_and_si256(below, direction)));
+  }
+  static MF_FORCE_INLINE vec bit_and(const vec& y, const vec& keep) noexcept { return _mm256_and_ps(y, keep); }
+  static MF_FORCE_INLINE vec floor_significand(const vec& y, const vec& keep) noexcept {
+    const __m256i bits = _mm256_castps_si256(y);
+    const __m256i cut = _mm256_andnot_si256(_mm256_castps_si256(keep), _mm256_set1_epi32(-1));
+    const __m256i raised = _mm256_add_epi32(bits, _mm256_and_si256(_mm256_srai_epi32(bits, 31), cut));
+    return where_nan(y, _mm256_and_ps(_mm256_castsi256_ps(raised), keep));
   }
 };
 

@@ -2,6 +2,8 @@
 // kernels.
 #pragma once
 
+#include <cstdint>
+
 #include "../../../target/region.hpp"
 
 #if MF_HAS_X86_KERNELS
@@ -47,6 +49,35 @@ struct float_ops {
   }
   static MF_FORCE_INLINE vec nan_to(const vec& a, const vec& replacement) noexcept {
     return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a, replacement);
+  }
+  static MF_FORCE_INLINE vec where_nan(const vec& y, const vec& otherwise) noexcept {
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q), otherwise, y);
+  }
+
+  // The reduced_precision steps; the scalar float_ops say what each does.
+  // AVX-512's static rounding (EVEX.b with the rounding-control field, Intel
+  // SDM vol. 1, 15.6.4) gives the FMA in the directed roundings themselves.
+  static constexpr bool has_directed_fma = true;
+  static MF_FORCE_INLINE vec sub(const vec& a, const vec& b) noexcept { return _mm512_sub_ps(a, b); }
+  static MF_FORCE_INLINE vec broadcast_bits(std::uint32_t bits) noexcept {
+    return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(bits)));
+  }
+  static MF_FORCE_INLINE vec fma_toward_zero(const vec& a, const vec& b, const vec& c) noexcept {
+    return _mm512_fmadd_round_ps(a, b, c, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  }
+  static MF_FORCE_INLINE vec fma_downward(const vec& a, const vec& b, const vec& c) noexcept {
+    return _mm512_fmadd_round_ps(a, b, c, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  }
+  static MF_FORCE_INLINE vec bit_and(const vec& y, const vec& keep) noexcept {
+    return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(y), _mm512_castps_si512(keep)));
+  }
+  static MF_FORCE_INLINE vec floor_significand(const vec& y, const vec& keep) noexcept {
+    const __m512i bits = _mm512_castps_si512(y);
+    const __m512i mask = _mm512_castps_si512(keep);
+    const __mmask16 number = _mm512_cmp_ps_mask(y, y, _CMP_ORD_Q);
+    const __mmask16 negative = _mm512_mask_cmplt_epi32_mask(number, bits, _mm512_setzero_si512());
+    const __m512i raised = _mm512_mask_add_epi32(bits, negative, bits, _mm512_andnot_si512(mask, _mm512_set1_epi32(-1)));
+    return _mm512_castsi512_ps(_mm512_mask_and_epi32(bits, number, raised, mask));
   }
 };
 
