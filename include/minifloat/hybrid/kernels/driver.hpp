@@ -238,7 +238,9 @@ class block_worker {
                                  pc == 0,
                                  kernel_.chunk,
                                  kernel_.bits,
-                                 kernel_.trunc};
+                                 kernel_.trunc,
+                                 kernel_.rounding,
+                                 kernel_.presum_round};
             kernel_.run(args);
           }
         }

@@ -7,8 +7,9 @@
 // Fast, with a nearest-even output (saturating or not): sequential_fp32 for
 // every float type pair the table accepts, on every ISA, with the scales in
 // the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
-// exact (rounded to float32, K <= 2^17) and chunked_exact (nearest even,
-// no pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every ISA;
+// exact (rounded to float32, K <= 2^17) and chunked_exact (both roundings,
+// with or without pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every
+// ISA;
 // amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
 // when the operands cannot reach its flushes (amx_pairs_operands_fit);
 // reduced_precision (seq, bits <= 24, promote_every <= 1024, both

@@ -31,7 +31,8 @@ namespace mf::hybrid::kernels {
 // `first`: the accumulators start at +0 instead of being read; `chunk`:
 // steps per exactly summed chunk (chunked_exact), per instruction
 // (amx_tile_pairs) or per promotion (reduced_precision); `bits` and
-// `trunc`: reduced_precision's partial register.
+// `trunc`: reduced_precision's partial register; `rounding` and
+// `presum_round`: chunked_exact's.
 struct tile_args {
   const void* a;
   const void* b;
@@ -42,6 +43,8 @@ struct tile_args {
   std::size_t chunk;
   int bits = 24;
   truncation trunc = truncation::toward_zero;
+  fp32_rounding rounding = fp32_rounding::nearest_even;
+  bool presum_round = false;
 };
 
 using tile_function = void (*)(const tile_args&) noexcept;
@@ -82,6 +85,8 @@ struct tile_kernel {
   packers pack;  // the target's packing for `operands`
   int bits = 24;  // reduced_precision's partial register (tile_args)
   truncation trunc = truncation::toward_zero;
+  fp32_rounding rounding = fp32_rounding::nearest_even;  // chunked_exact (tile_args)
+  bool presum_round = false;
 };
 
 // The kernels of one target and their tile; bf16_pairs (VDPBF16PS) and
@@ -300,12 +305,21 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.rows, target.double_columns, target.exact, packing::float64, true, 0,
               target.epilogue, {}};
     case model_kind::chunked_exact:
-      if (!e4m3 || model.rounding != fp32_rounding::nearest_even || model.presum_round ||
-          model.chunk < 1 || static_cast<std::size_t>(model.chunk) > max_fast_chunk) {
+      if (!e4m3 || model.chunk < 1 || static_cast<std::size_t>(model.chunk) > max_fast_chunk) {
         return {};
       }
-      return {target.rows, target.double_columns, target.chunked, packing::float64, false,
-              static_cast<std::size_t>(model.chunk), target.epilogue, {}};
+      return {target.rows,
+              target.double_columns,
+              target.chunked,
+              packing::float64,
+              false,
+              static_cast<std::size_t>(model.chunk),
+              target.epilogue,
+              {},
+              24,
+              truncation::toward_zero,
+              model.rounding,
+              model.presum_round};
     case model_kind::amx_tile_pairs:
       // Plain FMAs (generic/amx_pairs_tile.hpp), on operands that cannot
       // reach the model's flushes (fast_path.hpp checks them). The guide

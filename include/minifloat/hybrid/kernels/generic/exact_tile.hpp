@@ -31,9 +31,20 @@
 // correctly rounded sums: proved algorithms using rounding to odd", IEEE
 // Trans. Computers 57(4), 2008): 53 >= 24 + 2, so RN32(t) = RN32(acc + S),
 // subnormal results included (float32's grid is coarser still there).
+// The same holds for rounding toward zero (Boldo and Melquiond: any
+// rounding of the round-to-odd value, to p <= 51 bits, is that rounding of
+// the exact value), whose overflow is +-FLT_MAX. `presum_round` rounds S to
+// float32 first, in the same mode (S is exact in float64, so that is one
+// rounding of the exact chunk sum), and then proceeds with that float.
 
-template <class Ops, int Rows, int Vectors>
-void chunked_exact_tile(const tile_args& args) noexcept {
+// v rounded to float32 in Mode, as a float64.
+template <class Ops, fp32_rounding Mode>
+MF_FORCE_INLINE typename Ops::vec narrowed_in(const typename Ops::vec& v) noexcept {
+  return Mode == fp32_rounding::toward_zero ? Ops::narrowed_toward_zero(v) : Ops::narrowed(v);
+}
+
+template <class Ops, int Rows, int Vectors, fp32_rounding Mode, bool PresumRound>
+void chunked_exact_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
   const auto* a = static_cast<const double*>(args.a);
   const auto* b = static_cast<const double*>(args.b);
@@ -54,12 +65,34 @@ void chunked_exact_tile(const tile_args& args) noexcept {
       for (int v = 0; v < Vectors; ++v) {
         float* out = c + r * args.ldc + v * Ops::lanes;
         const vec acc = first ? Ops::zero() : Ops::load_widened(out);
-        const vec t = Ops::add(acc, sum[r][v]);
+        const vec chunk_sum = PresumRound ? narrowed_in<Ops, Mode>(sum[r][v]) : sum[r][v];
+        const vec t = Ops::add(acc, chunk_sum);
         const vec back = Ops::sub(t, acc);  // TwoSum
-        const vec error = Ops::add(Ops::sub(acc, Ops::sub(t, back)), Ops::sub(sum[r][v], back));
-        Ops::store_narrowed(out, Ops::round_to_odd(t, error));
+        const vec error = Ops::add(Ops::sub(acc, Ops::sub(t, back)), Ops::sub(chunk_sum, back));
+        const vec odd = Ops::round_to_odd(t, error);
+        if constexpr (Mode == fp32_rounding::nearest_even) {
+          Ops::store_narrowed(out, odd);
+        } else {
+          Ops::store_narrowed(out, narrowed_in<Ops, Mode>(odd));  // exact: already a float32
+        }
       }
     }
     first = false;
+  }
+}
+
+template <class Ops, int Rows, int Vectors>
+void chunked_exact_tile(const tile_args& args) noexcept {
+  constexpr auto nearest = fp32_rounding::nearest_even, toward_zero = fp32_rounding::toward_zero;
+  if (args.rounding == toward_zero) {
+    if (args.presum_round) {
+      chunked_exact_tile_in<Ops, Rows, Vectors, toward_zero, true>(args);
+    } else {
+      chunked_exact_tile_in<Ops, Rows, Vectors, toward_zero, false>(args);
+    }
+  } else if (args.presum_round) {
+    chunked_exact_tile_in<Ops, Rows, Vectors, nearest, true>(args);
+  } else {
+    chunked_exact_tile_in<Ops, Rows, Vectors, nearest, false>(args);
   }
 }

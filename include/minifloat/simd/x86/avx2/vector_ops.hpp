@@ -100,6 +100,18 @@ struct double_ops {
   static MF_FORCE_INLINE void store_narrowed(float* p, const vec& v) noexcept {
     _mm_storeu_ps(p, _mm256_cvtpd_ps(v));
   }
+  // Rounded to nearest, then one step toward zero where that went past v.
+  static MF_FORCE_INLINE vec narrowed_toward_zero(const vec& v) noexcept {
+    const __m128 nearest = _mm256_cvtpd_ps(v);
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const __m256d past = _mm256_cmp_pd(_mm256_andnot_pd(sign, _mm256_cvtps_pd(nearest)),
+                                       _mm256_andnot_pd(sign, v), _CMP_GT_OQ);
+    // The 64-bit lane masks as 32-bit ones: 1.0 where past, converted.
+    const __m128 step = _mm_cmpneq_ps(_mm256_cvtpd_ps(_mm256_and_pd(past, _mm256_set1_pd(1.0))), _mm_setzero_ps());
+    const __m128i bits = _mm_add_epi32(_mm_castps_si128(nearest), _mm_castps_si128(step));  // -1 where past
+    return _mm256_cvtps_pd(_mm_castsi128_ps(bits));
+  }
+  static MF_FORCE_INLINE vec narrowed(const vec& v) noexcept { return _mm256_cvtps_pd(_mm256_cvtpd_ps(v)); }
   static MF_FORCE_INLINE vec round_to_odd(const vec& t, const vec& error) noexcept {
     const __m256i bits = _mm256_castpd_si256(t);
     const __m256i one = _mm256_set1_epi64x(1);

@@ -102,6 +102,11 @@ struct double_ops {
   static MF_FORCE_INLINE void store_narrowed(float* p, const vec& v) noexcept {
     _mm256_storeu_ps(p, _mm512_cvtpd_ps(v));
   }
+  // VCVTPD2PS with static rounding toward zero.
+  static MF_FORCE_INLINE vec narrowed_toward_zero(const vec& v) noexcept {
+    return _mm512_cvtps_pd(_mm512_cvt_roundpd_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+  }
+  static MF_FORCE_INLINE vec narrowed(const vec& v) noexcept { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
   static MF_FORCE_INLINE vec round_to_odd(const vec& t, const vec& error) noexcept {
     const __m512i bits = _mm512_castpd_si512(t);
     const __m512i one = _mm512_set1_epi64(1);
