@@ -21,6 +21,15 @@
 //   onednn_bf16/<pair>/...    FP8 -> BF16 bulk decode + oneDNN bf16 matmul
 //                             with a bf16 output (BF16-exact pairs only)
 //   openblas/sgemm_only/..., onednn_{f32,bf16}_only/...   the GEMM alone
+//   eltwise/{add,sub,mul}/e4m3_e4m3_e4m3/64MiB, eltwise_reference/add/...
+//       mf::hybrid::eltwise over 64 Mi E4M3 elements per operand (scales
+//       0.375 and 1024, FP16), fast path and reference loop; beside
+//   stream/or/64MiB
+//       c[i] = a[i] | b[i] over the same bytes: the memory's bound
+//   layer/e4m3_e4m3_bf16/<model>/<size>/threads:T
+//       one whole layer (size^3, e.g. 4096^3 = 137 GFLOP) per model with a
+//       fast kernel; only when the environment sets MINIFLOAT_BENCH_LAYER_SIZE
+//       (seconds per row; the reference models would take hours)
 // <pair> is a_b_out: e4m3_e4m3_bf16 (the cuBLASLt table; the vendor table has
 // no BF16 output for it), bf16_e4m3_bf16 and f16_e5m2_f16 (vendor table).
 // Peers that were not found at configure time, a CPU without AVX512_BF16, or
@@ -50,6 +59,7 @@
 
 #include "bench_support.hpp"
 #include <minifloat/bulk.hpp>
+#include <minifloat/hybrid/eltwise.hpp>
 #include <minifloat/hybrid/matmul.hpp>
 
 #if MINIFLOAT_BENCH_HAVE_BLAS
@@ -758,6 +768,101 @@ void register_pair(std::initializer_list<model_id> models) {
   }
 }
 
+// A whole layer under each model that has a fast kernel on this CPU, at
+// MINIFLOAT_BENCH_LAYER_SIZE (opt-in: each row takes seconds).
+void register_layers() {
+  const char* size_text = std::getenv("MINIFLOAT_BENCH_LAYER_SIZE");
+  if (size_text == nullptr) return;
+  const std::size_t size = std::strtoull(size_text, nullptr, 10);
+  if (size == 0) return;
+  using M = model_id;
+  for (unsigned t : kThreads) {
+    for (M m : {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::chunked_exact64,
+                M::amx_tile_pairs, M::reduced_precision14_128, M::reduced_precision14_128_floor}) {
+      mf::hybrid::matmul_options o;
+      o.model = make_model(m);
+      if (!mf::hybrid::kernels::has_fast_kernel(mf::hybrid::element_type::hf8,
+                                                mf::hybrid::element_type::hf8,
+                                                mf::hybrid::element_type::bf16, size, o)) {
+        continue;
+      }
+      benchmark::RegisterBenchmark(
+          ("layer/" + std::string(pair_e4m3_e4m3_bf16::name) + "/" + name(m) + suffix(size, t)).c_str(),
+          [=](benchmark::State& s) { bench_library<pair_e4m3_e4m3_bf16>(s, size, m, t); })
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+// ---- element-wise ---------------------------------------------------------------
+constexpr std::size_t kEltwiseElements = std::size_t{64} << 20;  // 64 MiB of E4M3 per operand
+
+struct eltwise_operands {
+  std::vector<mf::e4m3fn> a, b, c;
+  eltwise_operands() : a(kEltwiseElements), b(kEltwiseElements), c(kEltwiseElements) {
+    std::mt19937_64 rng(7);
+    for (std::size_t i = 0; i < kEltwiseElements; ++i) {
+      a[i] = mf::e4m3fn::from_bits(static_cast<std::uint8_t>(rng() & 0x7E));  // finite, positive
+      b[i] = mf::e4m3fn::from_bits(static_cast<std::uint8_t>(rng() & 0xFE));
+    }
+  }
+};
+
+eltwise_operands& eltwise_data() {
+  static eltwise_operands data;
+  return data;
+}
+
+void bench_eltwise(benchmark::State& state, mf::hybrid::eltwise_op op, bool reference) {
+  eltwise_operands& d = eltwise_data();
+  mf::hybrid::eltwise_options o;
+  o.op = op;
+  o.a_scale = {true, 0.375f};
+  o.b_scale = {true, 1024.0f};
+  o.output.on_overflow = mf::overflow::saturating;
+  o.reference_only = reference;
+  const std::size_t rows = kEltwiseElements / 1024;
+  for (auto _ : state) {
+    mf::hybrid::eltwise<mf::hybrid::any>(d.a.data(), d.b.data(), kEltwiseElements, d.c.data(), rows,
+                                         1024, o);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 3 *
+                          static_cast<std::int64_t>(kEltwiseElements));
+}
+
+// The same bytes read and written by the simplest loop the compiler
+// vectorizes: the stream bound of the element-wise rows.
+void bench_stream_or(benchmark::State& state) {
+  eltwise_operands& d = eltwise_data();
+  const auto* a = reinterpret_cast<const std::uint8_t*>(d.a.data());
+  const auto* b = reinterpret_cast<const std::uint8_t*>(d.b.data());
+  auto* c = reinterpret_cast<std::uint8_t*>(d.c.data());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < kEltwiseElements; ++i) c[i] = a[i] | b[i];
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 3 *
+                          static_cast<std::int64_t>(kEltwiseElements));
+}
+
+void register_eltwise() {
+  using op = mf::hybrid::eltwise_op;
+  const std::pair<const char*, op> ops[] = {{"add", op::add}, {"sub", op::sub}, {"mul", op::mul}};
+  for (const auto& [n, o] : ops) {
+    benchmark::RegisterBenchmark((std::string("eltwise/") + n + "/e4m3_e4m3_e4m3/64MiB").c_str(),
+                                 [o](benchmark::State& s) { bench_eltwise(s, o, false); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RegisterBenchmark("eltwise_reference/add/e4m3_e4m3_e4m3/64MiB",
+                               [](benchmark::State& s) { bench_eltwise(s, op::add, true); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("stream/or/64MiB", bench_stream_or)->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
 // The roofline rows, as `prefix`/<loop>/threads:T.
 void register_peaks(const std::string& prefix) {
   for (unsigned t : kThreads) {
@@ -846,6 +951,8 @@ void register_all() {
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32});
   register_integer();
+  register_eltwise();
+  register_layers();
   // The roofline again at the end: a clock that changed during the run (these
   // VMs' vCPUs halve their speed after idle or under a neighbour's load)
   // shows as a difference between peak/ and peak_after/ (the compare script

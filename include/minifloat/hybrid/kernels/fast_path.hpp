@@ -36,34 +36,24 @@ namespace mf::hybrid::kernels {
 
 namespace detail {
 
-// Elements per step through a small stack buffer of encodings.
+// Elements per step through a small stack buffer of encodings (the
+// run-time entry's uint32 codes only).
 inline constexpr std::size_t codes_per_step = 256;
 
-// Encodings from a value type (e.g. mf::e4m3fn) or a uint32 code.
-template <class Fmt>
-typename Fmt::storage_type code_of(const Fmt& v) noexcept {
-  return v.bits();
-}
-template <class Fmt>
-typename Fmt::storage_type code_of_bits(std::uint32_t bits) noexcept {
-  return static_cast<typename Fmt::storage_type>(bits);  // the low bits, as from_bits reads
-}
-
-// Source = Fmt (typed entry) or std::uint32_t (run-time entry).
+// Source = Fmt (typed entry: its values are its encodings, encodings.hpp)
+// or std::uint32_t (run-time entry: the low bits, as from_bits reads them).
 template <class Fmt, class Source>
 void decode_elements(const void* base, std::size_t offset, std::size_t count, float* out) {
   const Source* in = static_cast<const Source*>(base) + offset;
-  typename Fmt::storage_type codes[codes_per_step];
-  for (std::size_t first = 0; first < count; first += codes_per_step) {
-    const std::size_t n = count - first < codes_per_step ? count - first : codes_per_step;
-    for (std::size_t i = 0; i < n; ++i) {
-      if constexpr (std::is_same_v<Source, std::uint32_t>) {
-        codes[i] = code_of_bits<Fmt>(in[first + i]);
-      } else {
-        codes[i] = code_of(in[first + i]);
-      }
+  if constexpr (std::is_same_v<Source, Fmt>) {
+    mf::bulk::decode<Fmt>(in, out, count);
+  } else {
+    typename Fmt::storage_type codes[codes_per_step];
+    for (std::size_t first = 0; first < count; first += codes_per_step) {
+      const std::size_t n = count - first < codes_per_step ? count - first : codes_per_step;
+      for (std::size_t i = 0; i < n; ++i) codes[i] = static_cast<typename Fmt::storage_type>(in[first + i]);
+      mf::bulk::decode<Fmt>(codes, out + first, n);
     }
-    mf::bulk::decode<Fmt>(codes, out + first, n);
   }
 }
 
@@ -72,16 +62,15 @@ template <class Fmt, class Target>
 void encode_elements(const float* values, std::size_t count, void* base, std::size_t offset,
                      const output_conversion& o) {
   Target* out = static_cast<Target*>(base) + offset;
-  typename Fmt::storage_type codes[codes_per_step];
-  for (std::size_t first = 0; first < count; first += codes_per_step) {
-    const std::size_t n = count - first < codes_per_step ? count - first : codes_per_step;
-    mf::bulk::encode<Fmt>(values + first, codes, n, conversion::with(rounding::nearest_even, o.on_overflow));
-    for (std::size_t i = 0; i < n; ++i) {
-      if constexpr (std::is_same_v<Target, std::uint32_t>) {
-        out[first + i] = codes[i];
-      } else {
-        out[first + i] = Fmt::from_bits(codes[i]);
-      }
+  const conversion nearest = conversion::with(rounding::nearest_even, o.on_overflow);
+  if constexpr (std::is_same_v<Target, Fmt>) {
+    mf::bulk::encode<Fmt>(values, out, count, nearest);
+  } else {
+    typename Fmt::storage_type codes[codes_per_step];
+    for (std::size_t first = 0; first < count; first += codes_per_step) {
+      const std::size_t n = count - first < codes_per_step ? count - first : codes_per_step;
+      mf::bulk::encode<Fmt>(values + first, codes, n, nearest);
+      for (std::size_t i = 0; i < n; ++i) out[first + i] = codes[i];
     }
   }
 }

@@ -15,6 +15,7 @@
 #include "../accumulation.hpp"
 #include "../amax.hpp"
 #include "../element_type.hpp"
+#include "../eltwise_options.hpp"
 #include "../fp32_rounding.hpp"
 #include "../output.hpp"
 #include "../requantize.hpp"
@@ -48,6 +49,11 @@ struct tile_args {
 };
 
 using tile_function = void (*)(const tile_args&) noexcept;
+
+// The arithmetic of an element-wise run (generic/eltwise_span.hpp).
+using eltwise_function = void (*)(eltwise_op op, const float* a, const float* b,
+                                  std::size_t b_step, float sa, float sb, std::size_t count,
+                                  float* out) noexcept;
 
 // The post-processing of a run of one row (generic/epilogue_span.hpp).
 using epilogue_function = void (*)(const scale_options& s, const float* acc, std::size_t i,
@@ -124,6 +130,7 @@ struct target_kernels {
   tile_function reduced = nullptr;
   int reduced_rows = 0;
   int reduced_columns = 0;
+  eltwise_function eltwise = nullptr;
 };
 
 }  // namespace mf::hybrid::kernels
@@ -141,6 +148,7 @@ inline constexpr int amx_rows = 4, amx_vectors = 4;
 inline constexpr int reduced_rows = 4, reduced_vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
+#include "generic/eltwise_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
 #include "generic/reduced_tile.hpp"
@@ -165,6 +173,7 @@ inline constexpr int amx_rows = 3, amx_vectors = 2;
 inline constexpr int reduced_rows = 4, reduced_vectors = 2;
 inline constexpr bool has_bf16_pairs = false;
 #include "generic/epilogue_span.hpp"
+#include "generic/eltwise_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
 #include "generic/reduced_tile.hpp"
@@ -189,6 +198,7 @@ inline constexpr int amx_rows = 4, amx_vectors = 3;
 inline constexpr int reduced_rows = 6, reduced_vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
+#include "generic/eltwise_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
 #include "generic/reduced_tile.hpp"

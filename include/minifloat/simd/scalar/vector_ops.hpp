@@ -121,7 +121,7 @@ struct double_ops {
   // error (odd). NaN t stays (error is NaN: no step).
   static MF_FORCE_INLINE vec round_to_odd(vec t, vec error) noexcept {
     auto bits = mf::detail::bit_cast<std::uint64_t>(t);
-    if (error != 0 && (bits & 1u) == 0) {
+    if ((error < 0 || error > 0) && (bits & 1u) == 0) {  // a NaN error (Inf - Inf) takes no step
       bits = std::signbit(error) == std::signbit(t) ? bits + 1 : bits - 1;  // magnitude up or down
     }
     return mf::detail::bit_cast<double>(bits);

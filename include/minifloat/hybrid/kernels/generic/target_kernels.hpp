@@ -1,6 +1,6 @@
 // The kernels of one target, written once: the FP32 tile (sequential_fp32),
 // the float64 tile (exact), the chunked tile (chunked_exact), the
-// reduced_precision tile, the epilogue
+// reduced_precision tile, the element-wise arithmetic, the epilogue
 // and the packers, over the target's vector operations. Included by
 // targets.hpp inside each target's region and namespace, after the generic
 // tiles; no include guard, on purpose. The including namespace defines:
@@ -15,6 +15,10 @@ inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_
                             std::size_t first_column, std::size_t count, float* y3,
                             hybrid::detail::amax_tracker& amax) noexcept {
   epilogue_span<float_ops>(s, acc, i, first_column, count, y3, amax);
+}
+inline void eltwise_kernel(eltwise_op op, const float* a, const float* b, std::size_t b_step,
+                           float sa, float sb, std::size_t count, float* out) noexcept {
+  eltwise_span<float_ops>(op, a, b, b_step, sa, sb, count, out);
 }
 inline packers packers_for(packing how) noexcept {
   return packers_of<float_ops, double_ops, has_bf16_pairs>(how);
@@ -49,5 +53,6 @@ constexpr target_kernels kernels_row() noexcept {
   row.reduced = &reduced_kernel;
   row.reduced_rows = reduced_rows;
   row.reduced_columns = reduced_vectors * float_ops::lanes;
+  row.eltwise = &eltwise_kernel;
   return row;
 }
