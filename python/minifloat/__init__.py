@@ -36,7 +36,8 @@ except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
     _ml_dtypes = None
 
 __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "convert",
-           "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES"]
+           "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES", "MXArray",
+           "mx_quantize", "mx_dequantize", "MX_FORMATS", "SCALE_ROUNDINGS"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -622,3 +623,213 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     if full or accumulator:
         return MatMulResult(c, amax, acc if accumulator else None)
     return c
+
+
+# ---------------------------------------------------------------------------
+# MX block formats (mf::mx, docs/mx.md; OCP Microscaling Formats v1.0) and
+# NVFP4 (mf::mx::nvfp4): the C++ tensor layout, one call per row, blocks
+# along the last axis.
+# ---------------------------------------------------------------------------
+MX_FORMATS = ("mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "mxint8",
+              "nvfp4")
+SCALE_ROUNDINGS = ("floor", "ceil", "even")  # mf::mx::scale_rounding
+# name -> (the element's format name, or None for INT8; elements per block;
+# the scale's format name). OCP MX v1.0 §5.1 Table 1: k = 32, E8M0 scales;
+# NVFP4: 16 e2m1fn elements per e4m3fn scale, and one float32 tensor scale.
+_MX = {"mxfp8_e4m3": ("e4m3fn", 32, "e8m0fnu"), "mxfp8_e5m2": ("e5m2", 32, "e8m0fnu"),
+       "mxfp6_e2m3": ("e2m3fn", 32, "e8m0fnu"), "mxfp6_e3m2": ("e3m2fn", 32, "e8m0fnu"),
+       "mxfp4": ("e2m1fn", 32, "e8m0fnu"), "mxint8": (None, 32, "e8m0fnu"),
+       "nvfp4": ("e2m1fn", 16, "e4m3fn")}
+
+
+@dataclasses.dataclass
+class MXArray:
+    """An array in an MX format or NVFP4, in the C++ tensor layout
+    (docs/mx.md, section 1): the last axis is cut into blocks of 32 (NVFP4:
+    16) elements, the last block of a row partial when the row's length is
+    not a multiple of it.
+
+    format: a name of MX_FORMATS.
+    scales: one per block, shape ``shape[:-1] + (blocks per row,)``: E8M0
+      (``ml_dtypes.float8_e8m0fnu``, or uint8 codes) for the MX formats,
+      e4m3fn (``ml_dtypes.float8_e4m3fn``, or uint8) for NVFP4.
+    elements: MXFP8: the row's encodings, shape ``shape`` (float8_e4m3fn /
+      float8_e5m2, or uint8 codes); MXINT8: int8 of shape ``shape``; MXFP6,
+      MXFP4, NVFP4: packed bytes (uint8), shape ``shape[:-1] + (bytes per
+      row,)``: FP4 two per byte, the first in the low nibble; FP6 a
+      little-endian bit stream, element i in bits [6i, 6i+6).
+    shape: the shape of the values.
+    tensor_scale: NVFP4's float32 tensor scale (None for the MX formats).
+    """
+
+    format: str
+    scales: np.ndarray
+    elements: np.ndarray
+    shape: Tuple[int, ...]
+    tensor_scale: Optional[float] = None
+
+
+def _mx_format(fmt: Any, arg: str) -> str:
+    if not isinstance(fmt, str):
+        raise TypeError(f"{arg}: expected an MX format name (str), got {fmt!r}; accepted: "
+                        f"{', '.join(MX_FORMATS)}")
+    name = fmt.lower()
+    if name not in _MX:
+        raise ValueError(f"{arg}: unknown MX format {fmt!r}; accepted: {', '.join(MX_FORMATS)}")
+    return name
+
+
+def _mx_rows(shape: Tuple[int, ...]) -> Tuple[int, int]:
+    """(rows, length): the blocks run along the last axis; a 0-d array is
+    one row of one element."""
+    if len(shape) == 0:
+        return 1, 1
+    return int(np.prod(shape[:-1], dtype=np.int64)), int(shape[-1])
+
+
+def _mx_dtypes(name: str) -> Tuple[np.dtype, np.dtype]:
+    """The dtypes mx_quantize returns: (scales, elements)."""
+    element, _, scale = _MX[name]
+    scale_dtype = _TYPED[_ID_BY_NAME[scale]] or np.dtype(np.uint8)
+    if element is None:
+        return scale_dtype, np.dtype(np.int8)
+    if _INFO[_ID_BY_NAME[element]]["bits"] == 8:
+        return scale_dtype, _TYPED[_ID_BY_NAME[element]] or np.dtype(np.uint8)
+    return scale_dtype, np.dtype(np.uint8)
+
+
+def _mx_shapes(name: str, shape: Tuple[int, ...]) -> Tuple[tuple, tuple]:
+    rows, length = _mx_rows(shape)
+    scales, elements = _core.mx_row_sizes(MX_FORMATS.index(name), length)
+    lead = tuple(shape[:-1]) if shape else ()
+    element_bits = 8 if _MX[name][0] is None else _INFO[_ID_BY_NAME[_MX[name][0]]]["bits"]
+    if element_bits == 8:
+        return lead + (scales,), lead + (length,)
+    return lead + (scales,), lead + (elements,)
+
+
+def _positive_float32(value: Any, arg: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{arg}: expected a real number, got {type(value).__name__} {value!r}")
+    with np.errstate(over="ignore"):
+        v = np.float32(value)
+    if not (np.isfinite(v) and v > 0):
+        raise ValueError(f"{arg}: {value!r} (as float32: {v}) is not accepted; accepted: a "
+                         f"finite, positive number within float32's range")
+    return float(v)
+
+
+def mx_quantize(x: Any, fmt: str, *, scale_rounding: Optional[str] = None,
+                tensor_scale: Optional[float] = None) -> MXArray:
+    """Quantizes float32 values to an MX format or NVFP4
+    (mf::mx::quantize<Fmt>, mf::mx::nvfp4::quantize), blocks along the last
+    axis.
+
+    x: float32 (float16 and bfloat16 are widened first, exactly; float64
+      is rejected: the C++ entries read float32, and the rounding to it is
+      the caller's choice).
+    fmt: mxfp8_e4m3, mxfp8_e5m2, mxfp6_e2m3, mxfp6_e3m2, mxfp4, mxint8
+      (OCP MX v1.0 §5.1) or nvfp4.
+    scale_rounding: the MX shared scale's rule (mf::mx::scale_rounding):
+      ``floor`` (OCP MX v1.0 §6.3, the default), ``ceil`` (nothing clips;
+      TransformerEngine, cuBLAS) or ``even`` (amax rounded to the element's
+      precision first; torchao's EVEN). Not for NVFP4, whose block scales
+      round to nearest.
+    tensor_scale: NVFP4's float32 tensor scale (finite, positive); default
+      amax / (448 * 6) of the whole of x (mf::mx::nvfp4::tensor_scale).
+    Returns an MXArray. Elements are V_i / X rounded to nearest even,
+    saturating; a block holding NaN or Inf gets the NaN scale and zero
+    elements (docs/mx.md, section 2).
+    """
+    name = _mx_format(fmt, "fmt")
+    a = _as_array(x, "x")
+    if a.dtype != np.float32:
+        if a.dtype == np.float16 or (_TYPED[_ID_BY_NAME["bfloat16"]] is not None
+                                     and a.dtype == _TYPED[_ID_BY_NAME["bfloat16"]]):
+            a = a.astype(np.float32)  # exact: every 16-bit value is a float32
+        else:
+            hint = " (x.astype(np.float32) rounds it first)" if a.dtype.kind in "fiu" else ""
+            raise TypeError(f"x: dtype {a.dtype} is not accepted; accepted: float32, float16, "
+                            f"bfloat16{hint}")
+    nvfp4 = name == "nvfp4"
+    if scale_rounding is None:
+        mode = 0
+    elif nvfp4:
+        raise ValueError(f"scale_rounding: {scale_rounding!r} is for the MX formats; NVFP4's "
+                         f"e4m3fn block scales are rounded to nearest even")
+    elif not isinstance(scale_rounding, str) or scale_rounding.lower() not in SCALE_ROUNDINGS:
+        raise ValueError(f"scale_rounding: {scale_rounding!r} is not a rule; accepted: "
+                         f"{', '.join(SCALE_ROUNDINGS)}")
+    else:
+        mode = SCALE_ROUNDINGS.index(scale_rounding.lower())
+    s_t = 0.0
+    if tensor_scale is not None:
+        if not nvfp4:
+            raise ValueError(f"tensor_scale: NVFP4's tensor scale, got fmt={fmt!r}")
+        s_t = _positive_float32(tensor_scale, "tensor_scale")
+    rows, length = _mx_rows(a.shape)
+    scales_shape, elements_shape = _mx_shapes(name, a.shape)
+    scale_dtype, element_dtype = _mx_dtypes(name)
+    scales = np.empty(scales_shape, scale_dtype)
+    elements = np.empty(elements_shape, element_dtype)
+    got = _core.mx_quantize(a, rows, length, MX_FORMATS.index(name), mode, scales.view(np.uint8),
+                            elements.view(np.uint8), tensor_scale is not None, s_t)
+    return MXArray(name, scales, elements, tuple(a.shape), got if nvfp4 else None)
+
+
+def _mx_part(v: Any, arg: str, accepted: list, shape: tuple) -> np.ndarray:
+    a = _as_array(v, arg)
+    if a.dtype not in accepted:
+        raise TypeError(f"{arg}: dtype {a.dtype} is not accepted; accepted: "
+                        f"{_dtype_list(accepted)}")
+    if a.shape != shape:
+        raise ValueError(f"{arg}: shape {a.shape} differs from the {shape} of its format and "
+                         f"shape")
+    return a.view(np.uint8)
+
+
+def mx_dequantize(q: MXArray, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """The float32 values of an MXArray (mf::mx::dequantize<Fmt>,
+    mf::mx::nvfp4::dequantize): X * P_i, exact unless it exceeds float32's
+    range (docs/mx.md, section 3); NVFP4: (P_i * s_b) * tensor_scale, one
+    rounding. Every element of a NaN-scale block is NaN.
+
+    q: an MXArray, from mx_quantize or built from stored arrays
+      (``MXArray("mxfp4", scales, elements, shape)``); scales and elements
+      may be typed (ml_dtypes) or uint8 codes (MXINT8 elements int8 or
+      uint8).
+    out: a float32 array of q.shape to write (C-contiguous).
+    """
+    if not isinstance(q, MXArray):
+        raise TypeError(f"q: expected a minifloat.MXArray, got {type(q).__name__}")
+    name = _mx_format(q.format, "q.format")
+    try:
+        shape = tuple(operator.index(d) for d in q.shape)
+    except TypeError:
+        raise TypeError(f"q.shape: expected a tuple of ints, got {q.shape!r}") from None
+    if any(d < 0 for d in shape):
+        raise ValueError(f"q.shape: {shape} has a negative dimension")
+    scales_shape, elements_shape = _mx_shapes(name, shape)
+    scale_dtype, element_dtype = _mx_dtypes(name)
+    scales = _mx_part(q.scales, "q.scales", list({scale_dtype, np.dtype(np.uint8)}), scales_shape)
+    element_dtypes = list({element_dtype, np.dtype(np.uint8)})
+    elements = _mx_part(q.elements, "q.elements", element_dtypes, elements_shape)
+    s_t = 1.0
+    if name == "nvfp4":
+        if q.tensor_scale is None:
+            raise ValueError("q.tensor_scale: NVFP4 needs its tensor scale (a float32)")
+        if isinstance(q.tensor_scale, bool) or not isinstance(
+                q.tensor_scale, (int, float, np.integer, np.floating)):
+            raise TypeError(f"q.tensor_scale: expected a real number, got "
+                            f"{type(q.tensor_scale).__name__} {q.tensor_scale!r}")
+        with np.errstate(over="ignore"):
+            s_t = float(np.float32(q.tensor_scale))
+    elif q.tensor_scale is not None:
+        raise ValueError(f"q.tensor_scale: only NVFP4 has one; got {q.tensor_scale!r} with "
+                         f"format {name!r}")
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), shape, elements)
+    if out is not None and np.may_share_memory(out, scales):
+        raise ValueError("out: overlaps q.scales")
+    rows, length = _mx_rows(shape)
+    _core.mx_dequantize(scales, elements, rows, length, MX_FORMATS.index(name), s_t, y)
+    return y

@@ -1,5 +1,6 @@
-// minifloat._core: the bulk conversions of <minifloat/bulk.hpp> and the
-// hybrid MatMul of <minifloat/hybrid.hpp> for Python.
+// minifloat._core: the bulk conversions of <minifloat/bulk.hpp>, the
+// hybrid MatMul of <minifloat/hybrid.hpp> and the MX block formats of
+// <minifloat/mx.hpp> for Python.
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -26,6 +27,7 @@
 #include <minifloat/format_registry.hpp>
 #include <minifloat/hybrid.hpp>
 #include <minifloat/minifloat.hpp>
+#include <minifloat/mx.hpp>
 
 namespace nb = nanobind;
 
@@ -334,6 +336,118 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
   return nb::make_tuple(integer ? nb::object(nb::none()) : nb::object(nb::float_(amax)), acc);
 }
 
+// ---------------------------------------------------------------------------
+// MX block formats (mf::mx, docs/mx.md) and NVFP4 (mf::mx::nvfp4), in the
+// tensor layout, one C++ call per row: blocks run along the last axis and a
+// row's last block may be partial, as the C++ entries allow for any n. Ids
+// follow the Python layer's MX_FORMATS.
+// ---------------------------------------------------------------------------
+constexpr int mx_nvfp4 = 6;
+
+// Calls f(Fmt{}) with Fmt the MX block format of `id` (0 <= id < 6).
+template <class F>
+void visit_mx_format(int id, F&& f) {
+  switch (id) {
+    case 0: f(mf::mx::mxfp8_e4m3{}); return;
+    case 1: f(mf::mx::mxfp8_e5m2{}); return;
+    case 2: f(mf::mx::mxfp6_e2m3{}); return;
+    case 3: f(mf::mx::mxfp6_e3m2{}); return;
+    case 4: f(mf::mx::mxfp4{}); return;
+    case 5: f(mf::mx::mxint8{}); return;
+    default: throw nb::value_error(("MX format id " + std::to_string(id) + " out of range").c_str());
+  }
+}
+
+// Scale bytes and element bytes of one row of `length` elements.
+std::tuple<std::size_t, std::size_t> mx_row_sizes(int id, std::size_t length) {
+  if (id == mx_nvfp4) {
+    return {mf::mx::nvfp4::scale_count(length), mf::mx::nvfp4::element_bytes(length)};
+  }
+  std::size_t scales = 0, elements = 0;
+  visit_mx_format(id, [&](auto fmt) {
+    using Fmt = decltype(fmt);
+    scales = mf::mx::scale_count<Fmt>(length);
+    elements = mf::mx::element_bytes<Fmt>(length);
+  });
+  return {scales, elements};
+}
+
+void check_mx_arrays(int id, std::size_t rows, std::size_t length, std::size_t values,
+                     const char* values_name, std::size_t scales, std::size_t elements) {
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length);
+  if (values != rows * length || scales != rows * row_scales ||
+      elements != rows * row_elements) {
+    throw nb::value_error((std::string(values_name) +
+                           ", scales, elements: sizes differ from rows x length").c_str());
+  }
+}
+
+// Quantizes `rows` rows of `length` float32 values; returns the NVFP4 tensor
+// scale (the given one, or mf::mx::nvfp4::tensor_scale of the whole input
+// when `tensor_scale_given` is false), NaN for the MX formats.
+double mx_quantize(const in_array& in, std::size_t rows, std::size_t length, int id, int mode,
+                   out_array& scales, out_array& elements, bool tensor_scale_given,
+                   float tensor_scale) {
+  check_itemsize("x", in.itemsize(), sizeof(float));
+  check_itemsize("scales", scales.itemsize(), 1);
+  check_itemsize("elements", elements.itemsize(), 1);
+  check_mx_arrays(id, rows, length, in.size(), "x", scales.size(), elements.size());
+  if (mode < 0 || mode > 2) throw nb::value_error("scale rounding id out of range");
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length);
+  const auto* x = static_cast<const float*>(in.data());
+  auto* s = static_cast<std::uint8_t*>(scales.data());
+  auto* e = static_cast<std::uint8_t*>(elements.data());
+  if (id == mx_nvfp4) {
+    nb::gil_scoped_release unlocked;
+    // One tensor scale for the whole input (NVFP4's second level), then the
+    // rows with it.
+    const float s_t = tensor_scale_given ? tensor_scale
+                                         : mf::mx::nvfp4::tensor_scale(x, rows * length);
+    for (std::size_t r = 0; r < rows; ++r) {
+      mf::mx::nvfp4::quantize(x + r * length, s + r * row_scales, e + r * row_elements, length,
+                              s_t);
+    }
+    return static_cast<double>(s_t);
+  }
+  const auto rounding = static_cast<mf::mx::scale_rounding>(mode);
+  visit_mx_format(id, [&](auto fmt) {
+    using Fmt = decltype(fmt);
+    nb::gil_scoped_release unlocked;
+    for (std::size_t r = 0; r < rows; ++r) {
+      mf::mx::quantize<Fmt>(x + r * length, s + r * row_scales, e + r * row_elements, length,
+                            rounding);
+    }
+  });
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+void mx_dequantize(const in_array& scales, const in_array& elements, std::size_t rows,
+                   std::size_t length, int id, float tensor_scale, out_array& out) {
+  check_itemsize("scales", scales.itemsize(), 1);
+  check_itemsize("elements", elements.itemsize(), 1);
+  check_itemsize("out", out.itemsize(), sizeof(float));
+  check_mx_arrays(id, rows, length, out.size(), "out", scales.size(), elements.size());
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length);
+  const auto* s = static_cast<const std::uint8_t*>(scales.data());
+  const auto* e = static_cast<const std::uint8_t*>(elements.data());
+  auto* y = static_cast<float*>(out.data());
+  if (id == mx_nvfp4) {
+    nb::gil_scoped_release unlocked;
+    for (std::size_t r = 0; r < rows; ++r) {
+      mf::mx::nvfp4::dequantize(s + r * row_scales, e + r * row_elements, y + r * length, length,
+                                tensor_scale);
+    }
+    return;
+  }
+  visit_mx_format(id, [&](auto fmt) {
+    using Fmt = decltype(fmt);
+    nb::gil_scoped_release unlocked;
+    for (std::size_t r = 0; r < rows; ++r) {
+      mf::mx::dequantize<Fmt>(s + r * row_scales, e + r * row_elements, y + r * length, length);
+    }
+  });
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -389,4 +503,13 @@ NB_MODULE(_core, m) {
         nb::arg("divide"), nb::arg("on_operands"), nb::arg("saturate"), nb::arg("threads"),
         nb::arg("reference_only"), nb::arg("check_z"), nb::arg("integer_scale"),
         nb::arg("requant_fp32"), nb::arg("want_accumulator"));
+
+  m.def("mx_row_sizes", &mx_row_sizes, nb::arg("id"), nb::arg("length"));
+  m.def("mx_quantize", &mx_quantize, nb::arg("x").noconvert(), nb::arg("rows"),
+        nb::arg("length"), nb::arg("id"), nb::arg("mode"), nb::arg("scales").noconvert(),
+        nb::arg("elements").noconvert(), nb::arg("tensor_scale_given"),
+        nb::arg("tensor_scale"));
+  m.def("mx_dequantize", &mx_dequantize, nb::arg("scales").noconvert(),
+        nb::arg("elements").noconvert(), nb::arg("rows"), nb::arg("length"), nb::arg("id"),
+        nb::arg("tensor_scale"), nb::arg("out").noconvert());
 }
