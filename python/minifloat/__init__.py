@@ -37,7 +37,8 @@ except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
 
 __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "convert",
            "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES", "MXArray",
-           "mx_quantize", "mx_dequantize", "MX_FORMATS", "SCALE_ROUNDINGS"]
+           "mx_quantize", "mx_dequantize", "MX_FORMATS", "SCALE_ROUNDINGS", "calibrate",
+           "CalibrationResult", "CALIBRATION_METHODS"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -833,3 +834,109 @@ def mx_dequantize(q: MXArray, *, out: Optional[np.ndarray] = None) -> np.ndarray
     rows, length = _mx_rows(shape)
     _core.mx_dequantize(scales, elements, rows, length, MX_FORMATS.index(name), s_t, y)
     return y
+
+
+# ---------------------------------------------------------------------------
+# Calibration (mf::calibration, docs/scaling.md "Static calibration"): a
+# static scale for q = round(x * scale) and what it costs on the data.
+# ---------------------------------------------------------------------------
+# name -> (mf::calibration::method, whether the search and the cost use the
+# values themselves rather than the histogram's model); the tool's names.
+_CALIBRATION_METHODS = {"max": (0, False), "percentile": (1, False), "mse": (2, True),
+                        "mse_histogram": (2, False), "mse-histogram": (2, False),
+                        "kl": (3, False)}
+CALIBRATION_METHODS = ("max", "percentile", "mse", "mse_histogram", "kl")
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationResult:
+    """calibrate(): the scale (q = round(x * scale), float32) and its cost
+    on the data (mf::calibration::calibration_result): the squared error of
+    nearest-even, saturating quantization (sse, mse), the SQNR in dB (+inf
+    without error) and the fractions of the finite values saturated and
+    flushed to zero. Per tensor: Python floats; per channel: float32
+    (scale) and float64 arrays, one element per channel."""
+
+    scale: Any
+    sse: Any
+    mse: Any
+    sqnr_db: Any
+    saturated_fraction: Any
+    flushed_fraction: Any
+
+
+def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[float] = None,
+              power_of_two: bool = False, axis: Optional[int] = None) -> CalibrationResult:
+    """A static scale for format ``fmt`` from the values of ``x``
+    (mf::calibration::calibrate<Fmt> on an abs_histogram of 256 bins per
+    binade, as the tool's ``calibrate``).
+
+    x: float32 (float16 and bfloat16 are widened first, exactly). NaN and
+      Inf are counted out and do not move the scale.
+    fmt: a format with a zero (not e8m0fnu), by any accepted name or dtype.
+    method: ``max`` (amax maps to the format's max), ``percentile`` (the
+      ``percentile``-th percentile of |x| maps to it), ``mse`` (the scale of
+      least squared error on the values, an exact search), ``mse_histogram``
+      (the same search on the histogram's model) or ``kl`` (least KL
+      divergence, TensorRT's entropy method).
+    percentile: for method="percentile": 0 < p <= 100 (default 99.99).
+    power_of_two: a power-of-two scale (max and percentile round down; mse
+      and kl search the powers of two).
+    axis: None for one scale for the tensor; an axis for one scale per
+      index along it (per channel: axis=0 for a weight's output channels).
+    """
+    target = _format_id(fmt, "fmt")
+    if not _INFO[target]["has_zero"]:
+        raise ValueError(f"fmt: {_CANONICAL[target]} has no zero; calibration rounds to "
+                         f"nearest with zeros flushed, so it needs a format with a zero")
+    if not isinstance(method, str) or method.lower() not in _CALIBRATION_METHODS:
+        raise ValueError(f"method: {method!r} is not a calibration method; accepted: "
+                         f"{', '.join(CALIBRATION_METHODS)}")
+    how, on_data = _CALIBRATION_METHODS[method.lower()]
+    p = 99.99
+    if percentile is not None:
+        if how != 1:
+            raise ValueError(f"percentile: used only with method='percentile', got "
+                             f"method={method!r}")
+        if isinstance(percentile, bool) or not isinstance(
+                percentile, (int, float, np.integer, np.floating)):
+            raise TypeError(f"percentile: expected a real number, got "
+                            f"{type(percentile).__name__} {percentile!r}")
+        p = float(percentile)
+        if not 0 < p <= 100:
+            raise ValueError(f"percentile: {percentile!r} is outside the accepted (0, 100]")
+    if not isinstance(power_of_two, (bool, np.bool_)):
+        raise TypeError(f"power_of_two: expected True or False, got {power_of_two!r}")
+    a = _as_array(x, "x")
+    if a.dtype != np.float32:
+        if a.dtype == np.float16 or (_TYPED[_ID_BY_NAME["bfloat16"]] is not None
+                                     and a.dtype == _TYPED[_ID_BY_NAME["bfloat16"]]):
+            a = a.astype(np.float32)  # exact
+        else:
+            hint = " (x.astype(np.float32) rounds it first)" if a.dtype.kind in "fiu" else ""
+            raise TypeError(f"x: dtype {a.dtype} is not accepted; accepted: float32, float16, "
+                            f"bfloat16{hint}")
+    if a.size == 0:
+        raise ValueError(f"x: empty (shape {a.shape}): nothing to calibrate")
+    if axis is None:
+        rows, length = 1, a.size
+    else:
+        if isinstance(axis, bool):
+            raise TypeError("axis: expected an int or None, got a bool")
+        try:
+            k = operator.index(axis)
+        except TypeError:
+            raise TypeError(f"axis: expected an int or None, got {type(axis).__name__} "
+                            f"{axis!r}") from None
+        if not -a.ndim <= k < a.ndim:
+            raise ValueError(f"axis: {k} is out of range for x of {a.ndim} dimensions "
+                             f"(shape {a.shape})")
+        # Channel c's values as row c: a copy unless the axis is the first.
+        a = np.ascontiguousarray(np.moveaxis(a, k, 0)).reshape(a.shape[k], -1)
+        rows, length = a.shape
+    results = _core.calibrate(a, rows, length, target, how, p, bool(power_of_two), on_data)
+    if axis is None:
+        return CalibrationResult(*results[0])
+    columns = list(zip(*results))
+    return CalibrationResult(np.array(columns[0], np.float32),
+                             *(np.array(c, np.float64) for c in columns[1:]))

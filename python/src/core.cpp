@@ -1,6 +1,7 @@
 // minifloat._core: the bulk conversions of <minifloat/bulk.hpp>, the
-// hybrid MatMul of <minifloat/hybrid.hpp> and the MX block formats of
-// <minifloat/mx.hpp> for Python.
+// hybrid MatMul of <minifloat/hybrid.hpp>, the MX block formats of
+// <minifloat/mx.hpp> and the calibration of <minifloat/calibration.hpp>
+// for Python.
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include <minifloat/bulk.hpp>
+#include <minifloat/calibration.hpp>
 #include <minifloat/format_registry.hpp>
 #include <minifloat/hybrid.hpp>
 #include <minifloat/minifloat.hpp>
@@ -448,6 +450,59 @@ void mx_dequantize(const in_array& scales, const in_array& elements, std::size_t
   });
 }
 
+// ---------------------------------------------------------------------------
+// Calibration (mf::calibration, docs/scaling.md "Static calibration"): one
+// observer per row, as the tool's `calibrate --per-row`; a whole tensor is
+// one row. `on_data`: the mse search and every cost on the values
+// themselves (calibrate(h, x, n)), else on the histogram's model.
+// ---------------------------------------------------------------------------
+using calibration_row = std::tuple<float, double, double, double, double, double>;
+
+std::vector<calibration_row> calibrate(const in_array& in, std::size_t rows, std::size_t length,
+                                       int format, int method, double percentile,
+                                       bool power_of_two, bool on_data) {
+  check_itemsize("x", in.itemsize(), sizeof(float));
+  if (in.size() != rows * length) throw nb::value_error("x: size differs from rows x length");
+  if (method < 0 || method > 3) throw nb::value_error("calibration method id out of range");
+  namespace cal = mf::calibration;
+  cal::calibration_options o;
+  o.how = static_cast<cal::method>(method);
+  o.percentile = percentile;
+  o.power_of_two = power_of_two;
+  const auto* x = static_cast<const float*>(in.data());
+  std::vector<calibration_row> results(rows);
+  std::size_t without_finite = rows;  // the first row with no finite value
+  visit_format(format, [&](auto t) {
+    using T = decltype(t);
+    if constexpr (!T::format::has_zero) {
+      throw nb::value_error("fmt: the format has no zero; calibration needs one");
+    } else {
+      nb::gil_scoped_release unlocked;
+      for (std::size_t r = 0; r < rows && without_finite == rows; ++r) {
+        const float* row = x + r * length;
+        cal::abs_histogram h;
+        h.observe(row, length);
+        if (h.finite_count() == 0) {
+          without_finite = r;
+          break;
+        }
+        const cal::calibration_result c =
+            on_data ? cal::calibrate<T>(h, row, length, o) : cal::calibrate<T>(h, o);
+        results[r] = {c.scale, c.cost.sse, c.cost.mse, c.cost.sqnr_db,
+                      c.cost.saturated_fraction, c.cost.flushed_fraction};
+      }
+    }
+  });
+  if (without_finite != rows) {
+    throw nb::value_error(("x: no finite values" +
+                           (rows > 1 ? " in channel " + std::to_string(without_finite)
+                                     : std::string()) +
+                           ": nothing to calibrate (NaN and Inf do not move the scale)")
+                              .c_str());
+  }
+  return results;
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -512,4 +567,7 @@ NB_MODULE(_core, m) {
   m.def("mx_dequantize", &mx_dequantize, nb::arg("scales").noconvert(),
         nb::arg("elements").noconvert(), nb::arg("rows"), nb::arg("length"), nb::arg("id"),
         nb::arg("tensor_scale"), nb::arg("out").noconvert());
+  m.def("calibrate", &calibrate, nb::arg("x").noconvert(), nb::arg("rows"), nb::arg("length"),
+        nb::arg("format"), nb::arg("method"), nb::arg("percentile"), nb::arg("power_of_two"),
+        nb::arg("on_data"));
 }
