@@ -38,7 +38,8 @@ except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
 __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "convert",
            "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES", "MXArray",
            "mx_quantize", "mx_dequantize", "MX_FORMATS", "SCALE_ROUNDINGS", "calibrate",
-           "CalibrationResult", "CALIBRATION_METHODS"]
+           "CalibrationResult", "CALIBRATION_METHODS", "quantize_linear", "dequantize_linear",
+           "cast"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -940,3 +941,235 @@ def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[flo
     columns = list(zip(*results))
     return CalibrationResult(np.array(columns[0], np.float32),
                              *(np.array(c, np.float64) for c in columns[1:]))
+
+
+# ---------------------------------------------------------------------------
+# ONNX QuantizeLinear, DequantizeLinear and Cast (mf::onnx, docs/onnx.md),
+# bit-exact to the operator schemas of opsets 19 to 28. Each input's ONNX
+# type is its dtype's (or named with x_type= / scale_type= / from_= for
+# uint8 / uint16 codes); each goes to the operator as one code per element.
+# ---------------------------------------------------------------------------
+_ONNX_TYPES = {number: (name, bits, integer)
+               for number, name, bits, integer in _core.onnx_types()}
+_ONNX_NEWEST_OPSET: int = _core.onnx_newest_opset()
+# ONNX type number -> the dtype that holds it (None where that needs
+# ml_dtypes and it is missing) and the dtype of its codes.
+_ONNX_DTYPE = {1: np.dtype(np.float32), 2: np.dtype(np.uint8), 3: np.dtype(np.int8),
+               4: np.dtype(np.uint16), 5: np.dtype(np.int16), 10: np.dtype(np.float16)}
+for _number, _ml_name in ((16, "bfloat16"), (17, "float8_e4m3fn"), (18, "float8_e4m3fnuz"),
+                          (19, "float8_e5m2"), (20, "float8_e5m2fnuz"), (21, "uint4"),
+                          (22, "int4"), (23, "float4_e2m1fn"), (24, "float8_e8m0fnu")):
+    _ONNX_DTYPE[_number] = (np.dtype(getattr(_ml_dtypes, _ml_name))
+                            if _ml_dtypes is not None and hasattr(_ml_dtypes, _ml_name) else None)
+_ONNX_BY_DTYPE = {d: n for n, d in _ONNX_DTYPE.items() if d is not None}
+_ONNX_CODES = {n: (np.dtype(np.uint16) if bits == 16 else np.dtype(np.uint32) if bits == 32
+                   else np.dtype(np.uint8)) for n, (_, bits, _) in _ONNX_TYPES.items()}
+_ONNX_CODES.update({3: np.dtype(np.int8), 5: np.dtype(np.int16), 22: np.dtype(np.int8)})
+_ROUND_MODES = ("up", "down", "nearest")  # mf::onnx::e8m0_round_mode
+
+
+def _onnx_type_names() -> str:
+    return ", ".join(name for name, _, _ in _ONNX_TYPES.values())
+
+
+def _onnx_type(t: Any, arg: str) -> int:
+    """An ONNX type given by name (any spelling of the registry: 'float8e4m3fn',
+    'e4m3fn', 'FLOAT8E4M3FN', 'float', ...), TensorProto number or dtype."""
+    if isinstance(t, str):
+        number = _core.onnx_type_from_name(t)
+        if number == 0:
+            raise ValueError(f"{arg}: {t!r} is not a type of the ONNX operators; accepted: "
+                             f"{_onnx_type_names()} (or another spelling of them)")
+        return number
+    if isinstance(t, (int, np.integer)) and not isinstance(t, bool):
+        if int(t) not in _ONNX_TYPES:
+            raise ValueError(f"{arg}: {t} is not the TensorProto number of a type of the ONNX "
+                             f"operators; accepted: {sorted(_ONNX_TYPES)}")
+        return int(t)
+    try:
+        d = np.dtype(t)
+    except TypeError:
+        d = None
+    if d is not None and d in _ONNX_BY_DTYPE:
+        return _ONNX_BY_DTYPE[d]
+    raise TypeError(f"{arg}: expected an ONNX type name, TensorProto number or dtype, got {t!r}; "
+                    f"accepted: {_onnx_type_names()}")
+
+
+def _onnx_input(v: Any, arg: str, given_type: Any, type_arg: Optional[str]):
+    """(codes as uint32, ONNX type number, shape) of an operator input."""
+    a = _as_array(v, arg)
+    if given_type is None:
+        number = _ONNX_BY_DTYPE.get(a.dtype)
+        if number is None:
+            accepted = _dtype_list(sorted({str(d) for d in _ONNX_BY_DTYPE}))
+            hint = (f"; codes of a narrow type need {type_arg}=" if type_arg is not None
+                    and a.dtype in (np.uint8, np.uint16) else "")
+            raise TypeError(f"{arg}: dtype {a.dtype} is not an ONNX type; accepted: "
+                            f"{accepted}{hint}")
+    else:
+        number = _onnx_type(given_type, type_arg)
+        typed = _ONNX_DTYPE[number]
+        if a.dtype != typed and a.dtype != _ONNX_CODES[number]:
+            raise TypeError(f"{arg}: {_ONNX_TYPES[number][0]} elements are "
+                            f"{_ONNX_CODES[number]} codes"
+                            + (f" or {typed}" if typed is not None else "")
+                            + f", got {a.dtype}")
+    bits = _ONNX_TYPES[number][1]
+    if bits == 4 and a.dtype.kind in "iu" and a.dtype == _ONNX_CODES[number]:
+        # 4-bit values held in int8 / uint8: the code is the low nibble of
+        # the value, which must fit the type.
+        low, high = (-8, 7) if number == 22 else (0, 15)
+        if a.size and (a.min() < low or a.max() > high):
+            raise ValueError(f"{arg}: {_ONNX_TYPES[number][0]} values lie in {low}..{high}")
+    width = {1: np.uint8, 2: np.uint16, 4: np.uint32}[a.dtype.itemsize]
+    codes = a.view(width).astype(np.uint32)
+    if bits == 4:
+        codes &= 0xF
+    return codes, number, [int(d) for d in a.shape]
+
+
+def _onnx_output(codes: np.ndarray, number: int, shape: tuple) -> np.ndarray:
+    """The output in its type's dtype (ml_dtypes where it has the type; else
+    uint8 / uint16 codes, and int8 / uint8 values for int4 / uint4)."""
+    typed = _ONNX_DTYPE[number]
+    name, bits, integer = _ONNX_TYPES[number]
+    if bits == 4 and integer:
+        values = codes.astype(np.int16)
+        if number == 22:
+            values = np.where(values >= 8, values - 16, values)
+        held = values.astype(_ONNX_CODES[number])
+        return (held.astype(typed) if typed is not None else held).reshape(shape)
+    held = codes.astype({8: np.uint8, 4: np.uint8, 16: np.uint16, 32: np.uint32}[bits])
+    if typed is not None:
+        held = held.view(typed)
+    elif integer:
+        held = held.view(_ONNX_CODES[number])
+    return held.reshape(shape)
+
+
+def _onnx_int(v: Any, arg: str) -> int:
+    if isinstance(v, bool):
+        raise TypeError(f"{arg}: expected an int, got a bool")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{arg}: expected an int, got {type(v).__name__} {v!r}") from None
+
+
+def _onnx_bool(v: Any, arg: str) -> bool:
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{arg}: expected True or False, got {v!r}")
+    return bool(v)
+
+
+def _onnx_opset(opset: Any) -> int:
+    v = _onnx_int(opset, "opset")
+    if not 19 <= v <= _ONNX_NEWEST_OPSET:
+        raise ValueError(f"opset: {v} is not an opset the library implements; accepted: "
+                         f"19..{_ONNX_NEWEST_OPSET}")
+    return v
+
+
+def quantize_linear(x: Any, y_scale: Any, y_zero_point: Any = None, *, axis: int = 1,
+                    block_size: int = 0, saturate: bool = True, output_dtype: Any = None,
+                    precision: Any = None, scale_type: Any = None,
+                    opset: int = _ONNX_NEWEST_OPSET) -> np.ndarray:
+    """ONNX QuantizeLinear (mf::onnx::quantize_linear): y = saturate(round(x
+    / y_scale) + y_zero_point), the division rounded to nearest even in the
+    scale's type (or ``precision``), then converted to the output type.
+
+    x: float32, float16 or bfloat16. y_scale: a scalar (per tensor), 1-D
+      (per axis) or x's rank (blocked, with block_size) array of float32,
+      float16, bfloat16 or float8_e8m0fnu (or uint8 / uint16 codes with
+      scale_type=). y_zero_point: y_scale's shape, the output's type.
+    axis, block_size, saturate, output_dtype, precision: the operator's
+      attributes (output_dtype and precision by ONNX name, e.g.
+      "float8e4m3fn", "int4", any spelling the library knows, or dtype).
+    opset: 19..28, the operator version whose types and rules apply.
+    Returns y, x's shape, in the output type's dtype (ml_dtypes for the
+    float8, 4-bit and e8m0 types; uint8 codes, or int8 / uint8 values for
+    int4 / uint4, where ml_dtypes is missing).
+    """
+    xc, xt, xs = _onnx_input(x, "x", None, None)
+    sc, st, ss = _onnx_input(y_scale, "y_scale", scale_type, "scale_type")
+    zc, zt = None, 0
+    if y_zero_point is not None:
+        zc, zt, zs = _onnx_input(y_zero_point, "y_zero_point", None, None)
+        if zs != ss:
+            raise ValueError(f"y_zero_point: shape {tuple(zs)} differs from y_scale's "
+                             f"{tuple(ss)}")
+    out_type = 0 if output_dtype is None else _onnx_type(output_dtype, "output_dtype")
+    prec = 0 if precision is None else _onnx_type(precision, "precision")
+    out = np.empty(xc.size, np.uint32)
+    number = _core.onnx_quantize_linear(xc, xt, xs, sc, st, ss, zc, zt,
+                                        _onnx_int(axis, "axis"),
+                                        _onnx_int(block_size, "block_size"),
+                                        _onnx_bool(saturate, "saturate"), out_type, prec,
+                                        _onnx_opset(opset), out)
+    return _onnx_output(out, number, tuple(xs))
+
+
+def dequantize_linear(x: Any, x_scale: Any, x_zero_point: Any = None, *, axis: int = 1,
+                      block_size: int = 0, output_dtype: Any = None, x_type: Any = None,
+                      scale_type: Any = None, opset: int = _ONNX_NEWEST_OPSET) -> np.ndarray:
+    """ONNX DequantizeLinear (mf::onnx::dequantize_linear): y = (x -
+    x_zero_point) * x_scale, the exact product rounded once to the output
+    type.
+
+    x: int8, uint8, int16, uint16, ml_dtypes int4 / uint4 / float8 /
+      float4_e2m1fn arrays, or the codes of a narrow type with x_type=
+      (uint8 codes; int8 / uint8 values for int4 / uint4).
+    x_scale: as QuantizeLinear's y_scale (scale_type= for codes);
+      x_zero_point: x_scale's shape, x's type.
+    axis, block_size, output_dtype (float, float16, bfloat16; default the
+      scale's type), opset: the operator's attributes.
+    Returns y, x's shape, as float32, float16 or bfloat16.
+    """
+    xc, xt, xs = _onnx_input(x, "x", x_type, "x_type")
+    sc, st, ss = _onnx_input(x_scale, "x_scale", scale_type, "scale_type")
+    zc = None
+    if x_zero_point is not None:
+        zc, zt, zs = _onnx_input(x_zero_point, "x_zero_point", x_type, "x_type")
+        if zt != xt:
+            raise ValueError(f"x_zero_point: its type {_ONNX_TYPES[zt][0]} differs from x's "
+                             f"{_ONNX_TYPES[xt][0]} (DequantizeLinear: both are T1)")
+        if zs != ss:
+            raise ValueError(f"x_zero_point: shape {tuple(zs)} differs from x_scale's "
+                             f"{tuple(ss)}")
+    out_type = 0 if output_dtype is None else _onnx_type(output_dtype, "output_dtype")
+    out = np.empty(xc.size, np.uint32)
+    number = _core.onnx_dequantize_linear(xc, xt, xs, sc, st, ss, zc,
+                                          _onnx_int(axis, "axis"),
+                                          _onnx_int(block_size, "block_size"), out_type,
+                                          _onnx_opset(opset), out)
+    return _onnx_output(out, number, tuple(xs))
+
+
+def cast(x: Any, to: Any, *, saturate: bool = True, round_mode: Optional[str] = None,
+         from_: Any = None, opset: int = _ONNX_NEWEST_OPSET) -> np.ndarray:
+    """ONNX Cast (mf::onnx::cast) between the float types: float32,
+    float16, bfloat16, the float8 types, float4e2m1 and float8e8m0.
+
+    x: an array of one of them (uint8 / uint16 codes with from_=).
+    to: the output type (ONNX name, any spelling the library knows, or dtype).
+    saturate: ONNX's attribute (default 1, as in a node without it): the
+      float8 types and float8e8m0 saturate out-of-range values and ±Inf.
+    round_mode: float8e8m0's: "up" (default), "down", "nearest".
+    opset: 19..28.
+    Returns x's shape in the ``to`` type's dtype (uint8 / uint16 codes where
+    ml_dtypes is missing).
+    """
+    to_type = _onnx_type(to, "to")
+    xc, xt, xs = _onnx_input(x, "x", from_, "from_")
+    mode = 0
+    if round_mode is not None:
+        if _ONNX_TYPES[to_type][0] != "float8e8m0":
+            raise ValueError(f"round_mode: float8e8m0's attribute, got to={to!r}")
+        if not isinstance(round_mode, str) or round_mode not in _ROUND_MODES:
+            raise ValueError(f"round_mode: {round_mode!r}; accepted: {', '.join(_ROUND_MODES)}")
+        mode = _ROUND_MODES.index(round_mode)
+    out = np.empty(xc.size, np.uint32)
+    number = _core.onnx_cast(xc, xt, xs, to_type, _onnx_bool(saturate, "saturate"), mode,
+                             _onnx_opset(opset), out)
+    return _onnx_output(out, number, tuple(xs))

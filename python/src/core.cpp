@@ -1,7 +1,7 @@
 // minifloat._core: the bulk conversions of <minifloat/bulk.hpp>, the
 // hybrid MatMul of <minifloat/hybrid.hpp>, the MX block formats of
-// <minifloat/mx.hpp> and the calibration of <minifloat/calibration.hpp>
-// for Python.
+// <minifloat/mx.hpp>, the calibration of <minifloat/calibration.hpp> and
+// the ONNX operators of <minifloat/onnx.hpp> for Python.
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -30,6 +30,7 @@
 #include <minifloat/hybrid.hpp>
 #include <minifloat/minifloat.hpp>
 #include <minifloat/mx.hpp>
+#include <minifloat/onnx.hpp>
 
 namespace nb = nanobind;
 
@@ -503,6 +504,116 @@ std::vector<calibration_row> calibrate(const in_array& in, std::size_t rows, std
   return results;
 }
 
+// ---------------------------------------------------------------------------
+// ONNX QuantizeLinear, DequantizeLinear and Cast (mf::onnx, docs/onnx.md) on
+// mf::onnx::tensor, the TensorProto-like storage the operators take: the
+// Python layer hands each input over as one uint32 code per element with
+// its ONNX type number and shape, and receives the output's codes in a
+// uint32 array of x's size (every operator keeps x's shape); the result's
+// type number is returned. Invalid models (mf::onnx::invalid_model: a type
+// the operator lacks, a scale shape that fits no granularity, an opset)
+// become ValueError with the operator's message.
+// ---------------------------------------------------------------------------
+namespace ox = mf::onnx;
+using shape_type = std::vector<std::int64_t>;
+
+ox::tensor onnx_tensor(const in_array& codes, int type, const shape_type& shape,
+                       const char* what) {
+  check_itemsize(what, codes.itemsize(), sizeof(std::uint32_t));
+  const ox::data_type t = ox::data_type_from_int(type);
+  if (t == ox::data_type::undefined) {
+    throw nb::value_error((std::string(what) + ": ONNX type " + std::to_string(type) +
+                           " is not one of the operators'").c_str());
+  }
+  const auto* p = static_cast<const std::uint32_t*>(codes.data());
+  ox::tensor tensor = ox::tensor_from_codes(t, shape, std::vector<std::uint32_t>(p, p + codes.size()));
+  if (tensor.element_count() != codes.size()) {
+    throw nb::value_error((std::string(what) + ": the shape's element count differs from the codes'").c_str());
+  }
+  return tensor;
+}
+
+ox::data_type onnx_type_or_undefined(int type) {
+  return type == 0 ? ox::data_type::undefined : ox::data_type_from_int(type);
+}
+
+// Runs `op` (which returns the output tensor) without the GIL and writes
+// the output's codes into `out`.
+template <class Op>
+int onnx_run(const char* name, out_array& out, Op&& op) {
+  check_itemsize("out", out.itemsize(), sizeof(std::uint32_t));
+  ox::tensor y;
+  std::string error;
+  {
+    nb::gil_scoped_release unlocked;
+    try {
+      y = op();
+    } catch (const ox::invalid_model& e) {
+      error = e.what();
+    }
+  }
+  if (!error.empty()) throw nb::value_error((std::string(name) + ": " + error).c_str());
+  const std::vector<std::uint32_t> codes = ox::codes_of(y);
+  if (codes.size() != out.size()) throw nb::value_error("out: element count differs from x's");
+  if (!codes.empty()) std::memcpy(out.data(), codes.data(), codes.size() * sizeof(std::uint32_t));
+  return static_cast<int>(y.type);
+}
+
+int onnx_quantize_linear(const in_array& x, int x_type, const shape_type& x_shape,
+                         const in_array& scale, int scale_type, const shape_type& scale_shape,
+                         const nb::object& zero, int zero_type, std::int64_t axis,
+                         std::int64_t block_size, bool saturate, int output_dtype, int precision,
+                         int opset, out_array& out) {
+  const ox::tensor tx = onnx_tensor(x, x_type, x_shape, "x");
+  const ox::tensor ts = onnx_tensor(scale, scale_type, scale_shape, "y_scale");
+  ox::tensor tz;
+  const bool has_zero = !zero.is_none();
+  if (has_zero) tz = onnx_tensor(nb::cast<in_array>(zero), zero_type, scale_shape, "y_zero_point");
+  ox::quantize_attributes a;
+  a.axis = axis;
+  a.block_size = block_size;
+  a.saturate = saturate;
+  a.output_dtype = onnx_type_or_undefined(output_dtype);
+  a.precision = onnx_type_or_undefined(precision);
+  a.opset = opset;
+  return onnx_run("quantize_linear", out, [&] {
+    return ox::quantize_linear(tx, ts, has_zero ? &tz : nullptr, a);
+  });
+}
+
+int onnx_dequantize_linear(const in_array& x, int x_type, const shape_type& x_shape,
+                           const in_array& scale, int scale_type, const shape_type& scale_shape,
+                           const nb::object& zero, std::int64_t axis, std::int64_t block_size,
+                           int output_dtype, int opset, out_array& out) {
+  const ox::tensor tx = onnx_tensor(x, x_type, x_shape, "x");
+  const ox::tensor ts = onnx_tensor(scale, scale_type, scale_shape, "x_scale");
+  ox::tensor tz;
+  const bool has_zero = !zero.is_none();
+  // x_zero_point has x's type (DequantizeLinear: "x_zero_point: T1").
+  if (has_zero) tz = onnx_tensor(nb::cast<in_array>(zero), x_type, scale_shape, "x_zero_point");
+  ox::dequantize_attributes a;
+  a.axis = axis;
+  a.block_size = block_size;
+  a.output_dtype = onnx_type_or_undefined(output_dtype);
+  a.opset = opset;
+  return onnx_run("dequantize_linear", out, [&] {
+    return ox::dequantize_linear(tx, ts, has_zero ? &tz : nullptr, a);
+  });
+}
+
+int onnx_cast(const in_array& x, int x_type, const shape_type& x_shape, int to, bool saturate,
+              int round_mode, int opset, out_array& out) {
+  const ox::tensor tx = onnx_tensor(x, x_type, x_shape, "x");
+  const ox::data_type t = ox::data_type_from_int(to);
+  if (t == ox::data_type::undefined) throw nb::value_error("to: not an ONNX type number");
+  if (round_mode < 0 || round_mode > 2) throw nb::value_error("round_mode id out of range");
+  ox::cast_attributes a;
+  a.saturate = saturate;
+  a.round_mode = static_cast<ox::e8m0_round_mode>(round_mode);
+  a.opset = opset;
+  return onnx_run("cast", out, [&] { return ox::cast(tx, t, a); });
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -570,4 +681,32 @@ NB_MODULE(_core, m) {
   m.def("calibrate", &calibrate, nb::arg("x").noconvert(), nb::arg("rows"), nb::arg("length"),
         nb::arg("format"), nb::arg("method"), nb::arg("percentile"), nb::arg("power_of_two"),
         nb::arg("on_data"));
+
+  m.def("onnx_types", [] {
+    // (TensorProto number, ONNX name, bits, is an integer type).
+    std::vector<std::tuple<int, std::string, int, bool>> types;
+    for (const auto& e : ox::data_type_formats) {
+      types.emplace_back(static_cast<int>(e.type), std::string(ox::name_of(e.type)),
+                         ox::bits_of(e.type), ox::is_integer(e.type));
+    }
+    return types;
+  });
+  m.def("onnx_type_from_name", [](const std::string& name) {
+    return static_cast<int>(ox::data_type_from_name(name));
+  });
+  m.def("onnx_newest_opset", [] { return ox::newest_opset; });
+  m.def("onnx_quantize_linear", &onnx_quantize_linear, nb::arg("x").noconvert(),
+        nb::arg("x_type"), nb::arg("x_shape"), nb::arg("scale").noconvert(),
+        nb::arg("scale_type"), nb::arg("scale_shape"), nb::arg("zero").none(),
+        nb::arg("zero_type"), nb::arg("axis"), nb::arg("block_size"), nb::arg("saturate"),
+        nb::arg("output_dtype"), nb::arg("precision"), nb::arg("opset"),
+        nb::arg("out").noconvert());
+  m.def("onnx_dequantize_linear", &onnx_dequantize_linear, nb::arg("x").noconvert(),
+        nb::arg("x_type"), nb::arg("x_shape"), nb::arg("scale").noconvert(),
+        nb::arg("scale_type"), nb::arg("scale_shape"), nb::arg("zero").none(),
+        nb::arg("axis"), nb::arg("block_size"), nb::arg("output_dtype"), nb::arg("opset"),
+        nb::arg("out").noconvert());
+  m.def("onnx_cast", &onnx_cast, nb::arg("x").noconvert(), nb::arg("x_type"),
+        nb::arg("x_shape"), nb::arg("to"), nb::arg("saturate"), nb::arg("round_mode"),
+        nb::arg("opset"), nb::arg("out").noconvert());
 }
