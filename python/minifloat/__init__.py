@@ -4,7 +4,11 @@ The C++ library's bulk conversions on NumPy arrays: every rounding mode of
 IEEE 754 (clause 4.3), saturating or not, stochastic rounding reproducible by
 seed and offset, a fused scale and amax. Each call is one call of
 ``mf::bulk::encode`` / ``mf::bulk::decode`` on the array's own buffer, with
-the GIL released; the rules are those of docs/semantics.md.
+the GIL released; the rules are those of docs/semantics.md. The hybrid
+MatMul (``matmul``), the MX block formats and NVFP4 (``mx_quantize``,
+``mx_dequantize``), calibration (``calibrate``) and ONNX's QuantizeLinear,
+DequantizeLinear and Cast (``quantize_linear``, ``dequantize_linear``,
+``cast``) call their C++ entries the same way.
 
     >>> import numpy as np, minifloat as mf
     >>> q = mf.encode(np.array([0.3, 300, 1000], np.float32), "e4m3fn", saturate=True)
