@@ -817,8 +817,11 @@ def mx_dequantize(q: MXArray, *, out: Optional[np.ndarray] = None) -> np.ndarray
         raise ValueError(f"q.shape: {shape} has a negative dimension")
     scales_shape, elements_shape = _mx_shapes(name, shape)
     scale_dtype, element_dtype = _mx_dtypes(name)
-    scales = _mx_part(q.scales, "q.scales", list({scale_dtype, np.dtype(np.uint8)}), scales_shape)
-    element_dtypes = list({element_dtype, np.dtype(np.uint8)})
+    # The typed dtype first, then the codes (the same dtype when there is no
+    # typed one).
+    scale_dtypes = list(dict.fromkeys([scale_dtype, np.dtype(np.uint8)]))
+    scales = _mx_part(q.scales, "q.scales", scale_dtypes, scales_shape)
+    element_dtypes = list(dict.fromkeys([element_dtype, np.dtype(np.uint8)]))
     elements = _mx_part(q.elements, "q.elements", element_dtypes, elements_shape)
     s_t = 1.0
     if name == "nvfp4":
