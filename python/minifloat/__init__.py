@@ -663,9 +663,13 @@ class MXArray:
       float8_e5m2, or uint8 codes); MXINT8: int8 of shape ``shape``; MXFP6,
       MXFP4, NVFP4: packed bytes (uint8), shape ``shape[:-1] + (bytes per
       row,)``: FP4 two per byte, the first in the low nibble; FP6 a
-      little-endian bit stream, element i in bits [6i, 6i+6).
+      little-endian bit stream, element i in bits [6i, 6i+6). With
+      packed=False one code per element instead, shape ``shape``
+      (float4_e2m1fn / float6_e2m3fn / float6_e3m2fn, or uint8 codes).
     shape: the shape of the values.
     tensor_scale: NVFP4's float32 tensor scale (None for the MX formats).
+    packed: whether FP4 / FP6 elements are packed (no meaning for 8-bit
+      elements).
     """
 
     format: str
@@ -673,6 +677,7 @@ class MXArray:
     elements: np.ndarray
     shape: Tuple[int, ...]
     tensor_scale: Optional[float] = None
+    packed: bool = True
 
 
 def _mx_format(fmt: Any, arg: str) -> str:
@@ -693,24 +698,21 @@ def _mx_rows(shape: Tuple[int, ...]) -> Tuple[int, int]:
     return int(np.prod(shape[:-1], dtype=np.int64)), int(shape[-1])
 
 
-def _mx_dtypes(name: str) -> Tuple[np.dtype, np.dtype]:
+def _mx_dtypes(name: str, packed: bool) -> Tuple[np.dtype, np.dtype]:
     """The dtypes mx_quantize returns: (scales, elements)."""
     element, _, scale = _MX[name]
     scale_dtype = _TYPED[_ID_BY_NAME[scale]] or np.dtype(np.uint8)
     if element is None:
         return scale_dtype, np.dtype(np.int8)
-    if _INFO[_ID_BY_NAME[element]]["bits"] == 8:
+    if _INFO[_ID_BY_NAME[element]]["bits"] == 8 or not packed:
         return scale_dtype, _TYPED[_ID_BY_NAME[element]] or np.dtype(np.uint8)
     return scale_dtype, np.dtype(np.uint8)
 
 
-def _mx_shapes(name: str, shape: Tuple[int, ...]) -> Tuple[tuple, tuple]:
+def _mx_shapes(name: str, shape: Tuple[int, ...], packed: bool) -> Tuple[tuple, tuple]:
     rows, length = _mx_rows(shape)
-    scales, elements = _core.mx_row_sizes(MX_FORMATS.index(name), length)
+    scales, elements = _core.mx_row_sizes(MX_FORMATS.index(name), length, packed)
     lead = tuple(shape[:-1]) if shape else ()
-    element_bits = 8 if _MX[name][0] is None else _INFO[_ID_BY_NAME[_MX[name][0]]]["bits"]
-    if element_bits == 8:
-        return lead + (scales,), lead + (length,)
     return lead + (scales,), lead + (elements,)
 
 
@@ -726,7 +728,7 @@ def _positive_float32(value: Any, arg: str) -> float:
 
 
 def mx_quantize(x: Any, fmt: str, *, scale_rounding: Optional[str] = None,
-                tensor_scale: Optional[float] = None) -> MXArray:
+                tensor_scale: Optional[float] = None, packed: bool = True) -> MXArray:
     """Quantizes float32 values to an MX format or NVFP4
     (mf::mx::quantize<Fmt>, mf::mx::nvfp4::quantize), blocks along the last
     axis.
@@ -743,6 +745,10 @@ def mx_quantize(x: Any, fmt: str, *, scale_rounding: Optional[str] = None,
       round to nearest.
     tensor_scale: NVFP4's float32 tensor scale (finite, positive); default
       amax / (448 * 6) of the whole of x (mf::mx::nvfp4::tensor_scale).
+    packed: FP4 / FP6 elements packed as the C++ tensor layout stores them
+      (the default), or one code per element (mf::mx::unpack_fp4 /
+      unpack_fp6 of it): ml_dtypes float4_e2m1fn / float6_e2m3fn /
+      float6_e3m2fn arrays of x's shape.
     Returns an MXArray. Elements are V_i / X rounded to nearest even,
     saturating; a block holding NaN or Inf gets the NaN scale and zero
     elements (docs/mx.md, section 2).
@@ -773,14 +779,18 @@ def mx_quantize(x: Any, fmt: str, *, scale_rounding: Optional[str] = None,
         if not nvfp4:
             raise ValueError(f"tensor_scale: NVFP4's tensor scale, got fmt={fmt!r}")
         s_t = _positive_float32(tensor_scale, "tensor_scale")
+    if not isinstance(packed, (bool, np.bool_)):
+        raise TypeError(f"packed: expected True or False, got {packed!r}")
+    packed = bool(packed)
     rows, length = _mx_rows(a.shape)
-    scales_shape, elements_shape = _mx_shapes(name, a.shape)
-    scale_dtype, element_dtype = _mx_dtypes(name)
+    scales_shape, elements_shape = _mx_shapes(name, a.shape, packed)
+    scale_dtype, element_dtype = _mx_dtypes(name, packed)
     scales = np.empty(scales_shape, scale_dtype)
     elements = np.empty(elements_shape, element_dtype)
-    got = _core.mx_quantize(a, rows, length, MX_FORMATS.index(name), mode, scales.view(np.uint8),
-                            elements.view(np.uint8), tensor_scale is not None, s_t)
-    return MXArray(name, scales, elements, tuple(a.shape), got if nvfp4 else None)
+    got = _core.mx_quantize(a, rows, length, MX_FORMATS.index(name), mode, packed,
+                            scales.view(np.uint8), elements.view(np.uint8),
+                            tensor_scale is not None, s_t)
+    return MXArray(name, scales, elements, tuple(a.shape), got if nvfp4 else None, packed)
 
 
 def _mx_part(v: Any, arg: str, accepted: list, shape: tuple) -> np.ndarray:
@@ -801,9 +811,9 @@ def mx_dequantize(q: MXArray, *, out: Optional[np.ndarray] = None) -> np.ndarray
     rounding. Every element of a NaN-scale block is NaN.
 
     q: an MXArray, from mx_quantize or built from stored arrays
-      (``MXArray("mxfp4", scales, elements, shape)``); scales and elements
-      may be typed (ml_dtypes) or uint8 codes (MXINT8 elements int8 or
-      uint8).
+      (``MXArray("mxfp4", scales, elements, shape)``, ``packed=False`` for
+      FP4 / FP6 elements one per byte); scales and elements may be typed
+      (ml_dtypes) or uint8 codes (MXINT8 elements int8 or uint8).
     out: a float32 array of q.shape to write (C-contiguous).
     """
     if not isinstance(q, MXArray):
@@ -815,8 +825,11 @@ def mx_dequantize(q: MXArray, *, out: Optional[np.ndarray] = None) -> np.ndarray
         raise TypeError(f"q.shape: expected a tuple of ints, got {q.shape!r}") from None
     if any(d < 0 for d in shape):
         raise ValueError(f"q.shape: {shape} has a negative dimension")
-    scales_shape, elements_shape = _mx_shapes(name, shape)
-    scale_dtype, element_dtype = _mx_dtypes(name)
+    if not isinstance(q.packed, (bool, np.bool_)):
+        raise TypeError(f"q.packed: expected True or False, got {q.packed!r}")
+    packed = bool(q.packed)
+    scales_shape, elements_shape = _mx_shapes(name, shape, packed)
+    scale_dtype, element_dtype = _mx_dtypes(name, packed)
     # The typed dtype first, then the codes (the same dtype when there is no
     # typed one).
     scale_dtypes = list(dict.fromkeys([scale_dtype, np.dtype(np.uint8)]))
@@ -840,7 +853,7 @@ def mx_dequantize(q: MXArray, *, out: Optional[np.ndarray] = None) -> np.ndarray
     if out is not None and np.may_share_memory(out, scales):
         raise ValueError("out: overlaps q.scales")
     rows, length = _mx_rows(shape)
-    _core.mx_dequantize(scales, elements, rows, length, MX_FORMATS.index(name), s_t, y)
+    _core.mx_dequantize(scales, elements, rows, length, MX_FORMATS.index(name), packed, s_t, y)
     return y
 
 

@@ -361,23 +361,36 @@ void visit_mx_format(int id, F&& f) {
   }
 }
 
-// Scale bytes and element bytes of one row of `length` elements.
-std::tuple<std::size_t, std::size_t> mx_row_sizes(int id, std::size_t length) {
-  if (id == mx_nvfp4) {
-    return {mf::mx::nvfp4::scale_count(length), mf::mx::nvfp4::element_bytes(length)};
-  }
-  std::size_t scales = 0, elements = 0;
-  visit_mx_format(id, [&](auto fmt) {
-    using Fmt = decltype(fmt);
-    scales = mf::mx::scale_count<Fmt>(length);
-    elements = mf::mx::element_bytes<Fmt>(length);
-  });
-  return {scales, elements};
+// Bits of an element of format `id` (NVFP4: e2m1fn's 4).
+int mx_element_bits(int id) {
+  if (id == mx_nvfp4) return 4;
+  int bits = 0;
+  visit_mx_format(id, [&](auto fmt) { bits = decltype(fmt)::element_bits; });
+  return bits;
 }
 
-void check_mx_arrays(int id, std::size_t rows, std::size_t length, std::size_t values,
-                     const char* values_name, std::size_t scales, std::size_t elements) {
-  const auto [row_scales, row_elements] = mx_row_sizes(id, length);
+// Scale bytes and element bytes of one row of `length` elements: packed
+// as the C++ tensor layout stores them, or one code per byte (`packed`
+// false: the same as packed for the 8-bit elements).
+std::tuple<std::size_t, std::size_t> mx_row_sizes(int id, std::size_t length, bool packed) {
+  std::size_t scales = 0, elements = 0;
+  if (id == mx_nvfp4) {
+    scales = mf::mx::nvfp4::scale_count(length);
+    elements = mf::mx::nvfp4::element_bytes(length);
+  } else {
+    visit_mx_format(id, [&](auto fmt) {
+      using Fmt = decltype(fmt);
+      scales = mf::mx::scale_count<Fmt>(length);
+      elements = mf::mx::element_bytes<Fmt>(length);
+    });
+  }
+  return {scales, packed ? elements : length};
+}
+
+void check_mx_arrays(int id, std::size_t rows, std::size_t length, bool packed,
+                     std::size_t values, const char* values_name, std::size_t scales,
+                     std::size_t elements) {
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length, packed);
   if (values != rows * length || scales != rows * row_scales ||
       elements != rows * row_elements) {
     throw nb::value_error((std::string(values_name) +
@@ -385,21 +398,52 @@ void check_mx_arrays(int id, std::size_t rows, std::size_t length, std::size_t v
   }
 }
 
+// The elements of one row in the packed layout the C++ entries read and
+// write: the caller's row itself, or (one code per byte asked for FP4 /
+// FP6) a row buffer that mf::mx::pack_fp4 / pack_fp6 fill from the codes
+// and unpack_fp4 / unpack_fp6 empty into them.
+class packed_row {
+ public:
+  packed_row(int id, std::size_t length, bool packed)
+      : bits_(mx_element_bits(id)), length_(length), convert_(!packed && bits_ < 8) {
+    if (convert_) buffer_.resize(std::get<1>(mx_row_sizes(id, length, true)));
+  }
+  std::uint8_t* for_writing(std::uint8_t* row) { return convert_ ? buffer_.data() : row; }
+  void written(std::uint8_t* row) {
+    if (!convert_) return;
+    if (bits_ == 4) mf::mx::unpack_fp4(buffer_.data(), row, length_);
+    else mf::mx::unpack_fp6(buffer_.data(), row, length_);
+  }
+  const std::uint8_t* for_reading(const std::uint8_t* row) {
+    if (!convert_) return row;
+    if (bits_ == 4) mf::mx::pack_fp4(row, buffer_.data(), length_);
+    else mf::mx::pack_fp6(row, buffer_.data(), length_);
+    return buffer_.data();
+  }
+
+ private:
+  int bits_;
+  std::size_t length_;
+  bool convert_;
+  std::vector<std::uint8_t> buffer_;
+};
+
 // Quantizes `rows` rows of `length` float32 values; returns the NVFP4 tensor
 // scale (the given one, or mf::mx::nvfp4::tensor_scale of the whole input
 // when `tensor_scale_given` is false), NaN for the MX formats.
 double mx_quantize(const in_array& in, std::size_t rows, std::size_t length, int id, int mode,
-                   out_array& scales, out_array& elements, bool tensor_scale_given,
+                   bool packed, out_array& scales, out_array& elements, bool tensor_scale_given,
                    float tensor_scale) {
   check_itemsize("x", in.itemsize(), sizeof(float));
   check_itemsize("scales", scales.itemsize(), 1);
   check_itemsize("elements", elements.itemsize(), 1);
-  check_mx_arrays(id, rows, length, in.size(), "x", scales.size(), elements.size());
+  check_mx_arrays(id, rows, length, packed, in.size(), "x", scales.size(), elements.size());
   if (mode < 0 || mode > 2) throw nb::value_error("scale rounding id out of range");
-  const auto [row_scales, row_elements] = mx_row_sizes(id, length);
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length, packed);
   const auto* x = static_cast<const float*>(in.data());
   auto* s = static_cast<std::uint8_t*>(scales.data());
   auto* e = static_cast<std::uint8_t*>(elements.data());
+  packed_row row(id, length, packed);
   if (id == mx_nvfp4) {
     nb::gil_scoped_release unlocked;
     // One tensor scale for the whole input (NVFP4's second level), then the
@@ -407,8 +451,9 @@ double mx_quantize(const in_array& in, std::size_t rows, std::size_t length, int
     const float s_t = tensor_scale_given ? tensor_scale
                                          : mf::mx::nvfp4::tensor_scale(x, rows * length);
     for (std::size_t r = 0; r < rows; ++r) {
-      mf::mx::nvfp4::quantize(x + r * length, s + r * row_scales, e + r * row_elements, length,
-                              s_t);
+      mf::mx::nvfp4::quantize(x + r * length, s + r * row_scales,
+                              row.for_writing(e + r * row_elements), length, s_t);
+      row.written(e + r * row_elements);
     }
     return static_cast<double>(s_t);
   }
@@ -417,28 +462,30 @@ double mx_quantize(const in_array& in, std::size_t rows, std::size_t length, int
     using Fmt = decltype(fmt);
     nb::gil_scoped_release unlocked;
     for (std::size_t r = 0; r < rows; ++r) {
-      mf::mx::quantize<Fmt>(x + r * length, s + r * row_scales, e + r * row_elements, length,
-                            rounding);
+      mf::mx::quantize<Fmt>(x + r * length, s + r * row_scales,
+                            row.for_writing(e + r * row_elements), length, rounding);
+      row.written(e + r * row_elements);
     }
   });
   return std::numeric_limits<double>::quiet_NaN();
 }
 
 void mx_dequantize(const in_array& scales, const in_array& elements, std::size_t rows,
-                   std::size_t length, int id, float tensor_scale, out_array& out) {
+                   std::size_t length, int id, bool packed, float tensor_scale, out_array& out) {
   check_itemsize("scales", scales.itemsize(), 1);
   check_itemsize("elements", elements.itemsize(), 1);
   check_itemsize("out", out.itemsize(), sizeof(float));
-  check_mx_arrays(id, rows, length, out.size(), "out", scales.size(), elements.size());
-  const auto [row_scales, row_elements] = mx_row_sizes(id, length);
+  check_mx_arrays(id, rows, length, packed, out.size(), "out", scales.size(), elements.size());
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length, packed);
   const auto* s = static_cast<const std::uint8_t*>(scales.data());
   const auto* e = static_cast<const std::uint8_t*>(elements.data());
   auto* y = static_cast<float*>(out.data());
+  packed_row row(id, length, packed);
   if (id == mx_nvfp4) {
     nb::gil_scoped_release unlocked;
     for (std::size_t r = 0; r < rows; ++r) {
-      mf::mx::nvfp4::dequantize(s + r * row_scales, e + r * row_elements, y + r * length, length,
-                                tensor_scale);
+      mf::mx::nvfp4::dequantize(s + r * row_scales, row.for_reading(e + r * row_elements),
+                                y + r * length, length, tensor_scale);
     }
     return;
   }
@@ -446,7 +493,8 @@ void mx_dequantize(const in_array& scales, const in_array& elements, std::size_t
     using Fmt = decltype(fmt);
     nb::gil_scoped_release unlocked;
     for (std::size_t r = 0; r < rows; ++r) {
-      mf::mx::dequantize<Fmt>(s + r * row_scales, e + r * row_elements, y + r * length, length);
+      mf::mx::dequantize<Fmt>(s + r * row_scales, row.for_reading(e + r * row_elements),
+                              y + r * length, length);
     }
   });
 }
@@ -670,14 +718,14 @@ NB_MODULE(_core, m) {
         nb::arg("reference_only"), nb::arg("check_z"), nb::arg("integer_scale"),
         nb::arg("requant_fp32"), nb::arg("want_accumulator"));
 
-  m.def("mx_row_sizes", &mx_row_sizes, nb::arg("id"), nb::arg("length"));
+  m.def("mx_row_sizes", &mx_row_sizes, nb::arg("id"), nb::arg("length"), nb::arg("packed"));
   m.def("mx_quantize", &mx_quantize, nb::arg("x").noconvert(), nb::arg("rows"),
-        nb::arg("length"), nb::arg("id"), nb::arg("mode"), nb::arg("scales").noconvert(),
-        nb::arg("elements").noconvert(), nb::arg("tensor_scale_given"),
-        nb::arg("tensor_scale"));
+        nb::arg("length"), nb::arg("id"), nb::arg("mode"), nb::arg("packed"),
+        nb::arg("scales").noconvert(), nb::arg("elements").noconvert(),
+        nb::arg("tensor_scale_given"), nb::arg("tensor_scale"));
   m.def("mx_dequantize", &mx_dequantize, nb::arg("scales").noconvert(),
         nb::arg("elements").noconvert(), nb::arg("rows"), nb::arg("length"), nb::arg("id"),
-        nb::arg("tensor_scale"), nb::arg("out").noconvert());
+        nb::arg("packed"), nb::arg("tensor_scale"), nb::arg("out").noconvert());
   m.def("calibrate", &calibrate, nb::arg("x").noconvert(), nb::arg("rows"), nb::arg("length"),
         nb::arg("format"), nb::arg("method"), nb::arg("percentile"), nb::arg("power_of_two"),
         nb::arg("on_data"));

@@ -252,6 +252,31 @@ def test_blocks_run_along_the_last_axis():
     assert np.all(np.abs(y - x) <= x_scale)
 
 
+@pytest.mark.parametrize("name", ["mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4"])
+def test_unpacked_elements_are_the_packed_ones_one_per_byte(ml_dtypes, name):
+    x = sample_rows(70)
+    if name == "nvfp4":  # one NaN makes every NVFP4 block NaN
+        x = np.where(np.isfinite(x), x, np.float32(0))
+    p = mf.mx_quantize(x, name)
+    u = mf.mx_quantize(x, name, packed=False)
+    element = "e2m1fn" if name == "nvfp4" else ELEMENTS[name][0]
+    bits = mf.info(element).bits
+    assert u.packed is False and p.packed is True
+    assert u.elements.dtype == mf.info(element).dtype and u.elements.shape == x.shape
+    assert np.array_equal(codes(u.scales), codes(p.scales))
+    assert np.array_equal(codes(u.elements), unpack(codes(p.elements), bits, 70))
+    assert u.tensor_scale == p.tensor_scale or name != "nvfp4"
+    assert not np.all(np.isnan(mf.mx_dequantize(p)))
+    y = mf.mx_dequantize(u)
+    assert same_floats(y, mf.mx_dequantize(p))
+    plain = mf.MXArray(name, codes(u.scales), codes(u.elements), x.shape, u.tensor_scale, False)
+    assert same_floats(mf.mx_dequantize(plain), y)
+    if name != "nvfp4":  # ml_dtypes reads the same values: X * P_i
+        scale = np.repeat(u.scales.astype(np.float64), K, axis=1)[:, :70]
+        with np.errstate(invalid="ignore"):
+            assert same_floats(y, (u.elements.astype(np.float64) * scale).astype(np.float32))
+
+
 def test_zero_dimensional_and_empty_inputs():
     q = mf.mx_quantize(np.float32(3.0), "mxfp8_e4m3")
     assert q.shape == () and mf.mx_dequantize(q).shape == () and mf.mx_dequantize(q) == 3.0
@@ -373,6 +398,13 @@ X = np.ones((2, 64), np.float32)
     (lambda: mf.mx_dequantize(mf.MXArray("mxfp4", np.zeros((2, 2), np.uint8),
                                          np.zeros((2, 64), np.uint8), (2, 64))),
      ValueError, r"q.elements: shape \(2, 64\) differs from the \(2, 32\)"),
+    (lambda: mf.mx_dequantize(mf.MXArray("mxfp4", np.zeros((2, 2), np.uint8),
+                                         np.zeros((2, 32), np.uint8), (2, 64), None, False)),
+     ValueError, r"q.elements: shape \(2, 32\) differs from the \(2, 64\)"),
+    (lambda: mf.mx_dequantize(mf.MXArray("mxfp4", np.zeros((2, 2), np.uint8),
+                                         np.zeros((2, 32), np.uint8), (2, 64), None, "no")),
+     TypeError, r"q.packed: expected True or False"),
+    (lambda: mf.mx_quantize(X, "mxfp4", packed=0), TypeError, r"packed: expected True or False"),
     (lambda: mf.mx_dequantize(mf.MXArray("mxfp4", np.zeros((2, 2), np.float32),
                                          np.zeros((2, 32), np.uint8), (2, 64))),
      TypeError, r"q.scales: dtype float32 is not accepted; accepted: "
