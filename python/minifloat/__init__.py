@@ -1043,9 +1043,11 @@ def _onnx_input(v: Any, arg: str, given_type: Any, type_arg: Optional[str]):
         if a.size and (a.min() < low or a.max() > high):
             raise ValueError(f"{arg}: {_ONNX_TYPES[number][0]} values lie in {low}..{high}")
     width = {1: np.uint8, 2: np.uint16, 4: np.uint32}[a.dtype.itemsize]
-    codes = a.view(width).astype(np.uint32)
+    codes = a.view(width)  # float32 input: its own buffer, no copy
+    if width != np.uint32:
+        codes = codes.astype(np.uint32)
     if bits == 4:
-        codes &= 0xF
+        codes &= 0xF  # a copy (4-bit types are held in bytes)
     return codes, number, [int(d) for d in a.shape]
 
 

@@ -565,46 +565,78 @@ std::vector<calibration_row> calibrate(const in_array& in, std::size_t rows, std
 namespace ox = mf::onnx;
 using shape_type = std::vector<std::int64_t>;
 
-ox::tensor onnx_tensor(const in_array& codes, int type, const shape_type& shape,
-                       const char* what) {
+// An operator input as the binding receives it, checked with the GIL
+// held; tensor() copies it into an mf::onnx::tensor, which needs no Python
+// and runs with the GIL released.
+struct onnx_input {
+  const std::uint32_t* codes = nullptr;
+  std::size_t count = 0;
+  ox::data_type type = ox::data_type::undefined;
+  shape_type shape;
+
+  ox::tensor tensor() const {
+    return ox::tensor_from_codes(type, shape, std::vector<std::uint32_t>(codes, codes + count));
+  }
+};
+
+onnx_input onnx_input_of(const in_array& codes, int type, const shape_type& shape,
+                         const char* what) {
   check_itemsize(what, codes.itemsize(), sizeof(std::uint32_t));
-  const ox::data_type t = ox::data_type_from_int(type);
-  if (t == ox::data_type::undefined) {
+  onnx_input in;
+  in.type = ox::data_type_from_int(type);
+  if (in.type == ox::data_type::undefined) {
     throw nb::value_error((std::string(what) + ": ONNX type " + std::to_string(type) +
                            " is not one of the operators'").c_str());
   }
-  const auto* p = static_cast<const std::uint32_t*>(codes.data());
-  ox::tensor tensor = ox::tensor_from_codes(t, shape, std::vector<std::uint32_t>(p, p + codes.size()));
-  if (tensor.element_count() != codes.size()) {
-    throw nb::value_error((std::string(what) + ": the shape's element count differs from the codes'").c_str());
+  std::size_t count = 1;
+  for (const std::int64_t d : shape) {
+    if (d < 0) throw nb::value_error((std::string(what) + ": negative dimension").c_str());
+    count *= static_cast<std::size_t>(d);
   }
-  return tensor;
+  if (count != codes.size()) {
+    throw nb::value_error(
+        (std::string(what) + ": the shape's element count differs from the codes'").c_str());
+  }
+  in.codes = static_cast<const std::uint32_t*>(codes.data());
+  in.count = codes.size();
+  in.shape = shape;
+  return in;
 }
 
 ox::data_type onnx_type_or_undefined(int type) {
   return type == 0 ? ox::data_type::undefined : ox::data_type_from_int(type);
 }
 
-// Runs `op` (which returns the output tensor) without the GIL and writes
-// the output's codes into `out`.
+// Runs `op` (which builds the input tensors and returns the output tensor)
+// and writes the output's codes into `out`, all without the GIL: the
+// copies into and out of the tensors are as long as the operator's own
+// loop.
 template <class Op>
 int onnx_run(const char* name, out_array& out, Op&& op) {
   check_itemsize("out", out.itemsize(), sizeof(std::uint32_t));
-  ox::tensor y;
+  auto* y_codes = static_cast<std::uint32_t*>(out.data());
+  const std::size_t y_count = out.size();
+  int type = 0;
+  bool count_differs = false;
   std::string error;
   {
     nb::gil_scoped_release unlocked;
     try {
-      y = op();
+      const ox::tensor y = op();
+      const std::vector<std::uint32_t> codes = ox::codes_of(y);
+      if (codes.size() != y_count) {
+        count_differs = true;
+      } else if (!codes.empty()) {
+        std::memcpy(y_codes, codes.data(), codes.size() * sizeof(std::uint32_t));
+      }
+      type = static_cast<int>(y.type);
     } catch (const ox::invalid_model& e) {
       error = e.what();
     }
   }
   if (!error.empty()) throw nb::value_error((std::string(name) + ": " + error).c_str());
-  const std::vector<std::uint32_t> codes = ox::codes_of(y);
-  if (codes.size() != out.size()) throw nb::value_error("out: element count differs from x's");
-  if (!codes.empty()) std::memcpy(out.data(), codes.data(), codes.size() * sizeof(std::uint32_t));
-  return static_cast<int>(y.type);
+  if (count_differs) throw nb::value_error("out: element count differs from x's");
+  return type;
 }
 
 int onnx_quantize_linear(const in_array& x, int x_type, const shape_type& x_shape,
@@ -612,11 +644,13 @@ int onnx_quantize_linear(const in_array& x, int x_type, const shape_type& x_shap
                          const nb::object& zero, int zero_type, std::int64_t axis,
                          std::int64_t block_size, bool saturate, int output_dtype, int precision,
                          int opset, out_array& out) {
-  const ox::tensor tx = onnx_tensor(x, x_type, x_shape, "x");
-  const ox::tensor ts = onnx_tensor(scale, scale_type, scale_shape, "y_scale");
-  ox::tensor tz;
+  const onnx_input ix = onnx_input_of(x, x_type, x_shape, "x");
+  const onnx_input is = onnx_input_of(scale, scale_type, scale_shape, "y_scale");
   const bool has_zero = !zero.is_none();
-  if (has_zero) tz = onnx_tensor(nb::cast<in_array>(zero), zero_type, scale_shape, "y_zero_point");
+  onnx_input iz;
+  if (has_zero) {
+    iz = onnx_input_of(nb::cast<in_array>(zero), zero_type, scale_shape, "y_zero_point");
+  }
   ox::quantize_attributes a;
   a.axis = axis;
   a.block_size = block_size;
@@ -625,7 +659,8 @@ int onnx_quantize_linear(const in_array& x, int x_type, const shape_type& x_shap
   a.precision = onnx_type_or_undefined(precision);
   a.opset = opset;
   return onnx_run("quantize_linear", out, [&] {
-    return ox::quantize_linear(tx, ts, has_zero ? &tz : nullptr, a);
+    const ox::tensor tz = has_zero ? iz.tensor() : ox::tensor{};
+    return ox::quantize_linear(ix.tensor(), is.tensor(), has_zero ? &tz : nullptr, a);
   });
 }
 
@@ -633,25 +668,26 @@ int onnx_dequantize_linear(const in_array& x, int x_type, const shape_type& x_sh
                            const in_array& scale, int scale_type, const shape_type& scale_shape,
                            const nb::object& zero, std::int64_t axis, std::int64_t block_size,
                            int output_dtype, int opset, out_array& out) {
-  const ox::tensor tx = onnx_tensor(x, x_type, x_shape, "x");
-  const ox::tensor ts = onnx_tensor(scale, scale_type, scale_shape, "x_scale");
-  ox::tensor tz;
+  const onnx_input ix = onnx_input_of(x, x_type, x_shape, "x");
+  const onnx_input is = onnx_input_of(scale, scale_type, scale_shape, "x_scale");
   const bool has_zero = !zero.is_none();
+  onnx_input iz;
   // x_zero_point has x's type (DequantizeLinear: "x_zero_point: T1").
-  if (has_zero) tz = onnx_tensor(nb::cast<in_array>(zero), x_type, scale_shape, "x_zero_point");
+  if (has_zero) iz = onnx_input_of(nb::cast<in_array>(zero), x_type, scale_shape, "x_zero_point");
   ox::dequantize_attributes a;
   a.axis = axis;
   a.block_size = block_size;
   a.output_dtype = onnx_type_or_undefined(output_dtype);
   a.opset = opset;
   return onnx_run("dequantize_linear", out, [&] {
-    return ox::dequantize_linear(tx, ts, has_zero ? &tz : nullptr, a);
+    const ox::tensor tz = has_zero ? iz.tensor() : ox::tensor{};
+    return ox::dequantize_linear(ix.tensor(), is.tensor(), has_zero ? &tz : nullptr, a);
   });
 }
 
 int onnx_cast(const in_array& x, int x_type, const shape_type& x_shape, int to, bool saturate,
               int round_mode, int opset, out_array& out) {
-  const ox::tensor tx = onnx_tensor(x, x_type, x_shape, "x");
+  const onnx_input ix = onnx_input_of(x, x_type, x_shape, "x");
   const ox::data_type t = ox::data_type_from_int(to);
   if (t == ox::data_type::undefined) throw nb::value_error("to: not an ONNX type number");
   if (round_mode < 0 || round_mode > 2) throw nb::value_error("round_mode id out of range");
@@ -659,7 +695,7 @@ int onnx_cast(const in_array& x, int x_type, const shape_type& x_shape, int to, 
   a.saturate = saturate;
   a.round_mode = static_cast<ox::e8m0_round_mode>(round_mode);
   a.opset = opset;
-  return onnx_run("cast", out, [&] { return ox::cast(tx, t, a); });
+  return onnx_run("cast", out, [&] { return ox::cast(ix.tensor(), t, a); });
 }
 
 }  // namespace
