@@ -42,7 +42,7 @@ def close(value, text):
     want = float(text)
     if math.isinf(want):
         return math.isinf(value) and value > 0
-    return math.isclose(value, want, rel_tol=5e-6, abs_tol=1e-300)
+    return math.isclose(value, want, rel_tol=6e-6, abs_tol=1e-300)
 
 
 def sample(shape):
