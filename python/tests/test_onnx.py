@@ -267,6 +267,18 @@ def test_outputs_follow_dtype_names_and_numbers():
     assert mf.cast(np.float32(3.0), "float16").shape == ()
 
 
+def test_empty_zero_dimensional_and_strided_inputs():
+    empty = np.zeros((0, 3), np.float32)
+    assert mf.quantize_linear(empty, np.float32(1)).shape == (0, 3)
+    assert mf.dequantize_linear(np.zeros((2, 0), np.int8), np.float32(1)).shape == (2, 0)
+    assert mf.cast(empty, "float8e5m2").shape == (0, 3)
+    assert mf.quantize_linear(np.float32(3.0), np.float32(0.5)) == 6
+    x = np.linspace(-8, 8, 40, dtype=np.float32).reshape(5, 8)
+    assert np.array_equal(mf.quantize_linear(x[:, ::2], np.float32(0.5), output_dtype="int8"),
+                          mf.quantize_linear(x[:, ::2].copy(), np.float32(0.5),
+                                             output_dtype="int8"))
+
+
 X = np.linspace(-4, 4, 12, dtype=np.float32).reshape(3, 4)
 S = np.float32(0.5)
 
