@@ -4,7 +4,11 @@ The C++ library's bulk conversions on NumPy arrays: every rounding mode of
 IEEE 754 (clause 4.3), saturating or not, stochastic rounding reproducible by
 seed and offset, a fused scale and amax. Each call is one call of
 ``mf::bulk::encode`` / ``mf::bulk::decode`` on the array's own buffer, with
-the GIL released; the rules are those of docs/semantics.md.
+the GIL released; the rules are those of docs/semantics.md. The hybrid
+MatMul (``matmul``), the MX block formats and NVFP4 (``mx_quantize``,
+``mx_dequantize``), calibration (``calibrate``) and ONNX's QuantizeLinear,
+DequantizeLinear and Cast (``quantize_linear``, ``dequantize_linear``,
+``cast``) call their C++ entries the same way.
 
     >>> import numpy as np, minifloat as mf
     >>> q = mf.encode(np.array([0.3, 300, 1000], np.float32), "e4m3fn", saturate=True)
@@ -36,7 +40,10 @@ except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
     _ml_dtypes = None
 
 __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "convert",
-           "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES"]
+           "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES", "MXArray",
+           "mx_quantize", "mx_dequantize", "MX_FORMATS", "SCALE_ROUNDINGS", "calibrate",
+           "CalibrationResult", "CALIBRATION_METHODS", "quantize_linear", "dequantize_linear",
+           "cast"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -622,3 +629,569 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     if full or accumulator:
         return MatMulResult(c, amax, acc if accumulator else None)
     return c
+
+
+# ---------------------------------------------------------------------------
+# MX block formats (mf::mx, docs/mx.md; OCP Microscaling Formats v1.0) and
+# NVFP4 (mf::mx::nvfp4): the C++ tensor layout, one call per row, blocks
+# along the last axis.
+# ---------------------------------------------------------------------------
+MX_FORMATS = ("mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "mxint8",
+              "nvfp4")
+SCALE_ROUNDINGS = ("floor", "ceil", "even")  # mf::mx::scale_rounding
+# name -> (the element's format name, or None for INT8; elements per block;
+# the scale's format name). OCP MX v1.0 §5.1 Table 1: k = 32, E8M0 scales;
+# NVFP4: 16 e2m1fn elements per e4m3fn scale, and one float32 tensor scale.
+_MX = {"mxfp8_e4m3": ("e4m3fn", 32, "e8m0fnu"), "mxfp8_e5m2": ("e5m2", 32, "e8m0fnu"),
+       "mxfp6_e2m3": ("e2m3fn", 32, "e8m0fnu"), "mxfp6_e3m2": ("e3m2fn", 32, "e8m0fnu"),
+       "mxfp4": ("e2m1fn", 32, "e8m0fnu"), "mxint8": (None, 32, "e8m0fnu"),
+       "nvfp4": ("e2m1fn", 16, "e4m3fn")}
+
+
+@dataclasses.dataclass
+class MXArray:
+    """An array in an MX format or NVFP4, in the C++ tensor layout
+    (docs/mx.md, section 1): the last axis is cut into blocks of 32 (NVFP4:
+    16) elements, the last block of a row partial when the row's length is
+    not a multiple of it.
+
+    format: a name of MX_FORMATS.
+    scales: one per block, shape ``shape[:-1] + (blocks per row,)``: E8M0
+      (``ml_dtypes.float8_e8m0fnu``, or uint8 codes) for the MX formats,
+      e4m3fn (``ml_dtypes.float8_e4m3fn``, or uint8) for NVFP4.
+    elements: MXFP8: the row's encodings, shape ``shape`` (float8_e4m3fn /
+      float8_e5m2, or uint8 codes); MXINT8: int8 of shape ``shape``; MXFP6,
+      MXFP4, NVFP4: packed bytes (uint8), shape ``shape[:-1] + (bytes per
+      row,)``: FP4 two per byte, the first in the low nibble; FP6 a
+      little-endian bit stream, element i in bits [6i, 6i+6). With
+      packed=False one code per element instead, shape ``shape``
+      (float4_e2m1fn / float6_e2m3fn / float6_e3m2fn, or uint8 codes).
+    shape: the shape of the values.
+    tensor_scale: NVFP4's float32 tensor scale (None for the MX formats).
+    packed: whether FP4 / FP6 elements are packed (no meaning for 8-bit
+      elements).
+    """
+
+    format: str
+    scales: np.ndarray
+    elements: np.ndarray
+    shape: Tuple[int, ...]
+    tensor_scale: Optional[float] = None
+    packed: bool = True
+
+
+def _mx_format(fmt: Any, arg: str) -> str:
+    if not isinstance(fmt, str):
+        raise TypeError(f"{arg}: expected an MX format name (str), got {fmt!r}; accepted: "
+                        f"{', '.join(MX_FORMATS)}")
+    name = fmt.lower()
+    if name not in _MX:
+        raise ValueError(f"{arg}: unknown MX format {fmt!r}; accepted: {', '.join(MX_FORMATS)}")
+    return name
+
+
+def _mx_rows(shape: Tuple[int, ...]) -> Tuple[int, int]:
+    """(rows, length): the blocks run along the last axis; a 0-d array is
+    one row of one element."""
+    if len(shape) == 0:
+        return 1, 1
+    return int(np.prod(shape[:-1], dtype=np.int64)), int(shape[-1])
+
+
+def _mx_dtypes(name: str, packed: bool) -> Tuple[np.dtype, np.dtype]:
+    """The dtypes mx_quantize returns: (scales, elements)."""
+    element, _, scale = _MX[name]
+    scale_dtype = _TYPED[_ID_BY_NAME[scale]] or np.dtype(np.uint8)
+    if element is None:
+        return scale_dtype, np.dtype(np.int8)
+    if _INFO[_ID_BY_NAME[element]]["bits"] == 8 or not packed:
+        return scale_dtype, _TYPED[_ID_BY_NAME[element]] or np.dtype(np.uint8)
+    return scale_dtype, np.dtype(np.uint8)
+
+
+def _mx_shapes(name: str, shape: Tuple[int, ...], packed: bool) -> Tuple[tuple, tuple]:
+    rows, length = _mx_rows(shape)
+    scales, elements = _core.mx_row_sizes(MX_FORMATS.index(name), length, packed)
+    lead = tuple(shape[:-1]) if shape else ()
+    return lead + (scales,), lead + (elements,)
+
+
+def _positive_float32(value: Any, arg: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{arg}: expected a real number, got {type(value).__name__} {value!r}")
+    with np.errstate(over="ignore"):
+        v = np.float32(value)
+    if not (np.isfinite(v) and v > 0):
+        raise ValueError(f"{arg}: {value!r} (as float32: {v}) is not accepted; accepted: a "
+                         f"finite, positive number within float32's range")
+    return float(v)
+
+
+def mx_quantize(x: Any, fmt: str, *, scale_rounding: Optional[str] = None,
+                tensor_scale: Optional[float] = None, packed: bool = True) -> MXArray:
+    """Quantizes float32 values to an MX format or NVFP4
+    (mf::mx::quantize<Fmt>, mf::mx::nvfp4::quantize), blocks along the last
+    axis.
+
+    x: float32 (float16 and bfloat16 are widened first, exactly; float64
+      is rejected: the C++ entries read float32, and the rounding to it is
+      the caller's choice).
+    fmt: mxfp8_e4m3, mxfp8_e5m2, mxfp6_e2m3, mxfp6_e3m2, mxfp4, mxint8
+      (OCP MX v1.0 §5.1) or nvfp4.
+    scale_rounding: the MX shared scale's rule (mf::mx::scale_rounding):
+      ``floor`` (OCP MX v1.0 §6.3, the default), ``ceil`` (nothing clips;
+      TransformerEngine, cuBLAS) or ``even`` (amax rounded to the element's
+      precision first; torchao's EVEN). Not for NVFP4, whose block scales
+      round to nearest.
+    tensor_scale: NVFP4's float32 tensor scale (finite, positive); default
+      amax / (448 * 6) of the whole of x (mf::mx::nvfp4::tensor_scale).
+    packed: FP4 / FP6 elements packed as the C++ tensor layout stores them
+      (the default), or one code per element (mf::mx::unpack_fp4 /
+      unpack_fp6 of it): ml_dtypes float4_e2m1fn / float6_e2m3fn /
+      float6_e3m2fn arrays of x's shape.
+    Returns an MXArray. Elements are V_i / X rounded to nearest even,
+    saturating; a block holding NaN or Inf gets the NaN scale and zero
+    elements (docs/mx.md, section 2).
+    """
+    name = _mx_format(fmt, "fmt")
+    a = _as_array(x, "x")
+    if a.dtype != np.float32:
+        if a.dtype == np.float16 or (_TYPED[_ID_BY_NAME["bfloat16"]] is not None
+                                     and a.dtype == _TYPED[_ID_BY_NAME["bfloat16"]]):
+            a = a.astype(np.float32)  # exact: every 16-bit value is a float32
+        else:
+            hint = " (x.astype(np.float32) rounds it first)" if a.dtype.kind in "fiu" else ""
+            raise TypeError(f"x: dtype {a.dtype} is not accepted; accepted: float32, float16, "
+                            f"bfloat16{hint}")
+    nvfp4 = name == "nvfp4"
+    if scale_rounding is None:
+        mode = 0
+    elif nvfp4:
+        raise ValueError(f"scale_rounding: {scale_rounding!r} is for the MX formats; NVFP4's "
+                         f"e4m3fn block scales are rounded to nearest even")
+    elif not isinstance(scale_rounding, str) or scale_rounding.lower() not in SCALE_ROUNDINGS:
+        raise ValueError(f"scale_rounding: {scale_rounding!r} is not a rule; accepted: "
+                         f"{', '.join(SCALE_ROUNDINGS)}")
+    else:
+        mode = SCALE_ROUNDINGS.index(scale_rounding.lower())
+    s_t = 0.0
+    if tensor_scale is not None:
+        if not nvfp4:
+            raise ValueError(f"tensor_scale: NVFP4's tensor scale, got fmt={fmt!r}")
+        s_t = _positive_float32(tensor_scale, "tensor_scale")
+    if not isinstance(packed, (bool, np.bool_)):
+        raise TypeError(f"packed: expected True or False, got {packed!r}")
+    packed = bool(packed)
+    rows, length = _mx_rows(a.shape)
+    scales_shape, elements_shape = _mx_shapes(name, a.shape, packed)
+    scale_dtype, element_dtype = _mx_dtypes(name, packed)
+    scales = np.empty(scales_shape, scale_dtype)
+    elements = np.empty(elements_shape, element_dtype)
+    got = _core.mx_quantize(a, rows, length, MX_FORMATS.index(name), mode, packed,
+                            scales.view(np.uint8), elements.view(np.uint8),
+                            tensor_scale is not None, s_t)
+    return MXArray(name, scales, elements, tuple(a.shape), got if nvfp4 else None, packed)
+
+
+def _mx_part(v: Any, arg: str, accepted: list, shape: tuple) -> np.ndarray:
+    a = _as_array(v, arg)
+    if a.dtype not in accepted:
+        raise TypeError(f"{arg}: dtype {a.dtype} is not accepted; accepted: "
+                        f"{_dtype_list(accepted)}")
+    if a.shape != shape:
+        raise ValueError(f"{arg}: shape {a.shape} differs from the {shape} of its format and "
+                         f"shape")
+    return a.view(np.uint8)
+
+
+def mx_dequantize(q: MXArray, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """The float32 values of an MXArray (mf::mx::dequantize<Fmt>,
+    mf::mx::nvfp4::dequantize): X * P_i, exact unless it exceeds float32's
+    range (docs/mx.md, section 3); NVFP4: (P_i * s_b) * tensor_scale, one
+    rounding. Every element of a NaN-scale block is NaN.
+
+    q: an MXArray, from mx_quantize or built from stored arrays
+      (``MXArray("mxfp4", scales, elements, shape)``, ``packed=False`` for
+      FP4 / FP6 elements one per byte); scales and elements may be typed
+      (ml_dtypes) or uint8 codes (MXINT8 elements int8 or uint8).
+    out: a float32 array of q.shape to write (C-contiguous).
+    """
+    if not isinstance(q, MXArray):
+        raise TypeError(f"q: expected a minifloat.MXArray, got {type(q).__name__}")
+    name = _mx_format(q.format, "q.format")
+    try:
+        shape = tuple(operator.index(d) for d in q.shape)
+    except TypeError:
+        raise TypeError(f"q.shape: expected a tuple of ints, got {q.shape!r}") from None
+    if any(d < 0 for d in shape):
+        raise ValueError(f"q.shape: {shape} has a negative dimension")
+    if not isinstance(q.packed, (bool, np.bool_)):
+        raise TypeError(f"q.packed: expected True or False, got {q.packed!r}")
+    packed = bool(q.packed)
+    scales_shape, elements_shape = _mx_shapes(name, shape, packed)
+    scale_dtype, element_dtype = _mx_dtypes(name, packed)
+    # The typed dtype first, then the codes (the same dtype when there is no
+    # typed one).
+    scale_dtypes = list(dict.fromkeys([scale_dtype, np.dtype(np.uint8)]))
+    scales = _mx_part(q.scales, "q.scales", scale_dtypes, scales_shape)
+    element_dtypes = list(dict.fromkeys([element_dtype, np.dtype(np.uint8)]))
+    elements = _mx_part(q.elements, "q.elements", element_dtypes, elements_shape)
+    s_t = 1.0
+    if name == "nvfp4":
+        if q.tensor_scale is None:
+            raise ValueError("q.tensor_scale: NVFP4 needs its tensor scale (a float32)")
+        if isinstance(q.tensor_scale, bool) or not isinstance(
+                q.tensor_scale, (int, float, np.integer, np.floating)):
+            raise TypeError(f"q.tensor_scale: expected a real number, got "
+                            f"{type(q.tensor_scale).__name__} {q.tensor_scale!r}")
+        with np.errstate(over="ignore"):
+            s_t = float(np.float32(q.tensor_scale))
+    elif q.tensor_scale is not None:
+        raise ValueError(f"q.tensor_scale: only NVFP4 has one; got {q.tensor_scale!r} with "
+                         f"format {name!r}")
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), shape, elements)
+    if out is not None and np.may_share_memory(out, scales):
+        raise ValueError("out: overlaps q.scales")
+    rows, length = _mx_rows(shape)
+    _core.mx_dequantize(scales, elements, rows, length, MX_FORMATS.index(name), packed, s_t, y)
+    return y
+
+
+# ---------------------------------------------------------------------------
+# Calibration (mf::calibration, docs/scaling.md "Static calibration"): a
+# static scale for q = round(x * scale) and what it costs on the data.
+# ---------------------------------------------------------------------------
+# name -> (mf::calibration::method, whether the search and the cost use the
+# values themselves rather than the histogram's model); the tool's names.
+_CALIBRATION_METHODS = {"max": (0, False), "percentile": (1, False), "mse": (2, True),
+                        "mse_histogram": (2, False), "mse-histogram": (2, False),
+                        "kl": (3, False)}
+CALIBRATION_METHODS = ("max", "percentile", "mse", "mse_histogram", "kl")
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationResult:
+    """calibrate(): the scale (q = round(x * scale), float32) and its cost
+    on the data (mf::calibration::calibration_result): the squared error of
+    nearest-even, saturating quantization (sse, mse), the SQNR in dB (+inf
+    without error) and the fractions of the finite values saturated and
+    flushed to zero. Per tensor: Python floats; per channel: float32
+    (scale) and float64 arrays, one element per channel."""
+
+    scale: Any
+    sse: Any
+    mse: Any
+    sqnr_db: Any
+    saturated_fraction: Any
+    flushed_fraction: Any
+
+
+def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[float] = None,
+              power_of_two: bool = False, axis: Optional[int] = None) -> CalibrationResult:
+    """A static scale for format ``fmt`` from the values of ``x``
+    (mf::calibration::calibrate<Fmt> on an abs_histogram of 256 bins per
+    binade, as the tool's ``calibrate``).
+
+    x: float32 (float16 and bfloat16 are widened first, exactly). NaN and
+      Inf are counted out and do not move the scale.
+    fmt: a format with a zero (not e8m0fnu), by any accepted name or dtype.
+    method: ``max`` (amax maps to the format's max), ``percentile`` (the
+      ``percentile``-th percentile of |x| maps to it), ``mse`` (the scale of
+      least squared error on the values, an exact search), ``mse_histogram``
+      (the same search on the histogram's model) or ``kl`` (least KL
+      divergence, TensorRT's entropy method).
+    percentile: for method="percentile": 0 < p <= 100 (default 99.99).
+    power_of_two: a power-of-two scale (max and percentile round down; mse
+      and kl search the powers of two).
+    axis: None for one scale for the tensor; an axis for one scale per
+      index along it (per channel: axis=0 for a weight's output channels).
+    """
+    target = _format_id(fmt, "fmt")
+    if not _INFO[target]["has_zero"]:
+        raise ValueError(f"fmt: {_CANONICAL[target]} has no zero; calibration rounds to "
+                         f"nearest with zeros flushed, so it needs a format with a zero")
+    if not isinstance(method, str) or method.lower() not in _CALIBRATION_METHODS:
+        raise ValueError(f"method: {method!r} is not a calibration method; accepted: "
+                         f"{', '.join(CALIBRATION_METHODS)}")
+    how, on_data = _CALIBRATION_METHODS[method.lower()]
+    p = 99.99
+    if percentile is not None:
+        if how != 1:
+            raise ValueError(f"percentile: used only with method='percentile', got "
+                             f"method={method!r}")
+        if isinstance(percentile, bool) or not isinstance(
+                percentile, (int, float, np.integer, np.floating)):
+            raise TypeError(f"percentile: expected a real number, got "
+                            f"{type(percentile).__name__} {percentile!r}")
+        p = float(percentile)
+        if not 0 < p <= 100:
+            raise ValueError(f"percentile: {percentile!r} is outside the accepted (0, 100]")
+    if not isinstance(power_of_two, (bool, np.bool_)):
+        raise TypeError(f"power_of_two: expected True or False, got {power_of_two!r}")
+    a = _as_array(x, "x")
+    if a.dtype != np.float32:
+        if a.dtype == np.float16 or (_TYPED[_ID_BY_NAME["bfloat16"]] is not None
+                                     and a.dtype == _TYPED[_ID_BY_NAME["bfloat16"]]):
+            a = a.astype(np.float32)  # exact
+        else:
+            hint = " (x.astype(np.float32) rounds it first)" if a.dtype.kind in "fiu" else ""
+            raise TypeError(f"x: dtype {a.dtype} is not accepted; accepted: float32, float16, "
+                            f"bfloat16{hint}")
+    if a.size == 0:
+        raise ValueError(f"x: empty (shape {a.shape}): nothing to calibrate")
+    if axis is None:
+        rows, length = 1, a.size
+    else:
+        if isinstance(axis, bool):
+            raise TypeError("axis: expected an int or None, got a bool")
+        try:
+            k = operator.index(axis)
+        except TypeError:
+            raise TypeError(f"axis: expected an int or None, got {type(axis).__name__} "
+                            f"{axis!r}") from None
+        if not -a.ndim <= k < a.ndim:
+            raise ValueError(f"axis: {k} is out of range for x of {a.ndim} dimensions "
+                             f"(shape {a.shape})")
+        # Channel c's values as row c: a copy unless the axis is the first.
+        a = np.ascontiguousarray(np.moveaxis(a, k, 0)).reshape(a.shape[k], -1)
+        rows, length = a.shape
+    results = _core.calibrate(a, rows, length, target, how, p, bool(power_of_two), on_data)
+    if axis is None:
+        return CalibrationResult(*results[0])
+    columns = list(zip(*results))
+    return CalibrationResult(np.array(columns[0], np.float32),
+                             *(np.array(c, np.float64) for c in columns[1:]))
+
+
+# ---------------------------------------------------------------------------
+# ONNX QuantizeLinear, DequantizeLinear and Cast (mf::onnx, docs/onnx.md),
+# bit-exact to the operator schemas of opsets 19 to 28. Each input's ONNX
+# type is its dtype's (or named with x_type= / scale_type= / from_= for
+# uint8 / uint16 codes); each goes to the operator as one code per element.
+# ---------------------------------------------------------------------------
+_ONNX_TYPES = {number: (name, bits, integer)
+               for number, name, bits, integer in _core.onnx_types()}
+_ONNX_NEWEST_OPSET: int = _core.onnx_newest_opset()
+# ONNX type number -> the dtype that holds it (None where that needs
+# ml_dtypes and it is missing) and the dtype of its codes.
+_ONNX_DTYPE = {1: np.dtype(np.float32), 2: np.dtype(np.uint8), 3: np.dtype(np.int8),
+               4: np.dtype(np.uint16), 5: np.dtype(np.int16), 10: np.dtype(np.float16)}
+for _number, _ml_name in ((16, "bfloat16"), (17, "float8_e4m3fn"), (18, "float8_e4m3fnuz"),
+                          (19, "float8_e5m2"), (20, "float8_e5m2fnuz"), (21, "uint4"),
+                          (22, "int4"), (23, "float4_e2m1fn"), (24, "float8_e8m0fnu")):
+    _ONNX_DTYPE[_number] = (np.dtype(getattr(_ml_dtypes, _ml_name))
+                            if _ml_dtypes is not None and hasattr(_ml_dtypes, _ml_name) else None)
+_ONNX_BY_DTYPE = {d: n for n, d in _ONNX_DTYPE.items() if d is not None}
+_ONNX_CODES = {n: (np.dtype(np.uint16) if bits == 16 else np.dtype(np.uint32) if bits == 32
+                   else np.dtype(np.uint8)) for n, (_, bits, _) in _ONNX_TYPES.items()}
+_ONNX_CODES.update({3: np.dtype(np.int8), 5: np.dtype(np.int16), 22: np.dtype(np.int8)})
+_ROUND_MODES = ("up", "down", "nearest")  # mf::onnx::e8m0_round_mode
+
+
+def _onnx_type_names() -> str:
+    return ", ".join(name for name, _, _ in _ONNX_TYPES.values())
+
+
+def _onnx_type(t: Any, arg: str) -> int:
+    """An ONNX type given by name (any spelling of the registry: 'float8e4m3fn',
+    'e4m3fn', 'FLOAT8E4M3FN', 'float', ...), TensorProto number or dtype."""
+    if isinstance(t, str):
+        number = _core.onnx_type_from_name(t)
+        if number == 0:
+            raise ValueError(f"{arg}: {t!r} is not a type of the ONNX operators; accepted: "
+                             f"{_onnx_type_names()} (or another spelling of them)")
+        return number
+    if isinstance(t, (int, np.integer)) and not isinstance(t, bool):
+        if int(t) not in _ONNX_TYPES:
+            raise ValueError(f"{arg}: {t} is not the TensorProto number of a type of the ONNX "
+                             f"operators; accepted: {sorted(_ONNX_TYPES)}")
+        return int(t)
+    try:
+        d = np.dtype(t)
+    except TypeError:
+        d = None
+    if d is not None and d in _ONNX_BY_DTYPE:
+        return _ONNX_BY_DTYPE[d]
+    raise TypeError(f"{arg}: expected an ONNX type name, TensorProto number or dtype, got {t!r}; "
+                    f"accepted: {_onnx_type_names()}")
+
+
+def _onnx_input(v: Any, arg: str, given_type: Any, type_arg: Optional[str]):
+    """(codes as uint32, ONNX type number, shape) of an operator input."""
+    a = _as_array(v, arg)
+    if given_type is None:
+        number = _ONNX_BY_DTYPE.get(a.dtype)
+        if number is None:
+            accepted = _dtype_list(sorted({str(d) for d in _ONNX_BY_DTYPE}))
+            hint = (f"; codes of a narrow type need {type_arg}=" if type_arg is not None
+                    and a.dtype in (np.uint8, np.uint16) else "")
+            raise TypeError(f"{arg}: dtype {a.dtype} is not an ONNX type; accepted: "
+                            f"{accepted}{hint}")
+    else:
+        number = _onnx_type(given_type, type_arg)
+        typed = _ONNX_DTYPE[number]
+        if a.dtype != typed and a.dtype != _ONNX_CODES[number]:
+            raise TypeError(f"{arg}: {_ONNX_TYPES[number][0]} elements are "
+                            f"{_ONNX_CODES[number]} codes"
+                            + (f" or {typed}" if typed is not None else "")
+                            + f", got {a.dtype}")
+    bits = _ONNX_TYPES[number][1]
+    if bits == 4 and a.dtype.kind in "iu" and a.dtype == _ONNX_CODES[number]:
+        # 4-bit values held in int8 / uint8: the code is the low nibble of
+        # the value, which must fit the type.
+        low, high = (-8, 7) if number == 22 else (0, 15)
+        if a.size and (a.min() < low or a.max() > high):
+            raise ValueError(f"{arg}: {_ONNX_TYPES[number][0]} values lie in {low}..{high}")
+    width = {1: np.uint8, 2: np.uint16, 4: np.uint32}[a.dtype.itemsize]
+    codes = a.view(width)  # float32 input: its own buffer, no copy
+    if width != np.uint32:
+        codes = codes.astype(np.uint32)
+    if bits == 4:
+        codes &= 0xF  # a copy (4-bit types are held in bytes)
+    return codes, number, [int(d) for d in a.shape]
+
+
+def _onnx_output(codes: np.ndarray, number: int, shape: tuple) -> np.ndarray:
+    """The output in its type's dtype (ml_dtypes where it has the type; else
+    uint8 / uint16 codes, and int8 / uint8 values for int4 / uint4)."""
+    typed = _ONNX_DTYPE[number]
+    name, bits, integer = _ONNX_TYPES[number]
+    if bits == 4 and integer:
+        values = codes.astype(np.int16)
+        if number == 22:
+            values = np.where(values >= 8, values - 16, values)
+        held = values.astype(_ONNX_CODES[number])
+        return (held.astype(typed) if typed is not None else held).reshape(shape)
+    held = codes.astype({8: np.uint8, 4: np.uint8, 16: np.uint16, 32: np.uint32}[bits])
+    if typed is not None:
+        held = held.view(typed)
+    elif integer:
+        held = held.view(_ONNX_CODES[number])
+    return held.reshape(shape)
+
+
+def _onnx_int(v: Any, arg: str) -> int:
+    if isinstance(v, bool):
+        raise TypeError(f"{arg}: expected an int, got a bool")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{arg}: expected an int, got {type(v).__name__} {v!r}") from None
+
+
+def _onnx_bool(v: Any, arg: str) -> bool:
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{arg}: expected True or False, got {v!r}")
+    return bool(v)
+
+
+def _onnx_opset(opset: Any) -> int:
+    v = _onnx_int(opset, "opset")
+    if not 19 <= v <= _ONNX_NEWEST_OPSET:
+        raise ValueError(f"opset: {v} is not an opset the library implements; accepted: "
+                         f"19..{_ONNX_NEWEST_OPSET}")
+    return v
+
+
+def quantize_linear(x: Any, y_scale: Any, y_zero_point: Any = None, *, axis: int = 1,
+                    block_size: int = 0, saturate: bool = True, output_dtype: Any = None,
+                    precision: Any = None, scale_type: Any = None,
+                    opset: int = _ONNX_NEWEST_OPSET) -> np.ndarray:
+    """ONNX QuantizeLinear (mf::onnx::quantize_linear): y = saturate(round(x
+    / y_scale) + y_zero_point), the division rounded to nearest even in the
+    scale's type (or ``precision``), then converted to the output type.
+
+    x: float32, float16 or bfloat16. y_scale: a scalar (per tensor), 1-D
+      (per axis) or x's rank (blocked, with block_size) array of float32,
+      float16, bfloat16 or float8_e8m0fnu (or uint8 / uint16 codes with
+      scale_type=). y_zero_point: y_scale's shape, the output's type.
+    axis, block_size, saturate, output_dtype, precision: the operator's
+      attributes (output_dtype and precision by ONNX name, e.g.
+      "float8e4m3fn", "int4", any spelling the library knows, or dtype).
+    opset: 19..28, the operator version whose types and rules apply.
+    Returns y, x's shape, in the output type's dtype (ml_dtypes for the
+    float8, 4-bit and e8m0 types; uint8 codes, or int8 / uint8 values for
+    int4 / uint4, where ml_dtypes is missing).
+    """
+    xc, xt, xs = _onnx_input(x, "x", None, None)
+    sc, st, ss = _onnx_input(y_scale, "y_scale", scale_type, "scale_type")
+    zc, zt = None, 0
+    if y_zero_point is not None:
+        zc, zt, zs = _onnx_input(y_zero_point, "y_zero_point", None, None)
+        if zs != ss:
+            raise ValueError(f"y_zero_point: shape {tuple(zs)} differs from y_scale's "
+                             f"{tuple(ss)}")
+    out_type = 0 if output_dtype is None else _onnx_type(output_dtype, "output_dtype")
+    prec = 0 if precision is None else _onnx_type(precision, "precision")
+    out = np.empty(xc.size, np.uint32)
+    number = _core.onnx_quantize_linear(xc, xt, xs, sc, st, ss, zc, zt,
+                                        _onnx_int(axis, "axis"),
+                                        _onnx_int(block_size, "block_size"),
+                                        _onnx_bool(saturate, "saturate"), out_type, prec,
+                                        _onnx_opset(opset), out)
+    return _onnx_output(out, number, tuple(xs))
+
+
+def dequantize_linear(x: Any, x_scale: Any, x_zero_point: Any = None, *, axis: int = 1,
+                      block_size: int = 0, output_dtype: Any = None, x_type: Any = None,
+                      scale_type: Any = None, opset: int = _ONNX_NEWEST_OPSET) -> np.ndarray:
+    """ONNX DequantizeLinear (mf::onnx::dequantize_linear): y = (x -
+    x_zero_point) * x_scale, the exact product rounded once to the output
+    type.
+
+    x: int8, uint8, int16, uint16, ml_dtypes int4 / uint4 / float8 /
+      float4_e2m1fn arrays, or the codes of a narrow type with x_type=
+      (uint8 codes; int8 / uint8 values for int4 / uint4).
+    x_scale: as QuantizeLinear's y_scale (scale_type= for codes);
+      x_zero_point: x_scale's shape, x's type.
+    axis, block_size, output_dtype (float, float16, bfloat16; default the
+      scale's type), opset: the operator's attributes.
+    Returns y, x's shape, as float32, float16 or bfloat16.
+    """
+    xc, xt, xs = _onnx_input(x, "x", x_type, "x_type")
+    sc, st, ss = _onnx_input(x_scale, "x_scale", scale_type, "scale_type")
+    zc = None
+    if x_zero_point is not None:
+        zc, zt, zs = _onnx_input(x_zero_point, "x_zero_point", x_type, "x_type")
+        if zt != xt:
+            raise ValueError(f"x_zero_point: its type {_ONNX_TYPES[zt][0]} differs from x's "
+                             f"{_ONNX_TYPES[xt][0]} (DequantizeLinear: both are T1)")
+        if zs != ss:
+            raise ValueError(f"x_zero_point: shape {tuple(zs)} differs from x_scale's "
+                             f"{tuple(ss)}")
+    out_type = 0 if output_dtype is None else _onnx_type(output_dtype, "output_dtype")
+    out = np.empty(xc.size, np.uint32)
+    number = _core.onnx_dequantize_linear(xc, xt, xs, sc, st, ss, zc,
+                                          _onnx_int(axis, "axis"),
+                                          _onnx_int(block_size, "block_size"), out_type,
+                                          _onnx_opset(opset), out)
+    return _onnx_output(out, number, tuple(xs))
+
+
+def cast(x: Any, to: Any, *, saturate: bool = True, round_mode: Optional[str] = None,
+         from_: Any = None, opset: int = _ONNX_NEWEST_OPSET) -> np.ndarray:
+    """ONNX Cast (mf::onnx::cast) between the float types: float32,
+    float16, bfloat16, the float8 types, float4e2m1 and float8e8m0.
+
+    x: an array of one of them (uint8 / uint16 codes with from_=).
+    to: the output type (ONNX name, any spelling the library knows, or dtype).
+    saturate: ONNX's attribute (default 1, as in a node without it): the
+      float8 types and float8e8m0 saturate out-of-range values and ±Inf.
+    round_mode: float8e8m0's: "up" (default), "down", "nearest".
+    opset: 19..28.
+    Returns x's shape in the ``to`` type's dtype (uint8 / uint16 codes where
+    ml_dtypes is missing).
+    """
+    to_type = _onnx_type(to, "to")
+    xc, xt, xs = _onnx_input(x, "x", from_, "from_")
+    mode = 0
+    if round_mode is not None:
+        if _ONNX_TYPES[to_type][0] != "float8e8m0":
+            raise ValueError(f"round_mode: float8e8m0's attribute, got to={to!r}")
+        if not isinstance(round_mode, str) or round_mode not in _ROUND_MODES:
+            raise ValueError(f"round_mode: {round_mode!r}; accepted: {', '.join(_ROUND_MODES)}")
+        mode = _ROUND_MODES.index(round_mode)
+    out = np.empty(xc.size, np.uint32)
+    number = _core.onnx_cast(xc, xt, xs, to_type, _onnx_bool(saturate, "saturate"), mode,
+                             _onnx_opset(opset), out)
+    return _onnx_output(out, number, tuple(xs))

@@ -1,5 +1,7 @@
-// minifloat._core: the bulk conversions of <minifloat/bulk.hpp> and the
-// hybrid MatMul of <minifloat/hybrid.hpp> for Python.
+// minifloat._core: the bulk conversions of <minifloat/bulk.hpp>, the
+// hybrid MatMul of <minifloat/hybrid.hpp>, the MX block formats of
+// <minifloat/mx.hpp>, the calibration of <minifloat/calibration.hpp> and
+// the ONNX operators of <minifloat/onnx.hpp> for Python.
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -23,9 +25,12 @@
 #include <vector>
 
 #include <minifloat/bulk.hpp>
+#include <minifloat/calibration.hpp>
 #include <minifloat/format_registry.hpp>
 #include <minifloat/hybrid.hpp>
 #include <minifloat/minifloat.hpp>
+#include <minifloat/mx.hpp>
+#include <minifloat/onnx.hpp>
 
 namespace nb = nanobind;
 
@@ -334,6 +339,365 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
   return nb::make_tuple(integer ? nb::object(nb::none()) : nb::object(nb::float_(amax)), acc);
 }
 
+// ---------------------------------------------------------------------------
+// MX block formats (mf::mx, docs/mx.md) and NVFP4 (mf::mx::nvfp4), in the
+// tensor layout, one C++ call per row: blocks run along the last axis and a
+// row's last block may be partial, as the C++ entries allow for any n. Ids
+// follow the Python layer's MX_FORMATS.
+// ---------------------------------------------------------------------------
+constexpr int mx_nvfp4 = 6;
+
+// Calls f(Fmt{}) with Fmt the MX block format of `id` (0 <= id < 6).
+template <class F>
+void visit_mx_format(int id, F&& f) {
+  switch (id) {
+    case 0: f(mf::mx::mxfp8_e4m3{}); return;
+    case 1: f(mf::mx::mxfp8_e5m2{}); return;
+    case 2: f(mf::mx::mxfp6_e2m3{}); return;
+    case 3: f(mf::mx::mxfp6_e3m2{}); return;
+    case 4: f(mf::mx::mxfp4{}); return;
+    case 5: f(mf::mx::mxint8{}); return;
+    default: throw nb::value_error(("MX format id " + std::to_string(id) + " out of range").c_str());
+  }
+}
+
+// Bits of an element of format `id` (NVFP4: e2m1fn's 4).
+int mx_element_bits(int id) {
+  if (id == mx_nvfp4) return 4;
+  int bits = 0;
+  visit_mx_format(id, [&](auto fmt) { bits = decltype(fmt)::element_bits; });
+  return bits;
+}
+
+// Scale bytes and element bytes of one row of `length` elements: packed
+// as the C++ tensor layout stores them, or one code per byte (`packed`
+// false: the same as packed for the 8-bit elements).
+std::tuple<std::size_t, std::size_t> mx_row_sizes(int id, std::size_t length, bool packed) {
+  std::size_t scales = 0, elements = 0;
+  if (id == mx_nvfp4) {
+    scales = mf::mx::nvfp4::scale_count(length);
+    elements = mf::mx::nvfp4::element_bytes(length);
+  } else {
+    visit_mx_format(id, [&](auto fmt) {
+      using Fmt = decltype(fmt);
+      scales = mf::mx::scale_count<Fmt>(length);
+      elements = mf::mx::element_bytes<Fmt>(length);
+    });
+  }
+  return {scales, packed ? elements : length};
+}
+
+void check_mx_arrays(int id, std::size_t rows, std::size_t length, bool packed,
+                     std::size_t values, const char* values_name, std::size_t scales,
+                     std::size_t elements) {
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length, packed);
+  if (values != rows * length || scales != rows * row_scales ||
+      elements != rows * row_elements) {
+    throw nb::value_error((std::string(values_name) +
+                           ", scales, elements: sizes differ from rows x length").c_str());
+  }
+}
+
+// The elements of one row in the packed layout the C++ entries read and
+// write: the caller's row itself, or (one code per byte asked for FP4 /
+// FP6) a row buffer that mf::mx::pack_fp4 / pack_fp6 fill from the codes
+// and unpack_fp4 / unpack_fp6 empty into them.
+class packed_row {
+ public:
+  packed_row(int id, std::size_t length, bool packed)
+      : bits_(mx_element_bits(id)), length_(length), convert_(!packed && bits_ < 8) {
+    if (convert_) buffer_.resize(std::get<1>(mx_row_sizes(id, length, true)));
+  }
+  std::uint8_t* for_writing(std::uint8_t* row) { return convert_ ? buffer_.data() : row; }
+  void written(std::uint8_t* row) {
+    if (!convert_) return;
+    if (bits_ == 4) mf::mx::unpack_fp4(buffer_.data(), row, length_);
+    else mf::mx::unpack_fp6(buffer_.data(), row, length_);
+  }
+  const std::uint8_t* for_reading(const std::uint8_t* row) {
+    if (!convert_) return row;
+    if (bits_ == 4) mf::mx::pack_fp4(row, buffer_.data(), length_);
+    else mf::mx::pack_fp6(row, buffer_.data(), length_);
+    return buffer_.data();
+  }
+
+ private:
+  int bits_;
+  std::size_t length_;
+  bool convert_;
+  std::vector<std::uint8_t> buffer_;
+};
+
+// Quantizes `rows` rows of `length` float32 values; returns the NVFP4 tensor
+// scale (the given one, or mf::mx::nvfp4::tensor_scale of the whole input
+// when `tensor_scale_given` is false), NaN for the MX formats.
+double mx_quantize(const in_array& in, std::size_t rows, std::size_t length, int id, int mode,
+                   bool packed, out_array& scales, out_array& elements, bool tensor_scale_given,
+                   float tensor_scale) {
+  check_itemsize("x", in.itemsize(), sizeof(float));
+  check_itemsize("scales", scales.itemsize(), 1);
+  check_itemsize("elements", elements.itemsize(), 1);
+  check_mx_arrays(id, rows, length, packed, in.size(), "x", scales.size(), elements.size());
+  if (mode < 0 || mode > 2) throw nb::value_error("scale rounding id out of range");
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length, packed);
+  const auto* x = static_cast<const float*>(in.data());
+  auto* s = static_cast<std::uint8_t*>(scales.data());
+  auto* e = static_cast<std::uint8_t*>(elements.data());
+  packed_row row(id, length, packed);
+  if (id == mx_nvfp4) {
+    nb::gil_scoped_release unlocked;
+    // One tensor scale for the whole input (NVFP4's second level), then the
+    // rows with it.
+    const float s_t = tensor_scale_given ? tensor_scale
+                                         : mf::mx::nvfp4::tensor_scale(x, rows * length);
+    for (std::size_t r = 0; r < rows; ++r) {
+      mf::mx::nvfp4::quantize(x + r * length, s + r * row_scales,
+                              row.for_writing(e + r * row_elements), length, s_t);
+      row.written(e + r * row_elements);
+    }
+    return static_cast<double>(s_t);
+  }
+  const auto rounding = static_cast<mf::mx::scale_rounding>(mode);
+  visit_mx_format(id, [&](auto fmt) {
+    using Fmt = decltype(fmt);
+    nb::gil_scoped_release unlocked;
+    for (std::size_t r = 0; r < rows; ++r) {
+      mf::mx::quantize<Fmt>(x + r * length, s + r * row_scales,
+                            row.for_writing(e + r * row_elements), length, rounding);
+      row.written(e + r * row_elements);
+    }
+  });
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+void mx_dequantize(const in_array& scales, const in_array& elements, std::size_t rows,
+                   std::size_t length, int id, bool packed, float tensor_scale, out_array& out) {
+  check_itemsize("scales", scales.itemsize(), 1);
+  check_itemsize("elements", elements.itemsize(), 1);
+  check_itemsize("out", out.itemsize(), sizeof(float));
+  check_mx_arrays(id, rows, length, packed, out.size(), "out", scales.size(), elements.size());
+  const auto [row_scales, row_elements] = mx_row_sizes(id, length, packed);
+  const auto* s = static_cast<const std::uint8_t*>(scales.data());
+  const auto* e = static_cast<const std::uint8_t*>(elements.data());
+  auto* y = static_cast<float*>(out.data());
+  packed_row row(id, length, packed);
+  if (id == mx_nvfp4) {
+    nb::gil_scoped_release unlocked;
+    for (std::size_t r = 0; r < rows; ++r) {
+      mf::mx::nvfp4::dequantize(s + r * row_scales, row.for_reading(e + r * row_elements),
+                                y + r * length, length, tensor_scale);
+    }
+    return;
+  }
+  visit_mx_format(id, [&](auto fmt) {
+    using Fmt = decltype(fmt);
+    nb::gil_scoped_release unlocked;
+    for (std::size_t r = 0; r < rows; ++r) {
+      mf::mx::dequantize<Fmt>(s + r * row_scales, row.for_reading(e + r * row_elements),
+                              y + r * length, length);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Calibration (mf::calibration, docs/scaling.md "Static calibration"): one
+// observer per row, as the tool's `calibrate --per-row`; a whole tensor is
+// one row. `on_data`: the mse search and every cost on the values
+// themselves (calibrate(h, x, n)), else on the histogram's model.
+// ---------------------------------------------------------------------------
+using calibration_row = std::tuple<float, double, double, double, double, double>;
+
+std::vector<calibration_row> calibrate(const in_array& in, std::size_t rows, std::size_t length,
+                                       int format, int method, double percentile,
+                                       bool power_of_two, bool on_data) {
+  check_itemsize("x", in.itemsize(), sizeof(float));
+  if (in.size() != rows * length) throw nb::value_error("x: size differs from rows x length");
+  if (method < 0 || method > 3) throw nb::value_error("calibration method id out of range");
+  namespace cal = mf::calibration;
+  cal::calibration_options o;
+  o.how = static_cast<cal::method>(method);
+  o.percentile = percentile;
+  o.power_of_two = power_of_two;
+  const auto* x = static_cast<const float*>(in.data());
+  std::vector<calibration_row> results(rows);
+  std::size_t without_finite = rows;  // the first row with no finite value
+  visit_format(format, [&](auto t) {
+    using T = decltype(t);
+    if constexpr (!T::format::has_zero) {
+      throw nb::value_error("fmt: the format has no zero; calibration needs one");
+    } else {
+      nb::gil_scoped_release unlocked;
+      for (std::size_t r = 0; r < rows && without_finite == rows; ++r) {
+        const float* row = x + r * length;
+        cal::abs_histogram h;
+        h.observe(row, length);
+        if (h.finite_count() == 0) {
+          without_finite = r;
+          break;
+        }
+        const cal::calibration_result c =
+            on_data ? cal::calibrate<T>(h, row, length, o) : cal::calibrate<T>(h, o);
+        results[r] = {c.scale, c.cost.sse, c.cost.mse, c.cost.sqnr_db,
+                      c.cost.saturated_fraction, c.cost.flushed_fraction};
+      }
+    }
+  });
+  if (without_finite != rows) {
+    throw nb::value_error(("x: no finite values" +
+                           (rows > 1 ? " in channel " + std::to_string(without_finite)
+                                     : std::string()) +
+                           ": nothing to calibrate (NaN and Inf do not move the scale)")
+                              .c_str());
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------------------
+// ONNX QuantizeLinear, DequantizeLinear and Cast (mf::onnx, docs/onnx.md) on
+// mf::onnx::tensor, the TensorProto-like storage the operators take: the
+// Python layer hands each input over as one uint32 code per element with
+// its ONNX type number and shape, and receives the output's codes in a
+// uint32 array of x's size (every operator keeps x's shape); the result's
+// type number is returned. Invalid models (mf::onnx::invalid_model: a type
+// the operator lacks, a scale shape that fits no granularity, an opset)
+// become ValueError with the operator's message.
+// ---------------------------------------------------------------------------
+namespace ox = mf::onnx;
+using shape_type = std::vector<std::int64_t>;
+
+// An operator input as the binding receives it, checked with the GIL
+// held; tensor() copies it into an mf::onnx::tensor, which needs no Python
+// and runs with the GIL released.
+struct onnx_input {
+  const std::uint32_t* codes = nullptr;
+  std::size_t count = 0;
+  ox::data_type type = ox::data_type::undefined;
+  shape_type shape;
+
+  ox::tensor tensor() const {
+    return ox::tensor_from_codes(type, shape, std::vector<std::uint32_t>(codes, codes + count));
+  }
+};
+
+onnx_input onnx_input_of(const in_array& codes, int type, const shape_type& shape,
+                         const char* what) {
+  check_itemsize(what, codes.itemsize(), sizeof(std::uint32_t));
+  onnx_input in;
+  in.type = ox::data_type_from_int(type);
+  if (in.type == ox::data_type::undefined) {
+    throw nb::value_error((std::string(what) + ": ONNX type " + std::to_string(type) +
+                           " is not one of the operators'").c_str());
+  }
+  std::size_t count = 1;
+  for (const std::int64_t d : shape) {
+    if (d < 0) throw nb::value_error((std::string(what) + ": negative dimension").c_str());
+    count *= static_cast<std::size_t>(d);
+  }
+  if (count != codes.size()) {
+    throw nb::value_error(
+        (std::string(what) + ": the shape's element count differs from the codes'").c_str());
+  }
+  in.codes = static_cast<const std::uint32_t*>(codes.data());
+  in.count = codes.size();
+  in.shape = shape;
+  return in;
+}
+
+ox::data_type onnx_type_or_undefined(int type) {
+  return type == 0 ? ox::data_type::undefined : ox::data_type_from_int(type);
+}
+
+// Runs `op` (which builds the input tensors and returns the output tensor)
+// and writes the output's codes into `out`, all without the GIL: the
+// copies into and out of the tensors are as long as the operator's own
+// loop.
+template <class Op>
+int onnx_run(const char* name, out_array& out, Op&& op) {
+  check_itemsize("out", out.itemsize(), sizeof(std::uint32_t));
+  auto* y_codes = static_cast<std::uint32_t*>(out.data());
+  const std::size_t y_count = out.size();
+  int type = 0;
+  bool count_differs = false;
+  std::string error;
+  {
+    nb::gil_scoped_release unlocked;
+    try {
+      const ox::tensor y = op();
+      const std::vector<std::uint32_t> codes = ox::codes_of(y);
+      if (codes.size() != y_count) {
+        count_differs = true;
+      } else if (!codes.empty()) {
+        std::memcpy(y_codes, codes.data(), codes.size() * sizeof(std::uint32_t));
+      }
+      type = static_cast<int>(y.type);
+    } catch (const ox::invalid_model& e) {
+      error = e.what();
+    }
+  }
+  if (!error.empty()) throw nb::value_error((std::string(name) + ": " + error).c_str());
+  if (count_differs) throw nb::value_error("out: element count differs from x's");
+  return type;
+}
+
+int onnx_quantize_linear(const in_array& x, int x_type, const shape_type& x_shape,
+                         const in_array& scale, int scale_type, const shape_type& scale_shape,
+                         const nb::object& zero, int zero_type, std::int64_t axis,
+                         std::int64_t block_size, bool saturate, int output_dtype, int precision,
+                         int opset, out_array& out) {
+  const onnx_input ix = onnx_input_of(x, x_type, x_shape, "x");
+  const onnx_input is = onnx_input_of(scale, scale_type, scale_shape, "y_scale");
+  const bool has_zero = !zero.is_none();
+  onnx_input iz;
+  if (has_zero) {
+    iz = onnx_input_of(nb::cast<in_array>(zero), zero_type, scale_shape, "y_zero_point");
+  }
+  ox::quantize_attributes a;
+  a.axis = axis;
+  a.block_size = block_size;
+  a.saturate = saturate;
+  a.output_dtype = onnx_type_or_undefined(output_dtype);
+  a.precision = onnx_type_or_undefined(precision);
+  a.opset = opset;
+  return onnx_run("quantize_linear", out, [&] {
+    const ox::tensor tz = has_zero ? iz.tensor() : ox::tensor{};
+    return ox::quantize_linear(ix.tensor(), is.tensor(), has_zero ? &tz : nullptr, a);
+  });
+}
+
+int onnx_dequantize_linear(const in_array& x, int x_type, const shape_type& x_shape,
+                           const in_array& scale, int scale_type, const shape_type& scale_shape,
+                           const nb::object& zero, std::int64_t axis, std::int64_t block_size,
+                           int output_dtype, int opset, out_array& out) {
+  const onnx_input ix = onnx_input_of(x, x_type, x_shape, "x");
+  const onnx_input is = onnx_input_of(scale, scale_type, scale_shape, "x_scale");
+  const bool has_zero = !zero.is_none();
+  onnx_input iz;
+  // x_zero_point has x's type (DequantizeLinear: "x_zero_point: T1").
+  if (has_zero) iz = onnx_input_of(nb::cast<in_array>(zero), x_type, scale_shape, "x_zero_point");
+  ox::dequantize_attributes a;
+  a.axis = axis;
+  a.block_size = block_size;
+  a.output_dtype = onnx_type_or_undefined(output_dtype);
+  a.opset = opset;
+  return onnx_run("dequantize_linear", out, [&] {
+    const ox::tensor tz = has_zero ? iz.tensor() : ox::tensor{};
+    return ox::dequantize_linear(ix.tensor(), is.tensor(), has_zero ? &tz : nullptr, a);
+  });
+}
+
+int onnx_cast(const in_array& x, int x_type, const shape_type& x_shape, int to, bool saturate,
+              int round_mode, int opset, out_array& out) {
+  const onnx_input ix = onnx_input_of(x, x_type, x_shape, "x");
+  const ox::data_type t = ox::data_type_from_int(to);
+  if (t == ox::data_type::undefined) throw nb::value_error("to: not an ONNX type number");
+  if (round_mode < 0 || round_mode > 2) throw nb::value_error("round_mode id out of range");
+  ox::cast_attributes a;
+  a.saturate = saturate;
+  a.round_mode = static_cast<ox::e8m0_round_mode>(round_mode);
+  a.opset = opset;
+  return onnx_run("cast", out, [&] { return ox::cast(ix.tensor(), t, a); });
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -389,4 +753,44 @@ NB_MODULE(_core, m) {
         nb::arg("divide"), nb::arg("on_operands"), nb::arg("saturate"), nb::arg("threads"),
         nb::arg("reference_only"), nb::arg("check_z"), nb::arg("integer_scale"),
         nb::arg("requant_fp32"), nb::arg("want_accumulator"));
+
+  m.def("mx_row_sizes", &mx_row_sizes, nb::arg("id"), nb::arg("length"), nb::arg("packed"));
+  m.def("mx_quantize", &mx_quantize, nb::arg("x").noconvert(), nb::arg("rows"),
+        nb::arg("length"), nb::arg("id"), nb::arg("mode"), nb::arg("packed"),
+        nb::arg("scales").noconvert(), nb::arg("elements").noconvert(),
+        nb::arg("tensor_scale_given"), nb::arg("tensor_scale"));
+  m.def("mx_dequantize", &mx_dequantize, nb::arg("scales").noconvert(),
+        nb::arg("elements").noconvert(), nb::arg("rows"), nb::arg("length"), nb::arg("id"),
+        nb::arg("packed"), nb::arg("tensor_scale"), nb::arg("out").noconvert());
+  m.def("calibrate", &calibrate, nb::arg("x").noconvert(), nb::arg("rows"), nb::arg("length"),
+        nb::arg("format"), nb::arg("method"), nb::arg("percentile"), nb::arg("power_of_two"),
+        nb::arg("on_data"));
+
+  m.def("onnx_types", [] {
+    // (TensorProto number, ONNX name, bits, is an integer type).
+    std::vector<std::tuple<int, std::string, int, bool>> types;
+    for (const auto& e : ox::data_type_formats) {
+      types.emplace_back(static_cast<int>(e.type), std::string(ox::name_of(e.type)),
+                         ox::bits_of(e.type), ox::is_integer(e.type));
+    }
+    return types;
+  });
+  m.def("onnx_type_from_name", [](const std::string& name) {
+    return static_cast<int>(ox::data_type_from_name(name));
+  });
+  m.def("onnx_newest_opset", [] { return ox::newest_opset; });
+  m.def("onnx_quantize_linear", &onnx_quantize_linear, nb::arg("x").noconvert(),
+        nb::arg("x_type"), nb::arg("x_shape"), nb::arg("scale").noconvert(),
+        nb::arg("scale_type"), nb::arg("scale_shape"), nb::arg("zero").none(),
+        nb::arg("zero_type"), nb::arg("axis"), nb::arg("block_size"), nb::arg("saturate"),
+        nb::arg("output_dtype"), nb::arg("precision"), nb::arg("opset"),
+        nb::arg("out").noconvert());
+  m.def("onnx_dequantize_linear", &onnx_dequantize_linear, nb::arg("x").noconvert(),
+        nb::arg("x_type"), nb::arg("x_shape"), nb::arg("scale").noconvert(),
+        nb::arg("scale_type"), nb::arg("scale_shape"), nb::arg("zero").none(),
+        nb::arg("axis"), nb::arg("block_size"), nb::arg("output_dtype"), nb::arg("opset"),
+        nb::arg("out").noconvert());
+  m.def("onnx_cast", &onnx_cast, nb::arg("x").noconvert(), nb::arg("x_type"),
+        nb::arg("x_shape"), nb::arg("to"), nb::arg("saturate"), nb::arg("round_mode"),
+        nb::arg("opset"), nb::arg("out").noconvert());
 }
