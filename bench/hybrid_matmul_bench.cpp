@@ -360,7 +360,8 @@ enum class model_id {
   chunked_exact64,
   amx_tile_pairs,
   reduced_precision14_128,
-  reduced_precision14_128_floor
+  reduced_precision14_128_floor,
+  reduced_precision14_128_block
 };
 
 const char* name(model_id m) {
@@ -372,6 +373,7 @@ const char* name(model_id m) {
     case model_id::amx_tile_pairs: return "amx_tile_pairs";
     case model_id::reduced_precision14_128: return "reduced_precision14_128";
     case model_id::reduced_precision14_128_floor: return "reduced_precision14_128_floor";
+    case model_id::reduced_precision14_128_block: return "reduced_precision14_128_block";
   }
   return "?";
 }
@@ -388,6 +390,8 @@ mf::hybrid::accumulation_model make_model(model_id m) {
     case model_id::reduced_precision14_128_floor:
       return models::reduced_precision(14, 128, mf::hybrid::reduced_variant::seq, 32,
                                        mf::hybrid::truncation::floor);
+    case model_id::reduced_precision14_128_block:
+      return models::reduced_precision(14, 128, mf::hybrid::reduced_variant::block);
   }
   return models::sequential_fp32();
 }
@@ -778,7 +782,8 @@ void register_layers() {
   using M = model_id;
   for (unsigned t : kThreads) {
     for (M m : {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::chunked_exact64,
-                M::amx_tile_pairs, M::reduced_precision14_128, M::reduced_precision14_128_floor}) {
+                M::amx_tile_pairs, M::reduced_precision14_128, M::reduced_precision14_128_floor,
+                M::reduced_precision14_128_block}) {
       mf::hybrid::matmul_options o;
       o.model = make_model(m);
       if (!mf::hybrid::kernels::has_fast_kernel(mf::hybrid::element_type::hf8,
@@ -947,7 +952,8 @@ void register_all() {
   register_pair<pair_e4m3_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
                                       M::chunked_exact64, M::amx_tile_pairs,
                                       M::reduced_precision14_128,
-                                      M::reduced_precision14_128_floor});
+                                      M::reduced_precision14_128_floor,
+                                      M::reduced_precision14_128_block});
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32});
   register_integer();

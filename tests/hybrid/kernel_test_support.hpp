@@ -63,7 +63,13 @@ inline std::vector<named_model> fast_models(mf::target::isa isa = mf::target::ac
       {"reduced_precision_1_5", hy::models::reduced_precision(1, 5)},
       {"reduced_precision_1_7_floor",
        hy::models::reduced_precision(1, 7, hy::reduced_variant::seq, 32, hy::truncation::floor)},
-      {"reduced_precision_24_3", hy::models::reduced_precision(24, 3)}};
+      {"reduced_precision_24_3", hy::models::reduced_precision(24, 3)},
+      {"reduced_precision_14_128_block", hy::models::reduced_precision(14, 128, hy::reduced_variant::block)},
+      {"reduced_precision_14_32_block_floor",
+       hy::models::reduced_precision(14, 32, hy::reduced_variant::block, 32, hy::truncation::floor)},
+      {"reduced_precision_1_7_block_3", hy::models::reduced_precision(1, 7, hy::reduced_variant::block, 3)},
+      {"reduced_precision_24_100_block_64_floor",
+       hy::models::reduced_precision(24, 100, hy::reduced_variant::block, 64, hy::truncation::floor)}};
   std::vector<named_model> out;
   for (const named_model& m : all) {
     if (has_kernel(m.model, isa)) out.push_back(m);

@@ -310,13 +310,45 @@ TEST_P(HybridKernels, ReducedPrecisionCutsAndCancellations) {
     p.a[i] = pick[rng() % 5];
   }
   for (std::size_t i = 0; i < p.b.size(); ++i) p.b[i] = rng() % 2 ? big : (rng() % 2 ? tiny : three | 0x80u);
-  for (const hy::truncation trunc : {hy::truncation::toward_zero, hy::truncation::floor}) {
-    for (const int b : {1, 3, 14, 24}) {
-      hy::matmul_options o = with(hy::models::reduced_precision(b, 64, hy::reduced_variant::seq, 32, trunc));
-      ASSERT_TRUE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, k, o));
-      ASSERT_TRUE(matches_reference(p, o)) << "bits " << b;
+  for (const hy::reduced_variant variant : {hy::reduced_variant::seq, hy::reduced_variant::block}) {
+    for (const hy::truncation trunc : {hy::truncation::toward_zero, hy::truncation::floor}) {
+      for (const int b : {1, 3, 14, 24}) {
+        hy::matmul_options o = with(hy::models::reduced_precision(b, 64, variant, 32, trunc));
+        ASSERT_TRUE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, k, o));
+        ASSERT_TRUE(matches_reference(p, o)) << "bits " << b << " variant " << static_cast<int>(variant);
+      }
     }
   }
+}
+
+// The block variant: blocks of 1, 5, 32 and 64 products, ending inside and
+// on promotion boundaries, every operand pair the kernel takes, bits 1 to
+// 24, both truncations, with and without the edge sets (whose Inf and NaN
+// blocks take the reference's block step inside the kernel). Blocks past
+// 64 products run on the reference.
+TEST_P(HybridKernels, ReducedPrecisionBlockVariant) {
+  std::mt19937_64 rng(21);
+  const element_type inputs[] = {T::hf8, T::bf8, T::f16};
+  int compared = 0;
+  for (const hy::truncation trunc : {hy::truncation::toward_zero, hy::truncation::floor}) {
+    for (const int block : {1, 5, 32, 64}) {
+      for (const int b : {1, 2, 14, 24}) {
+        const int every = block * (1 + static_cast<int>(rng() % 4)) + static_cast<int>(rng() % 3);
+        const auto model = hy::models::reduced_precision(b, every, hy::reduced_variant::block, block, trunc);
+        const element_type ta = inputs[rng() % 3], tb = inputs[rng() % 3];
+        const std::size_t k = 1 + rng() % 300;
+        const auto p = random_problem({ta, tb, T::f32}, 1 + rng() % 9, 1 + rng() % 40, k, rng() % 2, rng,
+                                      compared % 2 == 0);
+        hy::matmul_options o = with(model);
+        o.threads = 1 + compared % 2;
+        ASSERT_TRUE(hy::kernels::has_fast_kernel(ta, tb, T::f32, k, o));
+        ASSERT_TRUE(matches_reference(p, o)) << "block " << block << " bits " << b << " every " << every;
+        ++compared;
+      }
+    }
+  }
+  hy::matmul_options o = with(hy::models::reduced_precision(14, 128, hy::reduced_variant::block, 65));
+  EXPECT_FALSE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, 64, o));
 }
 
 // The fast path rejects what the reference rejects, with the same message.

@@ -240,7 +240,8 @@ class block_worker {
                                  kernel_.bits,
                                  kernel_.trunc,
                                  kernel_.rounding,
-                                 kernel_.presum_round};
+                                 kernel_.presum_round,
+                                 kernel_.block};
             kernel_.run(args);
           }
         }

@@ -12,8 +12,9 @@
 // ISA;
 // amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
 // when the operands cannot reach its flushes (amx_pairs_operands_fit);
-// reduced_precision (seq, bits <= 24, promote_every <= 1024, both
-// truncations) for HF8, BF8 and FP16 operands, on every ISA;
+// reduced_precision (seq, and block with blocks <= 64; bits <= 24,
+// promote_every <= 1024, both truncations) for HF8, BF8 and FP16 operands,
+// on every ISA;
 // these and the pair model with the scales in the epilogue.
 // Every other request (other models, placement::operands, stochastic
 // output, integer operands) returns false and runs on the reference; the

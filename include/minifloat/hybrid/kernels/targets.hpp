@@ -31,9 +31,9 @@ namespace mf::hybrid::kernels {
 // `steps` steps of packed A and B (generic/fma_tile.hpp has the layout);
 // `first`: the accumulators start at +0 instead of being read; `chunk`:
 // steps per exactly summed chunk (chunked_exact), per instruction
-// (amx_tile_pairs) or per promotion (reduced_precision); `bits` and
-// `trunc`: reduced_precision's partial register; `rounding` and
-// `presum_round`: chunked_exact's.
+// (amx_tile_pairs) or per promotion (reduced_precision); `bits`, `trunc`
+// and `block`: reduced_precision's partial register and block; `rounding`
+// and `presum_round`: chunked_exact's.
 struct tile_args {
   const void* a;
   const void* b;
@@ -46,6 +46,7 @@ struct tile_args {
   truncation trunc = truncation::toward_zero;
   fp32_rounding rounding = fp32_rounding::nearest_even;
   bool presum_round = false;
+  std::size_t block = 32;
 };
 
 using tile_function = void (*)(const tile_args&) noexcept;
@@ -93,6 +94,7 @@ struct tile_kernel {
   truncation trunc = truncation::toward_zero;
   fp32_rounding rounding = fp32_rounding::nearest_even;  // chunked_exact (tile_args)
   bool presum_round = false;
+  std::size_t block = 32;  // reduced_precision's block variant (tile_args)
 };
 
 // The kernels of one target and their tile; bf16_pairs (VDPBF16PS) and
@@ -130,6 +132,10 @@ struct target_kernels {
   tile_function reduced = nullptr;
   int reduced_rows = 0;
   int reduced_columns = 0;
+  // reduced_precision (block variant): block_rows x block_columns floats.
+  tile_function reduced_block = nullptr;
+  int block_rows = 0;
+  int block_columns = 0;
   eltwise_function eltwise = nullptr;
 };
 
@@ -146,12 +152,14 @@ using byte_ops = byte_dot_ops;
 inline constexpr int rows = 4, vectors = 4;
 inline constexpr int amx_rows = 4, amx_vectors = 4;
 inline constexpr int reduced_rows = 4, reduced_vectors = 4;
+inline constexpr int block_rows = 4, block_vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
 #include "generic/eltwise_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
 #include "generic/reduced_tile.hpp"
+#include "generic/reduced_block_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -171,12 +179,15 @@ inline constexpr int rows = 6, vectors = 2;
 inline constexpr int amx_rows = 3, amx_vectors = 2;
 // reduced_precision: each step's TwoSum needs temporaries: 4 x 2 ymm.
 inline constexpr int reduced_rows = 4, reduced_vectors = 2;
+// The block variant keeps a block of products per element (16 KiB).
+inline constexpr int block_rows = 4, block_vectors = 2;
 inline constexpr bool has_bf16_pairs = false;
 #include "generic/epilogue_span.hpp"
 #include "generic/eltwise_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
 #include "generic/reduced_tile.hpp"
+#include "generic/reduced_block_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -196,12 +207,15 @@ inline constexpr int rows = 6, vectors = 4;
 inline constexpr int amx_rows = 4, amx_vectors = 3;
 // reduced_precision: one partial register per element, as fma_tile's.
 inline constexpr int reduced_rows = 6, reduced_vectors = 4;
+// The block variant keeps a block of products per element (32 KiB).
+inline constexpr int block_rows = 4, block_vectors = 2;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/epilogue_span.hpp"
 #include "generic/eltwise_span.hpp"
 #include "generic/fma_tile.hpp"
 #include "generic/amx_pairs_tile.hpp"
 #include "generic/reduced_tile.hpp"
+#include "generic/reduced_block_tile.hpp"
 #include "generic/exact_tile.hpp"
 #include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
@@ -351,13 +365,30 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       // Float32 lanes (generic/reduced_tile.hpp says why they are exact
       // for these operand types and bits <= 24); a run ends every
       // promote_every steps, which a K block holds whole.
-      if (model.variant != reduced_variant::seq || model.bits < 1 || model.bits > 24 ||
-          model.promote_every < 1 || static_cast<std::size_t>(model.promote_every) > max_fast_chunk ||
-          !reduced_operand(ta) || !reduced_operand(tb)) {
+      // The block variant: blocks of at most 64 (generic/reduced_block_tile.hpp).
+      if (model.bits < 1 || model.bits > 24 || model.promote_every < 1 ||
+          static_cast<std::size_t>(model.promote_every) > max_fast_chunk || !reduced_operand(ta) ||
+          !reduced_operand(tb)) {
         return {};
       }
-      return {target.reduced_rows, target.reduced_columns, target.reduced, packing::float32, false,
-              static_cast<std::size_t>(model.promote_every), target.epilogue, {}, model.bits, model.trunc};
+      if (model.variant == reduced_variant::seq) {
+        return {target.reduced_rows, target.reduced_columns, target.reduced, packing::float32, false,
+                static_cast<std::size_t>(model.promote_every), target.epilogue, {}, model.bits, model.trunc};
+      }
+      if (model.block < 1 || model.block > 64) return {};
+      return {target.block_rows,
+              target.block_columns,
+              target.reduced_block,
+              packing::float32,
+              false,
+              static_cast<std::size_t>(model.promote_every),
+              target.epilogue,
+              {},
+              model.bits,
+              model.trunc,
+              fp32_rounding::nearest_even,
+              false,
+              static_cast<std::size_t>(model.block)};
     default: return {};
   }
 }

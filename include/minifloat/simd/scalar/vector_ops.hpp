@@ -90,6 +90,52 @@ struct float_ops {
     if (std::signbit(y)) bits += ~mask;
     return mf::detail::bit_cast<float>(bits & mask);
   }
+
+  // The block variant of reduced_precision (hybrid/kernels/generic/
+  // reduced_block_tile.hpp): integer lanes beside the float ones.
+  using ivec = std::int32_t;
+  static MF_FORCE_INLINE ivec int_broadcast(std::int32_t x) noexcept { return x; }
+  static MF_FORCE_INLINE ivec int_add(ivec a, ivec b) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+  }
+  static MF_FORCE_INLINE ivec int_sub(ivec a, ivec b) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+  }
+  // The larger of m (a magnitude) and |p|, compared as bit patterns: for
+  // numbers the larger magnitude; Inf and NaN are above every number.
+  static MF_FORCE_INLINE vec max_magnitude(vec m, vec p) noexcept {
+    const std::uint32_t a = mf::detail::bit_cast<std::uint32_t>(m);
+    const std::uint32_t b = mf::detail::bit_cast<std::uint32_t>(p) & 0x7FFFFFFFu;
+    return mf::detail::bit_cast<float>(a > b ? a : b);
+  }
+  // Whether the magnitude pattern m is at or above `limit`'s (Inf and NaN
+  // always are).
+  static MF_FORCE_INLINE bool any_at_least(vec m, vec limit) noexcept {
+    return mf::detail::bit_cast<std::uint32_t>(m) >= mf::detail::bit_cast<std::uint32_t>(limit);
+  }
+  // The biased exponent field of a non-negative finite m, and 2^(e - 127)
+  // from a biased exponent e in 1..254.
+  static MF_FORCE_INLINE ivec biased_exponent(vec m) noexcept {
+    return static_cast<std::int32_t>(mf::detail::bit_cast<std::uint32_t>(m) >> 23);
+  }
+  static MF_FORCE_INLINE vec power_of_two(ivec biased) noexcept {
+    return mf::detail::bit_cast<float>(static_cast<std::uint32_t>(biased) << 23);
+  }
+  // v (an integer value below 2^31 in magnitude, or any value whose cut is)
+  // to int32 toward zero / toward -Inf.
+  static MF_FORCE_INLINE ivec to_int_toward_zero(vec v) noexcept { return static_cast<std::int32_t>(std::trunc(v)); }
+  static MF_FORCE_INLINE ivec to_int_floor(vec v) noexcept { return static_cast<std::int32_t>(std::floor(v)); }
+  // An int32 rounded to float32 toward zero / toward -Inf: to nearest,
+  // then one step back where that went past it (|x| < 2^31 - 128, so the
+  // rounded value converts back exactly).
+  static MF_FORCE_INLINE vec from_int_toward_zero(ivec x) noexcept {
+    const float f = static_cast<float>(x);
+    return nudge_toward_zero(f, static_cast<float>(int_sub(x, static_cast<std::int32_t>(f))));
+  }
+  static MF_FORCE_INLINE vec from_int_floor(ivec x) noexcept {
+    const float f = static_cast<float>(x);
+    return nudge_down(f, static_cast<float>(int_sub(x, static_cast<std::int32_t>(f))));
+  }
 };
 
 // One float64 lane, with the few steps the exact kernels need beyond FMA.

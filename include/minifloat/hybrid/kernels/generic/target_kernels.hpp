@@ -8,7 +8,8 @@
 //   byte_ops                its integer MatMul step (byte_dot_ops.hpp)
 //   rows, vectors           the register tile: rows x vectors vectors
 //   amx_rows, amx_vectors   the amx_tile_pairs tile (two chains per element)
-//   reduced_rows, reduced_vectors  the reduced_precision tile
+//   reduced_rows, reduced_vectors  the reduced_precision tile (seq)
+//   block_rows, block_vectors      its block variant's tile
 //   has_bf16_pairs          whether float_ops packs the BF16 pair layout
 
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
@@ -35,6 +36,9 @@ inline void chunked_kernel(const tile_args& t) noexcept {
 inline void reduced_kernel(const tile_args& t) noexcept {
   reduced_seq_tile<float_ops, reduced_rows, reduced_vectors>(t);
 }
+inline void reduced_block_kernel(const tile_args& t) noexcept {
+  reduced_block_tile<float_ops, block_rows, block_vectors>(t);
+}
 // The row of the dispatch table's family (target_family).
 constexpr target_kernels kernels_row() noexcept {
   target_kernels row{rows,
@@ -53,6 +57,9 @@ constexpr target_kernels kernels_row() noexcept {
   row.reduced = &reduced_kernel;
   row.reduced_rows = reduced_rows;
   row.reduced_columns = reduced_vectors * float_ops::lanes;
+  row.reduced_block = &reduced_block_kernel;
+  row.block_rows = block_rows;
+  row.block_columns = block_vectors * float_ops::lanes;
   row.eltwise = &eltwise_kernel;
   return row;
 }

@@ -77,6 +77,40 @@ struct float_ops {
     const __m256i raised = _mm256_add_epi32(bits, _mm256_and_si256(_mm256_srai_epi32(bits, 31), cut));
     return where_nan(y, _mm256_and_ps(_mm256_castsi256_ps(raised), keep));
   }
+
+  // The block variant of reduced_precision; the scalar float_ops say what
+  // each does.
+  using ivec = __m256i;
+  static MF_FORCE_INLINE ivec int_broadcast(std::int32_t x) noexcept { return _mm256_set1_epi32(x); }
+  static MF_FORCE_INLINE ivec int_add(const ivec& a, const ivec& b) noexcept { return _mm256_add_epi32(a, b); }
+  static MF_FORCE_INLINE ivec int_sub(const ivec& a, const ivec& b) noexcept { return _mm256_sub_epi32(a, b); }
+  static MF_FORCE_INLINE vec max_magnitude(const vec& m, const vec& p) noexcept {
+    const __m256i magnitude = _mm256_and_si256(_mm256_castps_si256(p), _mm256_set1_epi32(0x7FFFFFFF));
+    return _mm256_castsi256_ps(_mm256_max_epu32(_mm256_castps_si256(m), magnitude));
+  }
+  static MF_FORCE_INLINE bool any_at_least(const vec& m, const vec& limit) noexcept {
+    // Both patterns are below 2^31: a signed comparison orders them.
+    const __m256i below = _mm256_cmpgt_epi32(_mm256_castps_si256(limit), _mm256_castps_si256(m));
+    return _mm256_movemask_ps(_mm256_castsi256_ps(below)) != 0xFF;
+  }
+  static MF_FORCE_INLINE ivec biased_exponent(const vec& m) noexcept {
+    return _mm256_srli_epi32(_mm256_castps_si256(m), 23);
+  }
+  static MF_FORCE_INLINE vec power_of_two(const ivec& biased) noexcept {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(biased, 23));
+  }
+  static MF_FORCE_INLINE ivec to_int_toward_zero(const vec& v) noexcept { return _mm256_cvttps_epi32(v); }
+  static MF_FORCE_INLINE ivec to_int_floor(const vec& v) noexcept {
+    return _mm256_cvttps_epi32(_mm256_round_ps(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+  }
+  static MF_FORCE_INLINE vec from_int_toward_zero(const ivec& x) noexcept {
+    const vec f = _mm256_cvtepi32_ps(x);
+    return nudge_toward_zero(f, _mm256_cvtepi32_ps(_mm256_sub_epi32(x, _mm256_cvttps_epi32(f))));
+  }
+  static MF_FORCE_INLINE vec from_int_floor(const ivec& x) noexcept {
+    const vec f = _mm256_cvtepi32_ps(x);
+    return nudge_down(f, _mm256_cvtepi32_ps(_mm256_sub_epi32(x, _mm256_cvttps_epi32(f))));
+  }
 };
 
 // Four float64 lanes, with the few steps the exact kernels need beyond FMA

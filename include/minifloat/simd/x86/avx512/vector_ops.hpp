@@ -79,6 +79,38 @@ struct float_ops {
     const __m512i raised = _mm512_mask_add_epi32(bits, negative, bits, _mm512_andnot_si512(mask, _mm512_set1_epi32(-1)));
     return _mm512_castsi512_ps(_mm512_mask_and_epi32(bits, number, raised, mask));
   }
+
+  // The block variant of reduced_precision; the scalar float_ops say what
+  // each does. The conversions round by static rounding.
+  using ivec = __m512i;
+  static MF_FORCE_INLINE ivec int_broadcast(std::int32_t x) noexcept { return _mm512_set1_epi32(x); }
+  static MF_FORCE_INLINE ivec int_add(const ivec& a, const ivec& b) noexcept { return _mm512_add_epi32(a, b); }
+  static MF_FORCE_INLINE ivec int_sub(const ivec& a, const ivec& b) noexcept { return _mm512_sub_epi32(a, b); }
+  static MF_FORCE_INLINE vec max_magnitude(const vec& m, const vec& p) noexcept {
+    const __m512i magnitude = _mm512_and_si512(_mm512_castps_si512(p), _mm512_set1_epi32(0x7FFFFFFF));
+    return _mm512_castsi512_ps(_mm512_max_epu32(_mm512_castps_si512(m), magnitude));
+  }
+  static MF_FORCE_INLINE bool any_at_least(const vec& m, const vec& limit) noexcept {
+    return _mm512_cmp_epu32_mask(_mm512_castps_si512(m), _mm512_castps_si512(limit), _MM_CMPINT_NLT) != 0;
+  }
+  static MF_FORCE_INLINE ivec biased_exponent(const vec& m) noexcept {
+    return _mm512_srli_epi32(_mm512_castps_si512(m), 23);
+  }
+  static MF_FORCE_INLINE vec power_of_two(const ivec& biased) noexcept {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(biased, 23));
+  }
+  static MF_FORCE_INLINE ivec to_int_toward_zero(const vec& v) noexcept {
+    return _mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  }
+  static MF_FORCE_INLINE ivec to_int_floor(const vec& v) noexcept {
+    return _mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  }
+  static MF_FORCE_INLINE vec from_int_toward_zero(const ivec& x) noexcept {
+    return _mm512_cvt_roundepi32_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  }
+  static MF_FORCE_INLINE vec from_int_floor(const ivec& x) noexcept {
+    return _mm512_cvt_roundepi32_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  }
 };
 
 // Eight float64 lanes, with the few steps the exact kernels need beyond FMA
