@@ -173,6 +173,16 @@ inline std::size_t packed_value_bytes(const tile_kernel& kernel) noexcept {
   return kernel.operands == packing::float64 ? 8 : 4;
 }
 
+// The blocking with fewer rows per A block where a kernel's runs (chunk,
+// promotion interval) are longer than kc, so that K blocks hold whole runs:
+// the A block (mc x the K block) stays within panel_bytes.
+inline blocking fitted_blocking(const tile_kernel& kernel, blocking b) noexcept {
+  if (kernel.chunk <= b.kc) return b;
+  const std::size_t rows = std::max<std::size_t>(1, b.panel_bytes / (kernel.chunk * packed_value_bytes(kernel)));
+  b.mc = std::max(static_cast<std::size_t>(kernel.rows), std::min(b.mc, rows));
+  return b;
+}
+
 // The columns of one panel: nc, fewer for a long K (panel_bytes), whole tiles.
 inline std::size_t panel_columns(const tile_kernel& kernel, const problem& p, const blocking& b) noexcept {
   const auto nr = static_cast<std::size_t>(kernel.columns);
@@ -336,7 +346,8 @@ class block_worker {
 // with fewer panels than threads, M is also split (in multiples of mc). Each
 // element is computed by one thread exactly as with one thread.
 inline void run_blocked(const tile_kernel& kernel, const detail::problem& p,
-                        const blocking& b = default_blocking()) {
+                        const blocking& requested = default_blocking()) {
+  const blocking b = detail::fitted_blocking(kernel, requested);
   hybrid::detail::amax_tracker amax;
   if (p.m != 0 && p.n != 0) {
     const std::size_t nc = detail::panel_columns(kernel, p, b);

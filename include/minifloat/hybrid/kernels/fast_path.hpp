@@ -8,12 +8,12 @@
 // every float type pair the table accepts, on every ISA, with the scales in
 // the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
 // exact (rounded to float32, K <= 2^17) and chunked_exact (both roundings,
-// with or without pre-rounding, chunk <= 1024) for E4M3 x E4M3, on every
+// with or without pre-rounding, chunk <= 2^17) for E4M3 x E4M3, on every
 // ISA;
 // amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
 // when the operands cannot reach its flushes (amx_pairs_operands_fit);
 // reduced_precision (seq, and block with blocks <= 64; bits <= 24,
-// promote_every <= 1024, both truncations) for HF8, BF8 and FP16 operands,
+// any promote_every, both truncations) for HF8, BF8 and FP16 operands,
 // on every ISA;
 // these and the pair model with the scales in the epilogue.
 // Every other request (other models, placement::operands, stochastic

@@ -293,10 +293,9 @@ inline target_kernels target_for(target::isa isa) noexcept {
 
 }  // namespace detail
 
-// Longest K of the exact float64 sum of E4M3 products (generic/exact_tile.hpp).
+// Longest K of the exact float64 sum of E4M3 products (generic/exact_tile.hpp),
+// and so the longest chunk of the chunked kernel.
 inline constexpr std::size_t exact_e4m3_max_k = std::size_t{1} << 17;
-// Longest chunk of the chunked kernel (a K block holds whole chunks).
-inline constexpr std::size_t max_fast_chunk = 1024;
 
 namespace detail {
 
@@ -314,6 +313,12 @@ constexpr bool reduced_operand(element_type t) noexcept {
   return t == element_type::hf8 || t == element_type::bf8 || t == element_type::f16;
 }
 
+// The steps of a model's run (chunk, promotion interval) as a K block
+// holds them: a run longer than K is all of K, the same sums.
+inline std::size_t run_steps(int length, std::size_t k) noexcept {
+  return std::min(static_cast<std::size_t>(length), std::max<std::size_t>(k, 1));
+}
+
 // The micro-kernel of a model for operands ta x tb with K products on a
 // kernel set; run == nullptr where there is none (the reference computes it).
 inline tile_kernel micro_kernel_for(const accumulation_model& model, element_type ta,
@@ -329,7 +334,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.rows, target.double_columns, target.exact, packing::float64, true, 0,
               target.epilogue, {}};
     case model_kind::chunked_exact:
-      if (!e4m3 || model.chunk < 1 || static_cast<std::size_t>(model.chunk) > max_fast_chunk) {
+      if (!e4m3 || model.chunk < 1 || static_cast<std::size_t>(model.chunk) > exact_e4m3_max_k) {
         return {};
       }
       return {target.rows,
@@ -337,7 +342,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
               target.chunked,
               packing::float64,
               false,
-              static_cast<std::size_t>(model.chunk),
+              run_steps(model.chunk, k),
               target.epilogue,
               {},
               24,
@@ -366,14 +371,13 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       // for these operand types and bits <= 24); a run ends every
       // promote_every steps, which a K block holds whole.
       // The block variant: blocks of at most 64 (generic/reduced_block_tile.hpp).
-      if (model.bits < 1 || model.bits > 24 || model.promote_every < 1 ||
-          static_cast<std::size_t>(model.promote_every) > max_fast_chunk || !reduced_operand(ta) ||
+      if (model.bits < 1 || model.bits > 24 || model.promote_every < 1 || !reduced_operand(ta) ||
           !reduced_operand(tb)) {
         return {};
       }
       if (model.variant == reduced_variant::seq) {
         return {target.reduced_rows, target.reduced_columns, target.reduced, packing::float32, false,
-                static_cast<std::size_t>(model.promote_every), target.epilogue, {}, model.bits, model.trunc};
+                run_steps(model.promote_every, k), target.epilogue, {}, model.bits, model.trunc};
       }
       if (model.block < 1 || model.block > 64) return {};
       return {target.block_rows,
@@ -381,7 +385,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
               target.reduced_block,
               packing::float32,
               false,
-              static_cast<std::size_t>(model.promote_every),
+              run_steps(model.promote_every, k),
               target.epilogue,
               {},
               model.bits,

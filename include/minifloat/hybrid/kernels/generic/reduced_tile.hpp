@@ -16,7 +16,7 @@
 //    value is a multiple of 2^(qa + qb) >= 2^-48, the product of the two
 //    types' smallest magnitudes, so none is a float32 subnormal (DAZ and
 //    FTZ never act). Cut toward zero, a part never exceeds the sum of its
-//    run's magnitudes (below 2^42 for promote_every <= 1024). Cut toward
+//    run's magnitudes (below 2^32 K, far below 2^128). Cut toward
 //    -Inf, a negative part can grow by up to a factor 1 + 2^(1 - bits) per
 //    step, past float32's range; see 7.
 // 2. Rounding the exact part + a*b once toward zero (toward -Inf) to
@@ -62,7 +62,8 @@
 //
 // Packed operands as fma_tile's (one float per k, packing::float32).
 // `steps` is the block's K, a whole number of runs (the driver's K blocks
-// are multiples of args.chunk = promote_every) except at the end of K,
+// are multiples of args.chunk, promote_every or K if that is shorter)
+// except at the end of K,
 // where the model's last run is shorter too. `c` holds C, carried between
 // K blocks (+0 when `first`); the partial registers stay in registers, and
 // C is read and written once per run.
