@@ -31,7 +31,8 @@
 //       fast kernel; only when the environment sets MINIFLOAT_BENCH_LAYER_SIZE
 //       (seconds per row; the reference models would take hours)
 // <pair> is a_b_out: e4m3_e4m3_bf16 (the cuBLASLt table; the vendor table has
-// no BF16 output for it), bf16_e4m3_bf16 and f16_e5m2_f16 (vendor table).
+// no BF16 output for it), bf16_e4m3_bf16 and f16_e5m2_f16 (vendor table),
+// e4m3_e5m2_bf16 (cuBLASLt) and e5m2_e5m2_bf16 (table `any`).
 // Peers that were not found at configure time, a CPU without AVX512_BF16, or
 // a library without the thread-count option skip their rows with a message.
 // At 256^3 every library and peer row also reports differs_from_reference:
@@ -304,6 +305,24 @@ struct pair_bf16_e4m3_bf16 {
   using b = mf::e4m3fn;
   using c = mf::bfloat16;
   static constexpr const char* name = "bf16_e4m3_bf16";
+  static constexpr bool bf16_exact = true;
+};
+// The exact model's split E5M2 operands (kernels/split_sum.hpp): E5M2 x
+// E5M2 is in no vendor's FP8 table, so table `any`.
+struct pair_e5m2_e5m2_bf16 {
+  using table = mf::hybrid::any;
+  using a = mf::e5m2;
+  using b = mf::e5m2;
+  using c = mf::bfloat16;
+  static constexpr const char* name = "e5m2_e5m2_bf16";
+  static constexpr bool bf16_exact = true;
+};
+struct pair_e4m3_e5m2_bf16 {
+  using table = mf::hybrid::cublaslt_fp8;
+  using a = mf::e4m3fn;
+  using b = mf::e5m2;
+  using c = mf::bfloat16;
+  static constexpr const char* name = "e4m3_e5m2_bf16";
   static constexpr bool bf16_exact = true;
 };
 struct pair_f16_e5m2_f16 {
@@ -956,6 +975,8 @@ void register_all() {
                                       M::reduced_precision14_128_block});
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32});
+  register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact});
+  register_pair<pair_e4m3_e5m2_bf16>({M::sequential_fp32, M::exact});
   register_integer();
   register_eltwise();
   register_layers();

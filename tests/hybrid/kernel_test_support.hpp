@@ -96,7 +96,8 @@ inline bool accepts(const hy::accumulation_model& m, type_triple t) {
   switch (m.kind) {
     case hy::model_kind::avx512_bf16_pairs:
       return t.a != element_type::f16 && t.b != element_type::f16;
-    case hy::model_kind::exact:
+    case hy::model_kind::exact:  // FP8 pairs (E5M2 split)
+      return hy::is_fp8(t.a) && hy::is_fp8(t.b);
     case hy::model_kind::chunked_exact: return t.a == element_type::hf8 && t.b == element_type::hf8;
     case hy::model_kind::amx_tile_pairs:  // no instruction multiplies BF16 by FP16
       return !((t.a == element_type::bf16 && t.b == element_type::f16) ||

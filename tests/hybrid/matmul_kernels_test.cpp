@@ -350,6 +350,42 @@ TEST_P(HybridKernels, ReducedPrecisionBlockVariant) {
   EXPECT_FALSE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, 64, o));
 }
 
+// The exact model with E5M2 operands (split into parts >= 1 and below 1,
+// kernels/split_sum.hpp): every FP8 pair, wide-range codes, K across the
+// driver's K block, tile edges, 1-3 threads, a float32 output. Then a sum
+// whose float32 rounding needs every chain exactly: 2^24 + 1 + 2^-30 (from
+// 2^12 * 2^12, 1 * 1 and 2^-15 * 2^-15) is above the tie 2^24 + 1, so it
+// rounds to 2^24 + 2; summed in float64 first, the 2^-30 is lost and the
+// tie goes to 2^24. Operands with Inf or NaN take the reference.
+TEST_P(HybridKernels, ExactWithSplitE5M2Operands) {
+  std::mt19937_64 rng(22);
+  const kernel_test::type_triple pairs[] = {{T::bf8, T::bf8, T::f32}, {T::hf8, T::bf8, T::f32},
+                                            {T::bf8, T::hf8, T::f32}, {T::bf8, T::bf8, T::bf16}};
+  int compared = 0;
+  for (const auto& types : pairs) {
+    for (const std::size_t k : {1u, 17u, 300u, 1031u, 2100u}) {
+      const auto p = random_problem(types, 1 + rng() % 13, 1 + rng() % 70, k, rng() % 3, rng, false);
+      hy::matmul_options o = with(hy::models::exact());
+      o.threads = 1 + compared % 3;
+      ASSERT_TRUE(hy::kernels::has_fast_kernel(types.a, types.b, types.c, k, o));
+      ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
+      ++compared;
+    }
+  }
+  const std::vector<std::uint32_t> a{hybrid_test::encode(T::bf8, 4096.0), hybrid_test::encode(T::bf8, 1.0),
+                                     hybrid_test::encode(T::bf8, 0x1p-15)};
+  std::uint32_t c = 0;
+  hy::matmul_options o = with(hy::models::exact());
+  o.check_z_multiple = false;
+  hy::matmul(hy::table_id::any, T::bf8, T::bf8, T::f32, a.data(), 3, a.data(), 1, &c, 1, 1, 1, 3, o);
+  EXPECT_EQ(hybrid_test::as_float(c), 0x1p24f + 2.0f);
+  // Inf among the operands: the reference (Inf x 0 would meet a split's +0).
+  auto p = random_problem({T::bf8, T::bf8, T::f32}, 4, 9, 40, 0, rng, false);
+  p.a[5] = 0x7Cu;  // +Inf
+  p.b[7] = 0xFCu;  // -Inf
+  ASSERT_TRUE(matches_reference(p, with(hy::models::exact())));
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);

@@ -28,6 +28,7 @@
 #include "../amax.hpp"
 #include "../fp32_rounding.hpp"
 #include "../matmul_options.hpp"
+#include "split_sum.hpp"
 #include "targets.hpp"
 
 namespace mf::hybrid::kernels {
@@ -186,7 +187,8 @@ inline blocking fitted_blocking(const tile_kernel& kernel, blocking b) noexcept 
 // The columns of one panel: nc, fewer for a long K (panel_bytes), whole tiles.
 inline std::size_t panel_columns(const tile_kernel& kernel, const problem& p, const blocking& b) noexcept {
   const auto nr = static_cast<std::size_t>(kernel.columns);
-  const std::size_t step_bytes = std::max<std::size_t>(p.k, 1) * packed_value_bytes(kernel);
+  const std::size_t step_bytes =
+      std::max<std::size_t>(p.k, 1) * packed_value_bytes(kernel) * split_factor(kernel.split_b);
   const std::size_t fitting = std::max(nr, b.panel_bytes / step_bytes / nr * nr);
   return round_up(std::min({b.nc, p.n, fitting}), nr);
 }
@@ -205,6 +207,8 @@ class block_worker {
         steps_((p.k + per_step_ - 1) / per_step_),
         mr_(static_cast<std::size_t>(kernel.rows)),
         nr_(static_cast<std::size_t>(kernel.columns)),
+        sa_(split_factor(kernel.split_a)),
+        sb_(split_factor(kernel.split_b)),
         mc_(round_up(std::min(b.mc, p.m), mr_)),
         kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
                               : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
@@ -214,11 +218,12 @@ class block_worker {
         accumulators_(this_thread_buffers().accumulators),
         row_(this_thread_buffers().row),
         second_row_(this_thread_buffers().second_row) {
-    b_panel_.reserve(steps_ * nc_ * value_bytes_);
-    a_block_.reserve(mc_ * kc_ * value_bytes_);
-    accumulators_.reserve(mc_ * nc_ * acc_bytes_);
+    b_panel_.reserve(steps_ * sb_ * nc_ * value_bytes_);
+    a_block_.reserve(sa_ * mc_ * kc_ * value_bytes_);
+    accumulators_.reserve(sa_ * mc_ * sb_ * nc_ * acc_bytes_);
     row_.reserve(std::max(kc_, nc_) * sizeof(float));
-    second_row_.reserve(nc_ * sizeof(float));
+    second_row_.reserve(sb_ * nc_ * sizeof(float));
+    if (sa_ * sb_ > 1) split_row_.resize(std::max(kc_, nc_) * 2);
   }
 
   // C[rows, columns), rows within one row range, columns within one panel.
@@ -232,18 +237,20 @@ class block_worker {
     for (std::size_t ic = row_begin; ic < row_end; ic += mc_) {
       const std::size_t rows = std::min(mc_, row_end - ic);
       const std::size_t padded_rows = round_up(rows, mr_);
-      if (p_.k == 0) std::fill(acc, acc + mc_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
+      if (p_.k == 0) {
+        std::fill(acc, acc + sa_ * mc_ * sb_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
+      }
       for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
         const std::size_t depth = std::min(kc_, p_.k - pc);
         const std::size_t block_steps = (depth + per_step_ - 1) / per_step_;
         pack_a(ic, rows, padded_rows, pc, depth, block_steps);
         for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
-          const void* b = panel + (jr * steps_ + pc / per_step_ * nr_) * value_bytes_;
+          const void* b = panel + (sb_ * (jr * steps_ + pc / per_step_ * nr_)) * value_bytes_;
           for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
-            const tile_args args{block + ir * block_steps * value_bytes_,
+            const tile_args args{block + sa_ * ir * block_steps * value_bytes_,
                                  b,
-                                 acc + (ir * nc_ + jr) * acc_bytes_,
-                                 nc_,
+                                 acc + (sa_ * ir * sb_ * nc_ + sb_ * jr) * acc_bytes_,
+                                 sb_ * nc_,
                                  block_steps,
                                  pc == 0,
                                  kernel_.chunk,
@@ -287,6 +294,20 @@ class block_worker {
       }
       const bool has_odd = per_step_ == 2 && p + 1 < p_.k;
       if (has_odd) p_.b.decode(p_.b.base, (p + 1) * p_.b.ld + col_begin, columns, odd);
+      if (sb_ > 1) {
+        // Split: per micro-panel, the nr parts >= 1 in magnitude, then the
+        // nr parts below 1; the panel is that of 2 x padded_columns columns.
+        float* split = split_row_.data();
+        for (std::size_t j = 0; j < padded_columns; ++j) {
+          const float v = j < columns ? row[j] : 0.0f;
+          const std::size_t at = (j / nr_) * 2 * nr_ + j % nr_;
+          split[at] = std::fabs(v) >= 1.0f ? v : 0.0f;
+          split[at + nr_] = std::fabs(v) >= 1.0f ? 0.0f : v;
+        }
+        kernel_.pack.b(split, nullptr, 2 * padded_columns, 2 * padded_columns, 2 * nr_, steps_, step,
+                       b_panel_.as<unsigned char>());
+        continue;
+      }
       kernel_.pack.b(row, has_odd ? odd : nullptr, columns, padded_columns, nr_, steps_, step,
                      b_panel_.as<unsigned char>());
     }
@@ -299,12 +320,28 @@ class block_worker {
     float* row = row_.as<float>();
     auto* block = a_block_.as<unsigned char>();
     for (std::size_t i = 0; i < padded_rows; ++i) {
-      unsigned char* tile = block + ((i / mr_) * mr_ * block_steps + i % mr_) * value_bytes_;
+      // Split: the row's parts >= 1 in magnitude at its place in a
+      // micro-panel of 2 x mr rows, its parts below 1 mr rows further.
+      const std::size_t panel_rows = sa_ * mr_;
+      unsigned char* tile = block + ((i / mr_) * panel_rows * block_steps + i % mr_) * value_bytes_;
+      unsigned char* small_tile = tile + mr_ * value_bytes_;
       if (i >= rows) {
-        kernel_.pack.a(nullptr, depth, block_steps, mr_, tile);
+        kernel_.pack.a(nullptr, depth, block_steps, panel_rows, tile);
+        if (sa_ > 1) kernel_.pack.a(nullptr, depth, block_steps, panel_rows, small_tile);
         continue;
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
+      if (sa_ > 1) {
+        float* small = split_row_.data();
+        for (std::size_t q = 0; q < depth; ++q) {
+          const bool large = std::fabs(row[q]) >= 1.0f;
+          small[q] = large ? 0.0f : row[q];
+          row[q] = large ? row[q] : 0.0f;
+        }
+        kernel_.pack.a(row, depth, block_steps, panel_rows, tile);
+        kernel_.pack.a(small, depth, block_steps, panel_rows, small_tile);
+        continue;
+      }
       if (scales_operands()) {
         const scale_options& sc = p_.options->scales;
         const float sa = sc.a_rows ? sc.a_rows[ic + i] : sc.a;
@@ -321,7 +358,9 @@ class block_worker {
     float* y3 = row_.as<float>();
     for (std::size_t i = 0; i < rows; ++i) {
       const float* acc = accumulators_.as<float>() + i * nc_;
-      if (acc_bytes_ == 8) {
+      if (sa_ * sb_ > 1) {
+        acc = combined_chains(i, columns);
+      } else if (acc_bytes_ == 8) {
         const double* wide = accumulators_.as<double>() + i * nc_;
         float* narrowed = second_row_.as<float>();
         for (std::size_t j = 0; j < columns; ++j) narrowed[j] = static_cast<float>(wide[j]);
@@ -332,10 +371,31 @@ class block_worker {
     }
   }
 
+  // Row i's exact sums of split operands, each rounded once to float32
+  // (split_sum.hpp), from the sa x sb chains of each element.
+  const float* combined_chains(std::size_t i, std::size_t columns) {
+    const double* acc = accumulators_.as<double>();
+    const std::size_t physical_columns = sb_ * nc_;
+    float* out = second_row_.as<float>();
+    double chains[4];
+    for (std::size_t j = 0; j < columns; ++j) {
+      std::size_t n = 0;
+      for (std::size_t ca = 0; ca < sa_; ++ca) {
+        const std::size_t row = (i / mr_) * sa_ * mr_ + ca * mr_ + i % mr_;
+        for (std::size_t cb = 0; cb < sb_; ++cb) {
+          chains[n++] = acc[row * physical_columns + (j / nr_) * sb_ * nr_ + cb * nr_ + j % nr_];
+        }
+      }
+      out[j] = split_chains_to_fp32(chains, n);
+    }
+    return out;
+  }
+
   tile_kernel kernel_;
   const problem& p_;
-  std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, mc_, kc_, nc_;
+  std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, sa_, sb_, mc_, kc_, nc_;
   aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_;
+  std::vector<float> split_row_;
   hybrid::detail::amax_tracker amax_;
 };
 

@@ -7,7 +7,8 @@
 // Fast, with a nearest-even output (saturating or not): sequential_fp32 for
 // every float type pair the table accepts, on every ISA, with the scales in
 // the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
-// exact (rounded to float32, K <= 2^17) and chunked_exact (both roundings,
+// exact (rounded to float32, K <= 2^17) for every FP8 pair (E5M2 operands
+// split, on finite operands), chunked_exact (both roundings,
 // with or without pre-rounding, chunk <= 2^17) for E4M3 x E4M3, on every
 // ISA;
 // amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
@@ -22,6 +23,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -186,6 +188,20 @@ inline bool amx_pairs_operands_fit(element_type ta, element_type tb, const opera
   return !subnormal && qa + qb >= -126;
 }
 
+// Whether every value of an operand is finite: a split operand's Inf
+// would meet the other class's +0 (Inf x 0 = NaN), so such requests take
+// the reference (split_sum.hpp).
+inline bool operand_finite(const operand_reader& x, std::size_t rows, std::size_t columns) {
+  std::vector<float> row(columns);
+  for (std::size_t i = 0; i < rows; ++i) {
+    x.decode(x.base, i * x.ld, columns, row.data());
+    for (float v : row) {
+      if (!std::isfinite(v)) return false;
+    }
+  }
+  return true;
+}
+
 // Whether a fast kernel computes this request on the active ISA (the
 // checks aside; amx_tile_pairs also needs amx_pairs_operands_fit).
 inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
@@ -217,7 +233,11 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
   if (o.model.kind == model_kind::amx_tile_pairs && !amx_pairs_operands_fit(ta, tb, a, b, m, n, k)) {
     return false;
   }
-  run_blocked(kernel_for(o.model, ta, tb, k, target::active_isa()), {a, b, c, m, n, k, &o});
+  const tile_kernel kernel = kernel_for(o.model, ta, tb, k, target::active_isa());
+  if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
+    return false;
+  }
+  run_blocked(kernel, {a, b, c, m, n, k, &o});
   return true;
 }
 

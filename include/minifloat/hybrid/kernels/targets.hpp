@@ -95,7 +95,17 @@ struct tile_kernel {
   fp32_rounding rounding = fp32_rounding::nearest_even;  // chunked_exact (tile_args)
   bool presum_round = false;
   std::size_t block = 32;  // reduced_precision's block variant (tile_args)
+  // The exact sum of E5M2 operands (driver.hpp, "Split operands"): each
+  // value of a split operand is packed as two, its part of magnitude >= 1
+  // and its part below 1 (one of them 0), so the register tile holds
+  // split_factor(a) x split_factor(b) exact float64 chains per element;
+  // `rows` x `columns` is the tile of C elements.
+  bool split_a = false;
+  bool split_b = false;
 };
+
+// Chains per element along a split operand.
+constexpr std::size_t split_factor(bool split) noexcept { return split ? 2 : 1; }
 
 // The kernels of one target and their tile; bf16_pairs (VDPBF16PS) and
 // vnni_bytes (VPDPBUSD) are null except in the AVX-512 row of a build with
@@ -329,10 +339,19 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
     case model_kind::sequential_fp32:
       return {target.rows, target.float_columns, target.fma, packing::float32, false, 0,
               target.epilogue, {}};
-    case model_kind::exact:
-      if (!e4m3 || model.exact_to_output || k > exact_e4m3_max_k) return {};
-      return {target.rows, target.double_columns, target.exact, packing::float64, true, 0,
-              target.epilogue, {}};
+    case model_kind::exact: {
+      // E4M3 x E4M3 on one chain; E5M2 operands split (split_sum.hpp), on
+      // the same register tile: half the C rows or columns per split operand.
+      const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
+      if (!fp8(ta) || !fp8(tb) || model.exact_to_output || k > exact_e4m3_max_k) return {};
+      tile_kernel kernel{target.rows, target.double_columns, target.exact, packing::float64, true, 0,
+                         target.epilogue, {}};
+      kernel.split_a = ta == element_type::bf8;
+      kernel.split_b = tb == element_type::bf8;
+      kernel.rows /= static_cast<int>(split_factor(kernel.split_a));
+      kernel.columns /= static_cast<int>(split_factor(kernel.split_b));
+      return kernel;
+    }
     case model_kind::chunked_exact:
       if (!e4m3 || model.chunk < 1 || static_cast<std::size_t>(model.chunk) > exact_e4m3_max_k) {
         return {};
