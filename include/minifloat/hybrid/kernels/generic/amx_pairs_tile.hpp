@@ -28,13 +28,7 @@ void amx_pairs_tile(const tile_args& args) noexcept {
   auto* c = static_cast<float*>(args.c);
   const std::size_t ldc = args.ldc;
   constexpr int width = Vectors * Ops::lanes;
-  if (args.first) {
-    MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
-      MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, Ops::zero());
-    }
-  }
+  if (args.first) store_zero_tile<Ops, Rows, Vectors>(c, ldc);
   for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
     vec even[Rows][Vectors], odd[Rows][Vectors];

@@ -41,6 +41,32 @@ MF_FORCE_INLINE void multiply_steps(const typename Ops::value* a, const typename
   }
 }
 
+// A Rows x (Vectors * lanes) float32 tile of C (row stride ldc) set to +0,
+// the accumulators' start where a tile opens K (tile_args::first).
+template <class Ops, int Rows, int Vectors>
+MF_FORCE_INLINE void store_zero_tile(float* c, std::size_t ldc) noexcept {
+  MF_UNROLL
+  for (int r = 0; r < Rows; ++r) {
+    MF_UNROLL
+    for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, Ops::zero());
+  }
+}
+
+// C += part, one float32 addition (one rounding) per element: a promotion
+// of a partial register into C.
+template <class Ops, int Rows, int Vectors>
+MF_FORCE_INLINE void add_to_tile(float* c, std::size_t ldc,
+                                 const typename Ops::vec (&part)[Rows][Vectors]) noexcept {
+  MF_UNROLL
+  for (int r = 0; r < Rows; ++r) {
+    MF_UNROLL
+    for (int v = 0; v < Vectors; ++v) {
+      float* out = c + r * ldc + v * Ops::lanes;
+      Ops::storeu(out, Ops::add(Ops::loadu(out), part[r][v]));
+    }
+  }
+}
+
 template <class Ops, int Rows, int Vectors>
 void fma_tile(const tile_args& args) noexcept {
   using vec = typename Ops::vec;

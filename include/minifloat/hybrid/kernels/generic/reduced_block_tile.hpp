@@ -62,13 +62,7 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
   const ivec quantum_bias = Ops::int_broadcast(bits - 1);     // m's biased exponent - Q's
   accumulation_model model = models::reduced_precision(bits, 1, reduced_variant::block,
                                                        static_cast<int>(args.block), Mode);
-  if (args.first) {
-    MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
-      MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * lanes, Ops::zero());
-    }
-  }
+  if (args.first) store_zero_tile<Ops, Rows, Vectors>(c, ldc);
   vec products[max_reduced_block][Rows][Vectors];
   for (std::size_t run = 0; run < args.steps; run += args.chunk) {
     const std::size_t run_end = run + args.chunk < args.steps ? run + args.chunk : args.steps;
@@ -148,14 +142,7 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
         }
       }
     }
-    MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
-      MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) {
-        float* out = c + r * ldc + v * lanes;
-        Ops::storeu(out, Ops::add(Ops::loadu(out), part[r][v]));
-      }
-    }
+    add_to_tile<Ops, Rows, Vectors>(c, ldc, part);
   }
 }
 

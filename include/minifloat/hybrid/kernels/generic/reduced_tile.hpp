@@ -103,13 +103,7 @@ void reduced_seq_tile_in(const tile_args& args) noexcept {
   constexpr int width = Vectors * Ops::lanes;
   // Sign, exponent and the leading bits - 1 stored significand bits.
   const vec keep = Ops::broadcast_bits(~std::uint32_t{0} << (24 - args.bits));
-  if (args.first) {
-    MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
-      MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, Ops::zero());
-    }
-  }
+  if (args.first) store_zero_tile<Ops, Rows, Vectors>(c, ldc);
   for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
     vec part[Rows][Vectors];
@@ -131,14 +125,7 @@ void reduced_seq_tile_in(const tile_args& args) noexcept {
         }
       }
     }
-    MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
-      MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) {
-        float* out = c + r * ldc + v * Ops::lanes;
-        Ops::storeu(out, Ops::add(Ops::loadu(out), part[r][v]));
-      }
-    }
+    add_to_tile<Ops, Rows, Vectors>(c, ldc, part);
   }
 }
 
