@@ -209,6 +209,45 @@ TEST_P(IntegerMatMul, EmptyShapesAndBadScale) {
   EXPECT_THROW(hy::matmul(a.data(), 16, b.data(), 2, out.data(), 2, 2, 2, 16, o), hy::unsupported);
 }
 
+// Each byte tile of the ISA on its own, whichever the CPU would pick:
+// VPMADDWD pairs (or the scalar step) and, where the CPU has it for the
+// ISA's registers, VPDPBUSD (AVX512_VNNI on zmm, AVX-VNNI on ymm). Packed
+// words as generic/fma_tile.hpp lays them out: per step, `rows` words of A
+// (unsigned bytes) and `columns` words of B (signed bytes); each int32
+// accumulator against the four products per word summed in int64 here.
+TEST_P(IntegerMatMul, EveryByteTileAgainstItsDefinition) {
+  const auto isa = GetParam();
+  const hy::kernels::target_kernels t = hy::kernels::detail::target_for(isa);
+  const auto& f = mf::target::optional_features_of(isa);
+  const bool vnni_runs = t.vnni_bytes != nullptr && (isa == mf::target::isa::avx512 ? f.avx512vnni : f.avxvnni);
+  std::vector<hy::kernels::tile_function> tiles{t.bytes};
+  if (vnni_runs) tiles.push_back(t.vnni_bytes);
+  const auto rows = static_cast<std::size_t>(t.rows), columns = static_cast<std::size_t>(t.byte_columns);
+  std::mt19937_64 rng(31);
+  const std::size_t steps = 37;
+  std::vector<std::int32_t> a(steps * rows), b(steps * columns);
+  for (auto& w : a) w = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()));
+  for (auto& w : b) w = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()));
+  const auto byte = [](std::int32_t word, int q) { return (static_cast<std::uint32_t>(word) >> (8 * q)) & 0xFFu; };
+  for (const hy::kernels::tile_function tile : tiles) {
+    std::vector<std::int32_t> c(rows * columns, 12345);
+    tile({a.data(), b.data(), c.data(), columns, steps, true, 0});
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t j = 0; j < columns; ++j) {
+        std::int64_t sum = 0;
+        for (std::size_t s = 0; s < steps; ++s) {
+          for (int q = 0; q < 4; ++q) {
+            sum += static_cast<std::int64_t>(byte(a[s * rows + r], q)) *
+                   static_cast<std::int8_t>(byte(b[s * columns + j], q));
+          }
+        }
+        ASSERT_EQ(c[r * columns + j], static_cast<std::int32_t>(sum))
+            << (tile == t.bytes ? "byte tile" : "VNNI tile") << " element " << r << "," << j;
+      }
+    }
+  }
+}
+
 MFT_INSTANTIATE_PER_ISA(IntegerMatMul);
 
 }  // namespace

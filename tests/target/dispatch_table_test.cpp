@@ -108,7 +108,9 @@ TEST(DispatchTable, NeonRowHoldsTheNeonKernels) {
 }
 #endif
 
-TEST(DispatchTable, OptionalFeaturesOnlyInTheAvx512Row) {
+// The AVX-512 extensions only in the AVX-512 row, AVX-VNNI only in the
+// AVX2 row, each as CPUID reports it.
+TEST(DispatchTable, OptionalFeaturesOnlyInTheirRows) {
   for (isa i : every_isa) {
     const auto& f = mf::target::optional_features_of(i);
     if (i == isa::avx512 && MF_HAS_AVX512_KERNELS) {
@@ -119,6 +121,11 @@ TEST(DispatchTable, OptionalFeaturesOnlyInTheAvx512Row) {
       EXPECT_FALSE(f.avx512vbmi) << mf::target::isa_name(i);
       EXPECT_FALSE(f.avx512bf16) << mf::target::isa_name(i);
       EXPECT_FALSE(f.avx512vnni) << mf::target::isa_name(i);
+    }
+    if (i == isa::avx2 && MF_HAS_X86_KERNELS) {
+      EXPECT_EQ(f.avxvnni, mf::target::detail::cpu().avxvnni);
+    } else {
+      EXPECT_FALSE(f.avxvnni) << mf::target::isa_name(i);
     }
   }
 }
@@ -165,5 +172,33 @@ TEST(CpuCaches, AgreeWithLinux) {
   if (l1d == 0 || l2 == 0) GTEST_SKIP() << "Linux reports no L1d/L2 sizes here (no /sys cache entries)";
   EXPECT_EQ(mf::target::detail::caches().l1d, l1d);
   EXPECT_EQ(mf::target::detail::caches().l2, l2);
+}
+#endif
+
+// The optional instruction sets the integer MatMul and the BF16 pair kernel
+// choose from CPUID, against the flags Linux derives from the same CPUID
+// bits (/proc/cpuinfo; the kernel hides those the OS cannot use, as XCR0
+// does here).
+#if defined(__linux__) && MF_HAS_X86_KERNELS
+TEST(CpuFeatures, AgreeWithLinux) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, flags;
+  while (std::getline(in, line)) {
+    if (line.rfind("flags", 0) == 0) {
+      flags = " " + line.substr(line.find(':') + 1) + " ";
+      break;
+    }
+  }
+  if (flags.empty()) GTEST_SKIP() << "no flags line in /proc/cpuinfo";
+  const auto has = [&](const char* flag) { return flags.find(std::string(" ") + flag + " ") != std::string::npos; };
+  const auto& cpu = mf::target::detail::cpu();
+  if (cpu.avx2) {
+    EXPECT_EQ(cpu.avxvnni, has("avx_vnni"));
+  }
+  if (cpu.avx512) {
+    EXPECT_EQ(cpu.avx512vnni, has("avx512_vnni"));
+    EXPECT_EQ(cpu.avx512bf16, has("avx512_bf16"));
+    EXPECT_EQ(cpu.avx512vbmi, has("avx512vbmi"));
+  }
 }
 #endif

@@ -24,6 +24,7 @@ struct cpu_features {
   bool avx512vbmi = false;
   bool avx512bf16 = false;  // VDPBF16PS (the hybrid avx512_bf16_pairs kernel)
   bool avx512vnni = false;  // VPDPBUSD (the integer MatMul)
+  bool avxvnni = false;     // VPDPBUSD on ymm, VEX-encoded (the integer MatMul on AVX2)
 };
 
 #if MF_HAS_X86_KERNELS
@@ -64,8 +65,8 @@ inline cpu_features detect_cpu() noexcept {
   const bool avx512vbmi = (c >> 1) & 1u;
   const bool avx512vnni = (c >> 11) & 1u;  // CPUID.(EAX=7,ECX=0):ECX[11]
   // Exactly region.hpp's feature lists (MF_SIMD_AVX2_FEATURES,
-  // MF_SIMD_AVX512_FEATURES, + VBMI, + BF16, + VNNI): the compiler may use any
-  // listed instruction anywhere in a kernel.
+  // MF_SIMD_AVX512_FEATURES, + VBMI, + BF16, + VNNI, and AVX2 + AVX-VNNI):
+  // the compiler may use any listed instruction anywhere in a kernel.
   f.avx2 = ymm_state && avx2 && fma && f16c && bmi1 && bmi2;
   f.avx512 = f.avx2 && zmm_state && avx512f && avx512dq && avx512cd &&
              avx512bw && avx512vl;
@@ -75,6 +76,7 @@ inline cpu_features detect_cpu() noexcept {
   if (max_subleaf >= 1) {
     __cpuid_count(7, 1, r[0], r[1], r[2], r[3]);
     f.avx512bf16 = f.avx512 && ((r[0] >> 5) & 1u);  // CPUID.(EAX=7,ECX=1):EAX[5]
+    f.avxvnni = f.avx2 && ((r[0] >> 4) & 1u);       // CPUID.(EAX=7,ECX=1):EAX[4]
   }
 #if defined(MINIFLOAT_SIMD_EMULATED)
   // Tests only: the AVX-512 kernels run on the emulated intrinsics wherever
@@ -83,6 +85,7 @@ inline cpu_features detect_cpu() noexcept {
   f.avx512vbmi = f.avx2;
   f.avx512bf16 = false;
   f.avx512vnni = false;
+  f.avxvnni = false;
 #endif
   return f;
 }

@@ -196,21 +196,24 @@ MF_FORCE_INLINE const auto& active_kernels() noexcept {
   return kernels_of<Family>(active_isa());
 }
 
-// The optional instructions a kernel set may use: only AVX-512 kernels use
-// VBMI (byte permutes across the register), AVX512_BF16 (VDPBF16PS) and
-// AVX512_VNNI (VPDPBUSD), and only where CPUID reports them.
+// The optional instructions a kernel set may use, only where CPUID reports
+// them: the AVX-512 kernels VBMI (byte permutes across the register),
+// AVX512_BF16 (VDPBF16PS) and AVX512_VNNI (VPDPBUSD), the AVX2 kernels
+// AVX-VNNI (VPDPBUSD on ymm).
 struct optional_features {
   bool avx512vbmi;
   bool avx512bf16;
   bool avx512vnni;
+  bool avxvnni;
 };
 
 namespace detail {
 struct optional_features_family {
   template <isa I>
   static optional_features row(isa_tag<I>) noexcept {
-    if (I != isa::avx512) return {false, false, false};
-    return {cpu().avx512vbmi, cpu().avx512bf16, cpu().avx512vnni};
+    if (I == isa::avx2) return {false, false, false, cpu().avxvnni};
+    if (I != isa::avx512) return {false, false, false, false};
+    return {cpu().avx512vbmi, cpu().avx512bf16, cpu().avx512vnni, false};
   }
 };
 }  // namespace detail

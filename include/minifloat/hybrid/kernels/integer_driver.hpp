@@ -63,7 +63,8 @@ struct integer_problem {
 
 namespace detail {
 
-// The byte tile of an ISA: VPDPBUSD where the CPU has AVX512_VNNI.
+// The byte tile of an ISA: VPDPBUSD where the CPU has it for the ISA's
+// registers (AVX512_VNNI for zmm, AVX-VNNI for ymm).
 struct integer_kernels {
   tile_kernel tile;
   requantize_function requantize;  // null: the scalar rule
@@ -74,7 +75,8 @@ inline integer_kernels integer_kernels_for(target::isa isa) noexcept {
   integer_kernels k;
   k.tile.rows = t.rows;
   k.tile.columns = t.byte_columns;
-  const bool vnni = t.vnni_bytes != nullptr && target::optional_features_of(isa).avx512vnni;
+  const target::optional_features& f = target::optional_features_of(isa);
+  const bool vnni = t.vnni_bytes != nullptr && (isa == target::isa::avx512 ? f.avx512vnni : f.avxvnni);
   k.tile.run = vnni ? t.vnni_bytes : t.bytes;
   k.requantize = t.requantize;
   return k;

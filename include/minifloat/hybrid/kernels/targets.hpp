@@ -107,10 +107,10 @@ struct tile_kernel {
 // Chains per element along a split operand.
 constexpr std::size_t split_factor(bool split) noexcept { return split ? 2 : 1; }
 
-// The kernels of one target and their tile; bf16_pairs (VDPBF16PS) and
-// vnni_bytes (VPDPBUSD) are null except in the AVX-512 row of a build with
-// the AVX-512 kernels, and run only where the CPU has AVX512_BF16 or
-// AVX512_VNNI. `bytes` and `vnni_bytes` are the integer MatMul's tile
+// The kernels of one target and their tile; bf16_pairs (VDPBF16PS) is null
+// except in the AVX-512 row of a build with the AVX-512 kernels, vnni_bytes
+// (VPDPBUSD) except in that row and the AVX2 row; they run only where the
+// CPU has AVX512_BF16, AVX512_VNNI or AVX-VNNI. `bytes` and `vnni_bytes` are the integer MatMul's tile
 // (rows x byte_columns int32 accumulators over words of four bytes,
 // byte_dot_ops.hpp).
 // The requantization of a row of integer accumulators into output bytes
@@ -241,6 +241,15 @@ inline void pair_kernel(const tile_args& t) noexcept { fma_tile<pair_ops, rows, 
 }  // namespace mf::hybrid::kernels::avx512_bf16
 MF_SIMD_REGION_END
 
+// AVX-VNNI: the integer tile of AVX2 (6 x 16), each step VPDPBUSD on ymm.
+MF_SIMD_REGION_BEGIN_AVX_VNNI
+namespace mf::hybrid::kernels::avx_vnni {
+#include "generic/fma_tile.hpp"
+inline constexpr int rows = 6, vectors = 2;
+inline void byte_kernel(const tile_args& t) noexcept { fma_tile<byte_dot_ops, rows, vectors>(t); }
+}  // namespace mf::hybrid::kernels::avx_vnni
+MF_SIMD_REGION_END
+
 // AVX512_VNNI: the integer tile of AVX-512 (6 x 64), each step VPDPBUSD.
 MF_SIMD_REGION_BEGIN_AVX512_VNNI
 namespace mf::hybrid::kernels::avx512_vnni {
@@ -264,7 +273,13 @@ struct target_family {
   }
 #if MF_HAS_X86_KERNELS
   static constexpr target_kernels row(target::isa_tag<target::isa::avx2>) noexcept {
-    return avx2::kernels_row();
+    target_kernels row = avx2::kernels_row();
+    static_assert(avx_vnni::rows == avx2::rows &&
+                      avx_vnni::vectors * avx_vnni::byte_dot_ops::lanes ==
+                          avx2::vectors * avx2::byte_ops::lanes,
+                  "the AVX-VNNI tile has the shape of the AVX2 row's integer tile");
+    row.vnni_bytes = &avx_vnni::byte_kernel;
+    return row;
   }
   static constexpr target_kernels row(target::isa_tag<target::isa::avx512>) noexcept {
     target_kernels row = avx512::kernels_row();
