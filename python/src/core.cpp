@@ -1,7 +1,8 @@
 // minifloat._core: the bulk conversions of <minifloat/bulk.hpp>, the
-// hybrid MatMul of <minifloat/hybrid.hpp>, the MX block formats of
-// <minifloat/mx.hpp>, the calibration of <minifloat/calibration.hpp> and
-// the ONNX operators of <minifloat/onnx.hpp> for Python.
+// hybrid MatMul of <minifloat/hybrid.hpp>, the
+// MX block formats of <minifloat/mx.hpp>, the calibration of
+// <minifloat/calibration.hpp> and the ONNX operators of <minifloat/onnx.hpp>
+// for Python (the scaling of <minifloat/scaling/>: scaling.cpp).
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -32,7 +33,10 @@
 #include <minifloat/mx.hpp>
 #include <minifloat/onnx.hpp>
 
+#include "common.hpp"
+
 namespace nb = nanobind;
+using namespace minifloat_python;
 
 namespace {
 
@@ -42,7 +46,6 @@ namespace {
 // the hybrid tables and the ONNX layer accept. Ids are mf::format_id values;
 // the minifloats are the first minifloat_format_count of them.
 // ---------------------------------------------------------------------------
-constexpr int format_count = static_cast<int>(mf::minifloat_format_count);
 
 // Source kinds beyond the formats (a format's id means "its encodings").
 constexpr int source_float32 = format_count;
@@ -65,15 +68,6 @@ constexpr bool typed_dtype_names_follow_the_ids() {
 static_assert(typed_dtype_names_follow_the_ids(),
               "typed_dtype_names[id] must be a registry spelling of format id");
 
-// Calls f(T{}) with T the format of `id` (0 <= id < format_count).
-template <class F>
-void visit_format(int id, F&& f) {
-  if (id < 0 || id >= format_count) {
-    throw nb::value_error(("format id " + std::to_string(id) + " out of range").c_str());
-  }
-  mf::visit_minifloat(static_cast<mf::format_id>(id),
-                      [&](auto tag) { f(typename decltype(tag)::type{}); });
-}
 
 const char* specials_name(mf::specials s) {
   switch (s) {
@@ -116,20 +110,8 @@ nb::dict describe() {
 }
 
 // ---------------------------------------------------------------------------
-// Arrays. The Python layer passes C-contiguous NumPy arrays of plain dtypes
-// (ml_dtypes arrays viewed as uint8/uint16): no conversion is allowed here
-// (.noconvert()), so an output array is always the caller's own buffer.
+// The item size of each source kind (the arrays: common.hpp).
 // ---------------------------------------------------------------------------
-using in_array = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
-using out_array = nb::ndarray<nb::c_contig, nb::device::cpu>;
-
-void check_itemsize(const char* what, std::size_t itemsize, std::size_t expected) {
-  if (itemsize != expected) {
-    throw nb::type_error((std::string(what) + ": elements of " + std::to_string(itemsize) +
-                          " bytes, expected " + std::to_string(expected))
-                             .c_str());
-  }
-}
 
 std::size_t source_itemsize(int source) {
   if (source == source_float32) return sizeof(float);
@@ -139,15 +121,6 @@ std::size_t source_itemsize(int source) {
   return size;
 }
 
-mf::conversion make_conversion(int mode, bool saturate, bool stochastic, std::uint64_t seed,
-                               std::uint64_t offset, int random_bits) {
-  const mf::overflow o = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
-  if (stochastic) {
-    return mf::conversion::stochastic({seed, offset, random_bits}).with_overflow(o);
-  }
-  if (mode < 0 || mode > 3) throw nb::value_error("rounding mode id out of range");
-  return mf::conversion::with(static_cast<mf::rounding>(mode), o);
-}
 
 // mf::bulk::encode<To> of n elements of `source` kind; returns the amax
 // (NaN when not asked for).
@@ -264,6 +237,29 @@ hy::accumulation_model model_of(const model_fields& f) {
   return m;
 }
 
+// The output codes (one uint32 each, as the run-time entries write them)
+// into `out`, whose item size is the output type's storage.
+void write_codes(const std::vector<std::uint32_t>& codes, out_array& out) {
+  switch (out.itemsize()) {
+    case 1: {
+      auto* p = static_cast<std::uint8_t*>(out.data());
+      for (std::size_t i = 0; i < codes.size(); ++i) p[i] = static_cast<std::uint8_t>(codes[i]);
+      break;
+    }
+    case 2: {
+      auto* p = static_cast<std::uint16_t*>(out.data());
+      for (std::size_t i = 0; i < codes.size(); ++i) p[i] = static_cast<std::uint16_t>(codes[i]);
+      break;
+    }
+    default:
+      if (!codes.empty()) std::memcpy(out.data(), codes.data(), codes.size() * 4);
+  }
+}
+
+std::size_t output_itemsize(hy::element_type t) {
+  return t == hy::element_type::f32 ? 4u : static_cast<std::size_t>(hy::storage_bits(t) / 8);
+}
+
 // C (m x n) into `out` (its itemsize: the output type's storage, float32 as
 // 4 bytes); returns (amax, accumulator or None).
 nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size_t m,
@@ -279,7 +275,7 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
   const hy::element_type ta = element_type_of(a_type, "a_type");
   const hy::element_type tb = element_type_of(b_type, "b_type");
   const hy::element_type tc = element_type_of(out_type, "out_type");
-  check_itemsize("out", out.itemsize(), tc == hy::element_type::f32 ? 4u : static_cast<std::size_t>(hy::storage_bits(tc) / 8));
+  check_itemsize("out", out.itemsize(), output_itemsize(tc));
   const std::vector<std::uint32_t> ca = codes_of(a, "a"), cb = codes_of(b, "b");
   std::vector<std::uint32_t> cc(m * n);
   std::vector<float> row_scales, column_scales, bias_values;
@@ -318,20 +314,7 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
   } catch (const hy::unsupported& e) {
     throw nb::value_error(e.what());
   }
-  switch (out.itemsize()) {
-    case 1: {
-      auto* p = static_cast<std::uint8_t*>(out.data());
-      for (std::size_t i = 0; i < cc.size(); ++i) p[i] = static_cast<std::uint8_t>(cc[i]);
-      break;
-    }
-    case 2: {
-      auto* p = static_cast<std::uint16_t*>(out.data());
-      for (std::size_t i = 0; i < cc.size(); ++i) p[i] = static_cast<std::uint16_t>(cc[i]);
-      break;
-    }
-    default:
-      if (!cc.empty()) std::memcpy(out.data(), cc.data(), cc.size() * 4);
-  }
+  write_codes(cc, out);
   nb::object acc = nb::none();
   if (want_accumulator) {
     acc = integer ? nb::cast(integer_accumulator) : nb::cast(accumulator);
