@@ -6,9 +6,11 @@ seed and offset, a fused scale and amax. Each call is one call of
 ``mf::bulk::encode`` / ``mf::bulk::decode`` on the array's own buffer, with
 the GIL released; the rules are those of docs/semantics.md. The hybrid
 MatMul (``matmul``), the MX block formats and NVFP4 (``mx_quantize``,
-``mx_dequantize``), calibration (``calibrate``) and ONNX's QuantizeLinear,
-DequantizeLinear and Cast (``quantize_linear``, ``dequantize_linear``,
-``cast``) call their C++ entries the same way.
+``mx_dequantize``), scaled quantization (``quantize_per_tensor``,
+``quantize_per_channel``, ``quantize_per_block``, ``DelayedScaling``),
+calibration (``calibrate``) and ONNX's QuantizeLinear, DequantizeLinear and
+Cast (``quantize_linear``, ``dequantize_linear``, ``cast``) call their C++
+entries the same way.
 
     >>> import numpy as np, minifloat as mf
     >>> q = mf.encode(np.array([0.3, 300, 1000], np.float32), "e4m3fn", saturate=True)
@@ -43,7 +45,9 @@ __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "
            "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES", "MXArray",
            "mx_quantize", "mx_dequantize", "MX_FORMATS", "SCALE_ROUNDINGS", "calibrate",
            "CalibrationResult", "CALIBRATION_METHODS", "quantize_linear", "dequantize_linear",
-           "cast"]
+           "cast", "compute_scale", "quantize_per_tensor", "dequantize_per_tensor",
+           "quantize_per_channel", "dequantize_per_channel", "quantize_per_block",
+           "dequantize_per_block", "DelayedScaling", "CHANNEL_AXES", "AMAX_REDUCTIONS"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -1195,3 +1199,326 @@ def cast(x: Any, to: Any, *, saturate: bool = True, round_mode: Optional[str] = 
     number = _core.onnx_cast(xc, xt, xs, to_type, _onnx_bool(saturate, "saturate"), mode,
                              _onnx_opset(opset), out)
     return _onnx_output(out, number, tuple(xs))
+
+
+# ---------------------------------------------------------------------------
+# Scaled quantization (mf::scaling, docs/scaling.md): a float32 tensor into
+# a format's encodings plus float32 scales, per tensor, per channel (each
+# row or each column of a matrix) or per block (2-D tiles), and delayed
+# scaling. q = round(x * scale) with the product rounded to float32 first;
+# what comes back beside q is scale_inv = 1 / scale, the dequantization
+# factor (TransformerEngine's scale_inv, what torch._scaled_mm takes).
+# ---------------------------------------------------------------------------
+CHANNEL_AXES = ("rows", "columns")  # mf::scaling::channel_axis
+AMAX_REDUCTIONS = ("max", "most_recent")  # mf::scaling::amax_reduction
+
+
+def _real(value: Any, arg: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{arg}: expected a real number, got {type(value).__name__} {value!r}")
+    with np.errstate(over="ignore"):
+        v = np.float32(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{arg}: {value!r} (as float32: {v}) is not accepted; accepted: a "
+                         f"finite number within float32's range")
+    return float(v)
+
+
+def _bool(value: Any, arg: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{arg}: expected True or False, got {value!r}")
+    return bool(value)
+
+
+def compute_scale(amax: float, fmt: Any, *, margin: float = 0.0, power_of_two: bool = False,
+                  fallback: float = 1.0) -> float:
+    """The quantization scale that maps ``amax`` onto ``fmt``'s largest
+    finite value: max_finite / (|amax| * 2**margin), rounded toward zero to
+    float32 (so amax * scale never exceeds max finite) and kept within the
+    normal floats, or its power of two below with ``power_of_two``
+    (mf::scaling::compute_scale<Fmt>). An amax of 0, Inf or NaN gives
+    ``fallback``.
+    """
+    target = _format_id(fmt, "fmt")
+    if isinstance(amax, bool) or not isinstance(amax, (int, float, np.integer, np.floating)):
+        raise TypeError(f"amax: expected a real number, got {type(amax).__name__} {amax!r}")
+    with np.errstate(over="ignore"):
+        a = float(np.float32(amax))  # the C++ entry takes a float
+    return _core.compute_scale(target, a, _real(margin, "margin"),
+                               _bool(power_of_two, "power_of_two"),
+                               _positive_float32(fallback, "fallback"))
+
+
+def _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
+                     random_bits):
+    f = _core.QuantizeFields()
+    f.margin = _real(margin, "margin")
+    f.power_of_two = _bool(power_of_two, "power_of_two")
+    f.fallback = _positive_float32(fallback, "fallback")
+    mode, sat, stochastic, s, o, bits = _conversion(rounding, saturate, seed, offset,
+                                                    random_bits)
+    f.mode, f.saturate, f.stochastic, f.seed, f.offset, f.random_bits = (mode, sat, stochastic,
+                                                                         s, o, bits)
+    return f
+
+
+def _float32_tensor(x: Any, arg: str) -> np.ndarray:
+    a = _as_array(x, arg)
+    if a.dtype == np.float32:
+        return a
+    if a.dtype == np.float16 or (_TYPED[_ID_BY_NAME["bfloat16"]] is not None
+                                 and a.dtype == _TYPED[_ID_BY_NAME["bfloat16"]]):
+        return a.astype(np.float32)  # exact
+    hint = f" ({arg}.astype(np.float32) rounds it first)" if a.dtype.kind in "fiu" else ""
+    raise TypeError(f"{arg}: dtype {a.dtype} is not accepted; accepted: float32, float16, "
+                    f"bfloat16{hint}")
+
+
+def _matrix(x: Any, arg: str) -> np.ndarray:
+    a = _float32_tensor(x, arg)
+    if a.ndim != 2:
+        raise ValueError(f"{arg}: expected a 2-D array (rows x columns, row-major), got shape "
+                         f"{a.shape}; reshape it (x.reshape(-1, x.shape[-1]))")
+    return a
+
+
+def _codes_output(target: int, out: Any, dtype: Any, shape: tuple, source: np.ndarray):
+    typed = _TYPED[target]
+    allowed = [_CODES[target]] + ([typed] if typed is not None else [])
+    return _output(out, dtype, allowed, typed if typed is not None else _CODES[target], shape,
+                   source)
+
+
+def _channel_axis(axis: Any) -> int:
+    if isinstance(axis, str) and axis in CHANNEL_AXES:
+        return CHANNEL_AXES.index(axis)
+    if not isinstance(axis, bool) and isinstance(axis, (int, np.integer)) and axis in (0, 1):
+        return int(axis)
+    raise ValueError(f"axis: {axis!r}; accepted: 'rows' (or 0: one scale per row) or "
+                     f"'columns' (or 1: one scale per column)")
+
+
+def _block(block: Any) -> Tuple[int, int]:
+    try:
+        r, c = (operator.index(v) for v in block)
+    except (TypeError, ValueError):
+        raise TypeError(f"block: expected (rows, columns), two ints, got {block!r}") from None
+    if r < 1 or c < 1:
+        raise ValueError(f"block: {block!r}; each side must be at least 1")
+    return r, c
+
+
+def _scale_vector(v: Any, size: int, arg: str) -> np.ndarray:
+    s = np.ascontiguousarray(np.asarray(v, np.float32).ravel())
+    if s.size != size:
+        raise ValueError(f"{arg}: {s.size} values, expected {size}")
+    if not np.all(np.isfinite(s) & (s > 0)):
+        bad = s[~(np.isfinite(s) & (s > 0))][0]
+        raise ValueError(f"{arg}: {bad} is not accepted; accepted: finite, positive numbers "
+                         f"within float32's range")
+    return s
+
+
+def quantize_per_tensor(x: Any, fmt: Any, *, scale: Optional[float] = None,
+                        margin: float = 0.0, power_of_two: bool = False,
+                        fallback: float = 1.0, rounding: str = "nearest_even",
+                        saturate: bool = True, seed: Optional[int] = None, offset: int = 0,
+                        random_bits: Optional[int] = None, out: Optional[np.ndarray] = None,
+                        dtype: Any = None):
+    """Quantizes ``x`` with one scale (mf::scaling::quantize_per_tensor, or
+    quantize_per_tensor_with_scale when ``scale`` is given): returns
+    ``(q, scale_inv)``, x ~ decode(q) * scale_inv.
+
+    x: float32 (float16 and bfloat16 are widened first, exactly), any shape.
+    scale: None: compute_scale of max |x| over the finite elements (NaN and
+      Inf do not move the scale), with margin / power_of_two / fallback;
+      else this scale (a calibrated one), finite and positive.
+    rounding, saturate, seed, offset, random_bits: how x * scale is rounded,
+      as in encode; saturating by default, as the C++ quantize_options.
+    out, dtype: as in encode (the format's typed dtype by default).
+    """
+    target = _format_id(fmt, "fmt")
+    a = _float32_tensor(x, "x")
+    f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
+                         random_bits)
+    given = scale is not None
+    s = _positive_float32(scale, "scale") if given else 1.0
+    q = _codes_output(target, out, dtype, a.shape, a)
+    scale_inv = _core.quantize_per_tensor(a, _flat(q, _CODES[target]), target, f, given, s)
+    return q, scale_inv
+
+
+def dequantize_per_tensor(q: Any, scale_inv: float, fmt: Any = None, *,
+                          out: Optional[np.ndarray] = None) -> np.ndarray:
+    """float32 decode(q) * scale_inv, the product rounded once
+    (mf::scaling::dequantize_per_tensor). q: typed or codes with ``fmt``."""
+    a = _as_array(q, "q")
+    source, _ = _codes_source(a, fmt, "fmt", "q")
+    s = _positive_float32(scale_inv, "scale_inv")
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), a.shape, a)
+    _core.dequantize_per_tensor(_flat(a, _CODES[source]), source, s, y)
+    return y
+
+
+def quantize_per_channel(x: Any, fmt: Any, *, axis: Any = "rows", scales: Any = None,
+                         margin: float = 0.0, power_of_two: bool = False,
+                         fallback: float = 1.0, rounding: str = "nearest_even",
+                         saturate: bool = True, seed: Optional[int] = None, offset: int = 0,
+                         random_bits: Optional[int] = None, out: Optional[np.ndarray] = None,
+                         dtype: Any = None):
+    """Quantizes a rows x columns matrix with one scale per row
+    (``axis='rows'``, per output channel of an [out, in] weight) or per
+    column (``axis='columns'``) (mf::scaling::quantize_per_channel, or
+    quantize_per_channel_with_scales when ``scales`` is given). Returns
+    ``(q, scale_inv)``, scale_inv a float32 vector of one factor per channel.
+
+    Stochastic rounding draws element r * columns + c (+ offset) of the
+    stream, as encode of the whole matrix does. The other arguments are
+    those of quantize_per_tensor.
+    """
+    target = _format_id(fmt, "fmt")
+    a = _matrix(x, "x")
+    k = _channel_axis(axis)
+    rows, cols = a.shape
+    channels = rows if k == 0 else cols
+    given = None if scales is None else _scale_vector(scales, channels, "scales")
+    f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
+                         random_bits)
+    q = _codes_output(target, out, dtype, a.shape, a)
+    scale_inv = np.empty(channels, np.float32)
+    _core.quantize_per_channel(a, given, _flat(q, _CODES[target]), scale_inv, rows, cols, k,
+                               target, f)
+    return q, scale_inv
+
+
+def dequantize_per_channel(q: Any, scale_inv: Any, fmt: Any = None, *, axis: Any = "rows",
+                           out: Optional[np.ndarray] = None) -> np.ndarray:
+    """float32 decode(q) times each channel's scale_inv
+    (mf::scaling::dequantize_per_channel): rows, the product rounded once;
+    columns, the decoded value times the factor in float32, also once."""
+    a = _as_array(q, "q")
+    source, _ = _codes_source(a, fmt, "fmt", "q")
+    if a.ndim != 2:
+        raise ValueError(f"q: expected a 2-D array (rows x columns), got shape {a.shape}")
+    k = _channel_axis(axis)
+    rows, cols = a.shape
+    inv = _scale_vector(scale_inv, rows if k == 0 else cols, "scale_inv")
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), a.shape, a)
+    _core.dequantize_per_channel(_flat(a, _CODES[source]), inv, y, rows, cols, k, source)
+    return y
+
+
+def quantize_per_block(x: Any, fmt: Any, *, block: Tuple[int, int] = (128, 128),
+                       margin: float = 0.0, power_of_two: bool = False, fallback: float = 1.0,
+                       rounding: str = "nearest_even", saturate: bool = True,
+                       seed: Optional[int] = None, offset: int = 0,
+                       random_bits: Optional[int] = None, out: Optional[np.ndarray] = None,
+                       dtype: Any = None):
+    """Quantizes a rows x columns matrix with one scale per tile of
+    ``block`` = (rows, columns): (1, 128) for activations and (128, 128) for
+    weights in DeepSeek-V3's recipe; edge tiles may be smaller
+    (mf::scaling::quantize_per_block). Returns ``(q, scale_inv)``, scale_inv
+    float32 of shape (ceil(rows / block[0]), ceil(columns / block[1])).
+    The other arguments are those of quantize_per_tensor.
+    """
+    target = _format_id(fmt, "fmt")
+    a = _matrix(x, "x")
+    br, bc = _block(block)
+    f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
+                         random_bits)
+    rows, cols = a.shape
+    q = _codes_output(target, out, dtype, a.shape, a)
+    scale_inv = np.empty((-(-rows // br), -(-cols // bc)), np.float32)
+    _core.quantize_per_block(a, _flat(q, _CODES[target]), scale_inv, rows, cols, br, bc, target,
+                             f)
+    return q, scale_inv
+
+
+def dequantize_per_block(q: Any, scale_inv: Any, fmt: Any = None, *,
+                         block: Tuple[int, int] = (128, 128),
+                         out: Optional[np.ndarray] = None) -> np.ndarray:
+    """float32 decode(q) times its tile's scale_inv, rounded once
+    (mf::scaling::dequantize_per_block); scale_inv as quantize_per_block
+    returns it."""
+    a = _as_array(q, "q")
+    source, _ = _codes_source(a, fmt, "fmt", "q")
+    if a.ndim != 2:
+        raise ValueError(f"q: expected a 2-D array (rows x columns), got shape {a.shape}")
+    br, bc = _block(block)
+    rows, cols = a.shape
+    tiles = (-(-rows // br), -(-cols // bc))
+    if np.shape(scale_inv) != tiles:
+        raise ValueError(f"scale_inv: shape {np.shape(scale_inv)}, expected {tiles} (one per "
+                         f"{br} x {bc} tile of a {rows} x {cols} q)")
+    inv = _scale_vector(scale_inv, tiles[0] * tiles[1], "scale_inv")
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), a.shape, a)
+    _core.dequantize_per_block(_flat(a, _CODES[source]), inv, y, rows, cols, br, bc, source)
+    return y
+
+
+class DelayedScaling:
+    """Delayed scaling (mf::scaling::delayed_scaling<Fmt>,
+    TransformerEngine's DelayedScaling recipe): the scale used at a step
+    comes from the amaxes recorded at earlier steps, so quantizing needs no
+    extra pass over the tensor.
+
+        s = mf.DelayedScaling("e4m3fn", history_length=16)
+        for x in batches:
+            q, amax = mf.encode(x, "e4m3fn", scale=s.scale, saturate=True,
+                                return_amax=True)
+            ... use q with s.scale_inv ...
+            s.record(amax)
+
+    history_length: the window of recorded amaxes (>= 1; TransformerEngine's
+      amax_history_len). reduction: 'max' (the window's largest) or
+      'most_recent'. margin, power_of_two: as compute_scale. The scale
+      starts at 1; a window amax of 0, Inf or NaN keeps the current scale (a
+      NaN stays in the window, and freezes the scale, until it ages out).
+    """
+
+    def __init__(self, fmt: Any, history_length: int = 1024, reduction: str = "max", *,
+                 margin: float = 0.0, power_of_two: bool = False):
+        target = _format_id(fmt, "fmt")
+        if isinstance(history_length, bool):
+            raise TypeError("history_length: expected an int >= 1, got a bool")
+        try:
+            n = operator.index(history_length)
+        except TypeError:
+            raise TypeError(f"history_length: expected an int >= 1, got "
+                            f"{type(history_length).__name__} {history_length!r}") from None
+        if n < 1:
+            raise ValueError(f"history_length: {n}; accepted: an int >= 1")
+        if reduction not in AMAX_REDUCTIONS:
+            raise ValueError(f"reduction: {reduction!r}; accepted: {', '.join(AMAX_REDUCTIONS)}")
+        self.format = _CANONICAL[target]
+        self._core = _core.make_delayed_scaling(target, n, AMAX_REDUCTIONS.index(reduction),
+                                                _real(margin, "margin"),
+                                                _bool(power_of_two, "power_of_two"))
+
+    @property
+    def scale(self) -> float:
+        """The scale to quantize with now."""
+        return self._core.scale()
+
+    @property
+    def scale_inv(self) -> float:
+        """1 / scale, rounded to float32: the factor stored with the data."""
+        return self._core.scale_inv()
+
+    @property
+    def history_length(self) -> int:
+        return self._core.history_length()
+
+    def reduced_amax(self) -> float:
+        """The window's amax under the reduction (NaN if the window holds a
+        NaN and the reduction is max); slots not yet recorded hold 0."""
+        return self._core.reduced_amax()
+
+    def record(self, amax: float) -> None:
+        """Records this step's amax (encode's return_amax) and computes the
+        next step's scale from the window."""
+        if isinstance(amax, bool) or not isinstance(amax, (int, float, np.integer, np.floating)):
+            raise TypeError(f"amax: expected a real number, got {type(amax).__name__} "
+                            f"{amax!r}")
+        with np.errstate(over="ignore"):
+            self._core.record(float(np.float32(amax)))

@@ -57,4 +57,7 @@ inline mf::conversion make_conversion(int mode, bool saturate, bool stochastic, 
   return mf::conversion::with(static_cast<mf::rounding>(mode), o);
 }
 
+// The parts bound from their own sources.
+void bind_scaling(nb::module_& m);
+
 }  // namespace minifloat_python

@@ -689,6 +689,7 @@ NB_MODULE(_core, m) {
   m.attr("format_count") = format_count;
   m.attr("source_float32") = source_float32;
   m.attr("source_float64") = source_float64;
+  bind_scaling(m);
 
   m.def("format_names", [] {
     std::vector<std::tuple<std::string, int, bool>> names;
