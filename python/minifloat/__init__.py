@@ -42,7 +42,8 @@ except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
     _ml_dtypes = None
 
 __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "convert",
-           "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES", "MXArray",
+           "matmul", "eltwise", "ELTWISE_OPS", "ROUNDING_MODES", "MATMUL_MODELS",
+           "MATMUL_TABLES", "MXArray",
            "mx_quantize", "mx_dequantize", "MX_FORMATS", "SCALE_ROUNDINGS", "calibrate",
            "CalibrationResult", "CALIBRATION_METHODS", "quantize_linear", "dequantize_linear",
            "cast", "compute_scale", "quantize_per_tensor", "dequantize_per_tensor",
@@ -489,9 +490,10 @@ def _element(name: Any, arg: str) -> str:
     return _ELEMENT_NAMES[name.lower()]
 
 
-def _operand(x: Any, given: Any, arg: str, type_arg: str) -> Tuple[np.ndarray, str]:
+def _operand(x: Any, given: Any, arg: str, type_arg: str,
+             matrix: bool = True) -> Tuple[np.ndarray, str]:
     a = _as_array(x, arg)
-    if a.ndim != 2:
+    if matrix and a.ndim != 2:
         raise ValueError(f"{arg}: expected a 2-D array, got shape {a.shape}")
     from_dtype = _ELEMENT_BY_DTYPE.get(a.dtype)
     if given is None:
@@ -540,6 +542,25 @@ def _model_fields(model: str, chunk: Optional[int], order: str, chunk_rounding: 
         raise ValueError(f"trunc: {trunc!r}; accepted: toward_zero, floor")
     f.trunc = 0 if trunc == "toward_zero" else 1
     return f
+
+
+def _result_storage(tc: str) -> np.dtype:
+    """The array the C++ entry writes output type tc into (int8 as uint8)."""
+    storage = _ELEMENT_STORAGE[tc]
+    return storage if storage.kind != "i" else np.dtype(np.uint8)
+
+
+def _typed_result(c: np.ndarray, tc: str) -> np.ndarray:
+    """Codes of output type tc viewed as its dtype (ml_dtypes where it has
+    the type, NumPy's float16 and int8, else the codes)."""
+    typed = {"HF8": "float8_e4m3fn", "BF8": "float8_e5m2", "BF16": "bfloat16"}.get(tc)
+    if tc == "I8":
+        return c.view(np.int8)
+    if tc == "FP16":
+        return c.view(np.float16)
+    if typed is not None and _ml_dtypes is not None:
+        return c.view(getattr(_ml_dtypes, typed))
+    return c
 
 
 @dataclasses.dataclass
@@ -612,7 +633,7 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     if requant not in ("exact", "fp32"):
         raise ValueError(f"requant: {requant!r}; accepted: exact, fp32")
     storage = _ELEMENT_STORAGE[tc]
-    c = np.empty((m, n), storage if storage.kind != "i" else np.uint8)
+    c = np.empty((m, n), _result_storage(tc))
     amax, acc = _core.matmul(np.ascontiguousarray(A), np.ascontiguousarray(B),
                              c.view(np.uint8) if storage.itemsize == 1 else c,
                              m, n, k, ta, tb, tc, MATMUL_TABLES.index(table), fields,
@@ -621,18 +642,106 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
                              max(1, operator.index(threads)), bool(reference_only),
                              bool(check_z), float(np.float32(integer_scale)), requant == "fp32",
                              bool(accumulator))
-    typed = {"HF8": "float8_e4m3fn", "BF8": "float8_e5m2", "BF16": "bfloat16"}.get(tc)
-    if tc == "I8":
-        c = c.view(np.int8)
-    elif tc == "FP16":
-        c = c.view(np.float16)
-    elif typed is not None and _ml_dtypes is not None:
-        c = c.view(getattr(_ml_dtypes, typed))
+    c = _typed_result(c, tc)
     if accumulator and acc is not None:
         acc = np.asarray(acc, np.int32 if tc in ("I8", "U8") else np.float32).reshape(m, n)
     if full or accumulator:
         return MatMulResult(c, amax, acc if accumulator else None)
     return c
+
+
+# ---------------------------------------------------------------------------
+# The hybrid element-wise operations (mf::hybrid::eltwise, docs/hybrid.md):
+# C = out(A op B) with the scale rules of the vendor's "Hybrid FP8 ONNX"
+# notes ("Rules for Eltwise Add/Sub").
+# ---------------------------------------------------------------------------
+ELTWISE_OPS = ("add", "sub", "mul")  # mf::hybrid::eltwise_op
+
+
+def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = None,
+            b_type: Any = None, table: str = "any", a_scale: Optional[float] = None,
+            b_scale: Optional[float] = None, scale_type: Any = "FP16", exact: bool = False,
+            placement: str = "epilogue", saturate: bool = False,
+            rounding: str = "nearest_even", seed: Optional[int] = None, offset: int = 0,
+            random_bits: Optional[int] = None, check_z: bool = True,
+            reference_only: bool = False) -> np.ndarray:
+    """C = out(A op B) element by element in an FP8 accelerator's types
+    (mf::hybrid::eltwise): the fast path where one exists, the reference
+    loop otherwise, the same bits.
+
+    a: an array of any shape with at least one axis (its last axis is the
+      innermost dimension, the vendor table's columns); types and codes as
+      for matmul (a_type= / b_type= name uint8 / uint16 codes).
+    b: a's shape, one element (a scalar), or one per column (shape
+      (columns,), broadcast over the rows).
+    out_type: HF8, BF8, FP16, BF16, FP32, or I8 / U8 for integer tensors
+      (their result saturated to the type).
+    op: add, sub or mul. table: vendor_hybrid_fp8 or any (the default;
+      check_z=False lifts the vendor's innermost % 16 rule).
+    a_scale, b_scale: an FP8 tensor's scale factor (None: none), a value of
+      scale_type (FP16 or BF16, the format of a 16-bit operand when there is
+      one); 16-bit and integer tensors take none.
+    exact: round once from the exact value instead of through float32.
+    placement: epilogue, or operands (FP8 tensors dequantized to scale_type
+      first, then computed without scales).
+    saturate, rounding (nearest_even or stochastic), seed, offset,
+      random_bits: the output rounding; element i of C draws element
+      offset + i of the stream.
+    Returns C of a's shape in the output's dtype (as matmul).
+    """
+    A, ta = _operand(a, a_type, "a", "a_type", matrix=False)
+    B, tb = _operand(b, b_type, "b", "b_type", matrix=False)
+    tc = _element(out_type, "out_type")
+    if not isinstance(op, str) or op not in ELTWISE_OPS:
+        raise ValueError(f"op: {op!r}; accepted: {', '.join(ELTWISE_OPS)}")
+    if table not in MATMUL_TABLES:
+        raise ValueError(f"table: {table!r}; accepted: {', '.join(MATMUL_TABLES)}")
+    if A.ndim == 0:
+        raise ValueError("a: a 0-d array; eltwise needs at least one axis (the innermost "
+                         "dimension): pass a.reshape(1)")
+    if A.size == 0:
+        raise ValueError(f"a: empty (shape {A.shape}); the unit takes at least one element")
+    columns = A.shape[-1]
+    rows = A.size // columns
+    row = B.ndim >= 1 and B.shape[-1] == columns and B.size == columns
+    if B.shape != A.shape and B.size != 1 and not row:
+        raise ValueError(f"b: shape {B.shape} does not fit a's {A.shape}; accepted: a's shape, "
+                         f"one element, or one per column ({columns},)")
+    integer = ta in ("I8", "U8")
+    st = _element(scale_type, "scale_type")
+    if st not in ("FP16", "BF16"):
+        raise ValueError(f"scale_type: {scale_type!r}; accepted: FP16, BF16")
+    given_a, sa = a_scale is not None, 1.0
+    given_b, sb = b_scale is not None, 1.0
+    if given_a:
+        sa = _real(a_scale, "a_scale")
+    if given_b:
+        sb = _real(b_scale, "b_scale")
+    for arg, v in (("a_scale", sa), ("b_scale", sb)):
+        if v == 0:
+            raise ValueError(f"{arg}: 0 is not accepted; accepted: a finite, non-zero value "
+                             f"of scale_type ({st})")
+    if placement not in ("epilogue", "operands"):
+        raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
+    mode, sat, stochastic, s, o, bits = _conversion(rounding, saturate, seed, offset,
+                                                    random_bits)
+    if mode != 0:
+        raise ValueError(f"rounding: {rounding!r}; the output rounds to nearest even or "
+                         f"stochastically; accepted: nearest_even, stochastic")
+    if integer:
+        used = [arg for arg, on in (("a_scale", given_a), ("b_scale", given_b),
+                                    ("exact", bool(exact)), ("placement", placement != "epilogue"),
+                                    ("saturate", sat), ("rounding", stochastic)) if on]
+        if used:
+            raise ValueError(f"{used[0]}: not used for integer tensors ({ta}); their sum or "
+                             f"product is saturated to the type")
+    c = np.empty(A.shape, _result_storage(tc))
+    _core.eltwise(A, np.ascontiguousarray(B), c.view(np.uint8) if c.itemsize == 1 else c, rows,
+                  columns, ta, tb, tc, MATMUL_TABLES.index(table), ELTWISE_OPS.index(op), st,
+                  given_a, sa, given_b, sb, _bool(exact, "exact"), placement == "operands", sat,
+                  stochastic, s, o, bits, _bool(check_z, "check_z"),
+                  _bool(reference_only, "reference_only"))
+    return _typed_result(c, tc)
 
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // minifloat._core: the bulk conversions of <minifloat/bulk.hpp>, the
-// hybrid MatMul of <minifloat/hybrid.hpp>, the
+// hybrid MatMul and element-wise operations of <minifloat/hybrid.hpp>, the
 // MX block formats of <minifloat/mx.hpp>, the calibration of
 // <minifloat/calibration.hpp> and the ONNX operators of <minifloat/onnx.hpp>
 // for Python (the scaling of <minifloat/scaling/>: scaling.cpp).
@@ -320,6 +320,50 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
     acc = integer ? nb::cast(integer_accumulator) : nb::cast(accumulator);
   }
   return nb::make_tuple(integer ? nb::object(nb::none()) : nb::object(nb::float_(amax)), acc);
+}
+
+// C = out(A op B) (rows x columns) into `out` by mf::hybrid::eltwise's
+// run-time entry (the fast path where one exists, the reference loop
+// otherwise); B has rows x columns, 1 or columns elements (b.size()).
+void eltwise(const in_array& a, const in_array& b, out_array& out, std::size_t rows,
+             std::size_t columns, const std::string& a_type, const std::string& b_type,
+             const std::string& out_type, int table, int op, const std::string& scale_type,
+             bool a_scale_given, float a_scale, bool b_scale_given, float b_scale, bool exact,
+             bool on_operands, bool saturate, bool stochastic, std::uint64_t seed,
+             std::uint64_t offset, int random_bits, bool check_z, bool reference_only) {
+  if (a.size() != rows * columns || out.size() != rows * columns) {
+    throw nb::value_error("a, out: element counts differ from rows x columns");
+  }
+  if (op < 0 || op > 2) throw nb::value_error("eltwise op id out of range");
+  if (table < 0 || table > 2) throw nb::value_error("table id out of range");
+  const hy::element_type ta = element_type_of(a_type, "a_type");
+  const hy::element_type tb = element_type_of(b_type, "b_type");
+  const hy::element_type tc = element_type_of(out_type, "out_type");
+  check_itemsize("out", out.itemsize(), output_itemsize(tc));
+  const std::vector<std::uint32_t> ca = codes_of(a, "a"), cb = codes_of(b, "b");
+  std::vector<std::uint32_t> cc(rows * columns);
+  hy::eltwise_options o;
+  o.op = static_cast<hy::eltwise_op>(op);
+  o.scale_type = element_type_of(scale_type, "scale_type");
+  o.a_scale = {a_scale_given, a_scale};
+  o.b_scale = {b_scale_given, b_scale};
+  o.exact = exact;
+  o.where = on_operands ? hy::placement::operands : hy::placement::epilogue;
+  o.output.on_overflow = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
+  o.output.stochastic = stochastic;
+  o.output.seed = seed;
+  o.output.offset = offset;
+  o.output.random_bits = random_bits;
+  o.check_z_multiple = check_z;
+  o.reference_only = reference_only;
+  try {
+    nb::gil_scoped_release unlocked;
+    hy::eltwise(static_cast<hy::table_id>(table), ta, tb, tc, ca.data(), cb.data(), cb.size(),
+                cc.data(), rows, columns, o);
+  } catch (const hy::unsupported& e) {
+    throw nb::value_error(e.what());
+  }
+  write_codes(cc, out);
 }
 
 // ---------------------------------------------------------------------------
@@ -737,6 +781,14 @@ NB_MODULE(_core, m) {
         nb::arg("divide"), nb::arg("on_operands"), nb::arg("saturate"), nb::arg("threads"),
         nb::arg("reference_only"), nb::arg("check_z"), nb::arg("integer_scale"),
         nb::arg("requant_fp32"), nb::arg("want_accumulator"));
+
+  m.def("eltwise", &eltwise, nb::arg("a").noconvert(), nb::arg("b").noconvert(),
+        nb::arg("out").noconvert(), nb::arg("rows"), nb::arg("columns"), nb::arg("a_type"),
+        nb::arg("b_type"), nb::arg("out_type"), nb::arg("table"), nb::arg("op"),
+        nb::arg("scale_type"), nb::arg("a_scale_given"), nb::arg("a_scale"),
+        nb::arg("b_scale_given"), nb::arg("b_scale"), nb::arg("exact"), nb::arg("on_operands"),
+        nb::arg("saturate"), nb::arg("stochastic"), nb::arg("seed"), nb::arg("offset"),
+        nb::arg("random_bits"), nb::arg("check_z"), nb::arg("reference_only"));
 
   m.def("mx_row_sizes", &mx_row_sizes, nb::arg("id"), nb::arg("length"), nb::arg("packed"));
   m.def("mx_quantize", &mx_quantize, nb::arg("x").noconvert(), nb::arg("rows"),
