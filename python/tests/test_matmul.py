@@ -56,8 +56,8 @@ MODELS = [
 
 
 @pytest.mark.parametrize("model,kwargs,args", MODELS, ids=[m[0] + str(i) for i, m in enumerate(MODELS)])
-@pytest.mark.parametrize("types", [("HF8", "HF8", "FP32"), ("BF16", "HF8", "BF16"),
-                                   ("FP16", "BF8", "FP16")])
+@pytest.mark.parametrize("types", [("HF8", "HF8", "FP32"), ("BF8", "HF8", "HF8"),
+                                   ("BF16", "HF8", "BF16"), ("FP16", "BF8", "FP16")])
 def test_models_equal_the_tool(cli, model, kwargs, args, types):
     ta, tb, tc = types
     if model == "amx_tile_pairs" and {ta, tb} == {"BF16", "FP16"}:
@@ -131,3 +131,19 @@ def test_errors_name_the_argument():
                   table="vendor_hybrid_fp8")
     with pytest.raises(TypeError, match="a_type"):
         mf.matmul(np.zeros((2, 16), np.uint16), np.zeros((16, 3), np.uint8), "FP32")
+
+
+def test_the_asked_table_decides_on_every_path(cli):
+    # FP8 x FP8 runs on the typed entry, the other types on the codes; the
+    # table's rules must hold on both.
+    a, b = finite_codes("HF8", (3, 8)), finite_codes("HF8", (8, 5))
+    with pytest.raises(ValueError, match="multiple of 16"):
+        mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", table="vendor_hybrid_fp8")
+    c = mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", table="vendor_hybrid_fp8",
+                  check_z=False)
+    want = tool_matmul(cli, a, b, "HF8", "HF8", "HF8", ["--no-z-check"])
+    assert np.array_equal(as_codes(c), want)
+    with pytest.raises(ValueError, match="cublaslt_fp8 does not accept"):
+        mf.matmul(a, b, "BF16", a_type="BF8", b_type="BF8", table="cublaslt_fp8",
+                  check_z=False)
+
