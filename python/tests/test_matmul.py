@@ -147,3 +147,23 @@ def test_the_asked_table_decides_on_every_path(cli):
         mf.matmul(a, b, "BF16", a_type="BF8", b_type="BF8", table="cublaslt_fp8",
                   check_z=False)
 
+
+
+@pytest.mark.parametrize("types", [("HF8", "BF8", "BF8"), ("BF16", "HF8", "BF16")])
+def test_amax_and_accumulators_equal_the_tool(cli, types):
+    ta, tb, tc = types  # the typed entry (FP8 x FP8) and the codes
+    a, b = finite_codes(ta, (4, 32)), finite_codes(tb, (32, 5))
+    r = mf.matmul(a, b, tc, a_type=ta, b_type=tb, scale_out=0.25, accumulator=True)
+    m, k, n = 4, 32, 5
+    lines = [f"{m} {k} {n}", " ".join(f"{x:x}" for x in a.ravel().tolist()),
+             " ".join(f"{x:x}" for x in b.ravel().tolist())]
+    out = cli.run(["matmul", "--a", ta, "--b", tb, "--out", tc, "--table", "any",
+                   "--output-scale", "0.25", "--output-scale-rule", "multiply", "--amax",
+                   "--print-acc"], lines).splitlines()
+    c = [w for line in out if not line.startswith("#") for w in line.split()]
+    assert np.array_equal(as_codes(r.c).ravel(), [int(w, 16) for w in c])
+    amax = [line.split()[-1] for line in out if line.startswith("# amax:")]
+    assert np.float32(r.amax).view(np.uint32) == int(amax[0], 16)
+    acc = out[out.index("# acc_fp32") + 1:]
+    want = np.array([int(w, 16) for line in acc for w in line[1:].split()], np.uint32)
+    assert np.array_equal(r.accumulator.view(np.uint32).ravel(), want)
