@@ -5,12 +5,13 @@ IEEE 754 (clause 4.3), saturating or not, stochastic rounding reproducible by
 seed and offset, a fused scale and amax. Each call is one call of
 ``mf::bulk::encode`` / ``mf::bulk::decode`` on the array's own buffer, with
 the GIL released; the rules are those of docs/semantics.md. The hybrid
-MatMul (``matmul``), the MX block formats and NVFP4 (``mx_quantize``,
-``mx_dequantize``), scaled quantization (``quantize_per_tensor``,
-``quantize_per_channel``, ``quantize_per_block``, ``DelayedScaling``),
-calibration (``calibrate``) and ONNX's QuantizeLinear, DequantizeLinear and
-Cast (``quantize_linear``, ``dequantize_linear``, ``cast``) call their C++
-entries the same way.
+MatMul (``matmul``, ``eltwise``), the MX block formats and NVFP4
+(``mx_quantize``, ``mx_dequantize``), packed FP4 / FP6 (``pack``,
+``unpack``, ``encode_packed``, ``decode_packed``), scaled quantization
+(``quantize_per_tensor``, ``quantize_per_channel``, ``quantize_per_block``,
+``DelayedScaling``), calibration (``calibrate``) and ONNX's QuantizeLinear,
+DequantizeLinear and Cast (``quantize_linear``, ``dequantize_linear``,
+``cast``) call their C++ entries the same way.
 
     >>> import numpy as np, minifloat as mf
     >>> q = mf.encode(np.array([0.3, 300, 1000], np.float32), "e4m3fn", saturate=True)
@@ -48,7 +49,8 @@ __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "
            "CalibrationResult", "CALIBRATION_METHODS", "quantize_linear", "dequantize_linear",
            "cast", "compute_scale", "quantize_per_tensor", "dequantize_per_tensor",
            "quantize_per_channel", "dequantize_per_channel", "quantize_per_block",
-           "dequantize_per_block", "DelayedScaling", "CHANNEL_AXES", "AMAX_REDUCTIONS"]
+           "dequantize_per_block", "DelayedScaling", "CHANNEL_AXES", "AMAX_REDUCTIONS",
+           "pack", "unpack", "encode_packed", "decode_packed", "PACKED_FORMATS"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -1631,3 +1633,107 @@ class DelayedScaling:
                             f"{amax!r}")
         with np.errstate(over="ignore"):
             self._core.record(float(np.float32(amax)))
+
+
+# ---------------------------------------------------------------------------
+# Packed FP4 / FP6 storage (mf::mx::pack, unpack, encode_packed,
+# decode_packed; docs/mx.md section 1), outside the MX blocks: FP4 two
+# codes per byte, the first in the low nibble (CUDA's __nv_fp4x2, PyTorch's
+# float4_e2m1fn_x2); FP6 a little-endian bit stream, code i in bits
+# [6i, 6i + 6), four codes in three bytes. The whole array is one stream, in
+# C order.
+# ---------------------------------------------------------------------------
+PACKED_FORMATS = ("e2m1fn", "e2m3fn", "e3m2fn")
+
+
+def _packed_format(i: int, arg: str) -> int:
+    bits = _INFO[i]["bits"]
+    if bits not in (4, 6):
+        raise ValueError(f"{arg}: {_CANONICAL[i]} has {bits}-bit codes; packing is for the 4- "
+                         f"and 6-bit formats: {', '.join(PACKED_FORMATS)}")
+    return bits
+
+
+def _count(shape: Any) -> Tuple[int, ...]:
+    try:
+        dims = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
+            tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise TypeError(f"shape: expected an int or a tuple of ints, got {shape!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"shape: {shape!r} has a negative dimension")
+    return dims
+
+
+def _packed_input(packed: Any, n: int, bits: int) -> np.ndarray:
+    p = _as_array(packed, "packed")
+    if p.dtype != np.uint8:
+        raise TypeError(f"packed: dtype {p.dtype}; packed codes are uint8 bytes")
+    want = (n * bits + 7) // 8
+    if p.size != want:
+        raise ValueError(f"packed: {p.size} bytes; {n} codes of {bits} bits take {want}")
+    return p
+
+
+def pack(codes: Any, fmt: Any = None, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Packs FP4 / FP6 codes (mf::mx::pack<Fmt>): a 1-D uint8 array of
+    ceil(n * bits / 8) bytes holding the n codes of ``codes`` in C order.
+
+    codes: a float4_e2m1fn / float6_e2m3fn / float6_e3m2fn array, or uint8
+      codes with ``fmt`` (bits above the format's width are ignored).
+    """
+    a = _as_array(codes, "codes")
+    source, _ = _codes_source(a, fmt, "fmt", "codes")
+    bits = _packed_format(source, "fmt")
+    y = _output(out, None, [np.dtype(np.uint8)], np.dtype(np.uint8),
+                ((a.size * bits + 7) // 8,), a)
+    _core.pack(_flat(a, np.dtype(np.uint8)), y, source)
+    return y
+
+
+def unpack(packed: Any, fmt: Any, shape: Any, *, out: Optional[np.ndarray] = None,
+           dtype: Any = None) -> np.ndarray:
+    """The codes of packed FP4 / FP6 bytes (mf::mx::unpack<Fmt>), one per
+    byte, as an array of ``shape``: the format's ml_dtypes dtype by default,
+    or uint8 codes (``dtype=np.uint8``)."""
+    target = _format_id(fmt, "fmt")
+    bits = _packed_format(target, "fmt")
+    dims = _count(shape)
+    p = _packed_input(packed, int(np.prod(dims, dtype=np.int64)), bits)
+    y = _codes_output(target, out, dtype, dims, p)
+    _core.unpack(p, _flat(y, np.dtype(np.uint8)), target)
+    return y
+
+
+def encode_packed(x: Any, fmt: Any, *, rounding: str = "nearest_even", saturate: bool = False,
+                  seed: Optional[int] = None, offset: int = 0,
+                  random_bits: Optional[int] = None,
+                  out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Rounds float32 values into FP4 / FP6 and packs them in one pass
+    (mf::mx::encode_packed<Fmt>): the bits of pack(encode(x, fmt, ...)).
+
+    x: float32 (float16 and bfloat16 are widened first, exactly), any shape,
+      read in C order. The rounding arguments are those of encode; element i
+      draws element offset + i of the stochastic stream.
+    """
+    target = _format_id(fmt, "fmt")
+    bits = _packed_format(target, "fmt")
+    a = _float32_tensor(x, "x")
+    mode, sat, stochastic, s, o, rb = _conversion(rounding, saturate, seed, offset, random_bits)
+    y = _output(out, None, [np.dtype(np.uint8)], np.dtype(np.uint8),
+                ((a.size * bits + 7) // 8,), a)
+    _core.encode_packed(a, y, target, mode, sat, stochastic, s, o, rb)
+    return y
+
+
+def decode_packed(packed: Any, fmt: Any, shape: Any, *,
+                  out: Optional[np.ndarray] = None) -> np.ndarray:
+    """The exact float32 values of packed FP4 / FP6 bytes
+    (mf::mx::decode_packed<Fmt>), as an array of ``shape``."""
+    target = _format_id(fmt, "fmt")
+    bits = _packed_format(target, "fmt")
+    dims = _count(shape)
+    p = _packed_input(packed, int(np.prod(dims, dtype=np.int64)), bits)
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), dims, p)
+    _core.decode_packed(p, y, target)
+    return y

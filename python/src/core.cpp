@@ -2,7 +2,8 @@
 // hybrid MatMul and element-wise operations of <minifloat/hybrid.hpp>, the
 // MX block formats of <minifloat/mx.hpp>, the calibration of
 // <minifloat/calibration.hpp> and the ONNX operators of <minifloat/onnx.hpp>
-// for Python (the scaling of <minifloat/scaling/>: scaling.cpp).
+// for Python (the scaling of <minifloat/scaling/>: scaling.cpp; packed FP4 /
+// FP6 storage: packing.cpp).
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -794,6 +795,7 @@ NB_MODULE(_core, m) {
   m.attr("source_float32") = source_float32;
   m.attr("source_float64") = source_float64;
   bind_scaling(m);
+  bind_packing(m);
 
   m.def("format_names", [] {
     std::vector<std::tuple<std::string, int, bool>> names;
