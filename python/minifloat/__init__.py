@@ -50,7 +50,8 @@ __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "
            "cast", "compute_scale", "quantize_per_tensor", "dequantize_per_tensor",
            "quantize_per_channel", "dequantize_per_channel", "quantize_per_block",
            "dequantize_per_block", "DelayedScaling", "CHANNEL_AXES", "AMAX_REDUCTIONS",
-           "pack", "unpack", "encode_packed", "decode_packed", "PACKED_FORMATS"]
+           "pack", "unpack", "encode_packed", "decode_packed", "PACKED_FORMATS", "amax",
+           "column_amax", "AMAX_NAN"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -1339,6 +1340,37 @@ def _bool(value: Any, arg: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{arg}: expected True or False, got {value!r}")
     return bool(value)
+
+
+AMAX_NAN = ("propagate", "finite_only")  # mf::bulk::amax_nan
+
+
+def _amax_nan(nan: Any) -> bool:
+    if nan not in AMAX_NAN:
+        raise ValueError(f"nan: {nan!r}; accepted: 'propagate' (NaN if any element is NaN, "
+                         f"Inf counts) or 'finite_only' (NaN and Inf skipped)")
+    return nan == "finite_only"
+
+
+def amax(x: Any, *, nan: str = "propagate") -> float:
+    """max |x| over a float32 array (mf::scaling::amax, the vectorised
+    mf::bulk::amax): +0 for an empty array (or, with nan='finite_only', one
+    without a finite element); NaN if any element is NaN with
+    nan='propagate' (as torch.amax)."""
+    finite_only = _amax_nan(nan)
+    return _core.amax(_float32_tensor(x, "x"), finite_only)
+
+
+def column_amax(x: Any, *, nan: str = "propagate",
+                out: Optional[np.ndarray] = None) -> np.ndarray:
+    """max |x[:, j]| of each column of a rows x columns float32 matrix
+    (mf::scaling::column_amax): a float32 vector, with amax's NaN rule."""
+    finite_only = _amax_nan(nan)
+    a = _matrix(x, "x")
+    rows, cols = a.shape
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), (cols,), a)
+    _core.column_amax(a, y, rows, cols, finite_only)
+    return y
 
 
 def compute_scale(amax: float, fmt: Any, *, margin: float = 0.0, power_of_two: bool = False,

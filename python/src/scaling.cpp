@@ -1,5 +1,6 @@
-// Scaled quantization (mf::scaling, docs/scaling.md) for Python: the scale
-// of an amax (compute_scale), per-tensor, per-channel and per-block
+// Scaled quantization (mf::scaling, docs/scaling.md) for Python: amax of a
+// tensor and of each column (amax, column_amax), the scale of an amax
+// (compute_scale), per-tensor, per-channel and per-block
 // quantize / dequantize of float32 tensors into a format's encodings, and
 // delayed scaling. Each call is one call of the C++ entry on the arrays'
 // own buffers, with the GIL released; the Python layer has checked the
@@ -93,6 +94,29 @@ const typename T::storage_type* codes_of(const in_array& q, std::size_t count) {
   check_itemsize("q", q.itemsize(), sizeof(typename T::storage_type));
   if (q.size() != count) throw nb::value_error("q: element count differs from out's");
   return static_cast<const typename T::storage_type*>(q.data());
+}
+
+sc::amax_nan nan_of(bool finite_only) {
+  return finite_only ? sc::amax_nan::finite_only : sc::amax_nan::propagate;
+}
+
+double amax(const in_array& x, bool finite_only) {
+  const std::size_t n = x.size();
+  const float* in = floats_of(x, n, "x");
+  float a = 0.0f;
+  {
+    nb::gil_scoped_release unlocked;
+    a = sc::amax(in, n, nan_of(finite_only));
+  }
+  return static_cast<double>(a);
+}
+
+void column_amax(const in_array& x, out_array& column_amax, std::size_t rows, std::size_t cols,
+                 bool finite_only) {
+  const float* in = floats_of(x, rows * cols, "x");
+  float* out = floats_of(column_amax, cols, "out");
+  nb::gil_scoped_release unlocked;
+  sc::column_amax(in, out, rows, cols, nan_of(finite_only));
 }
 
 double compute_scale(int format, float amax, float margin, bool power_of_two, float fallback) {
@@ -261,6 +285,9 @@ void bind_scaling(nb::module_& m) {
       .def_rw("seed", &quantize_fields::seed)
       .def_rw("offset", &quantize_fields::offset)
       .def_rw("random_bits", &quantize_fields::random_bits);
+  m.def("amax", &amax, nb::arg("x").noconvert(), nb::arg("finite_only"));
+  m.def("column_amax", &column_amax, nb::arg("x").noconvert(), nb::arg("out").noconvert(),
+        nb::arg("rows"), nb::arg("cols"), nb::arg("finite_only"));
   m.def("compute_scale", &compute_scale, nb::arg("format"), nb::arg("amax"), nb::arg("margin"),
         nb::arg("power_of_two"), nb::arg("fallback"));
   m.def("quantize_per_tensor", &quantize_per_tensor, nb::arg("x").noconvert(),

@@ -285,3 +285,34 @@ def test_empty_and_out():
     assert q is out
     y = np.empty((3, 5), np.float32)
     assert mf.dequantize_per_channel(q, np.ones(3, np.float32), "e4m3fn", out=y) is y
+
+
+# ---- amax ------------------------------------------------------------------------
+def rule_amax(v, nan):
+    v = np.abs(np.asarray(v, np.float64).ravel())
+    if nan == "propagate":
+        return math.nan if np.isnan(v).any() else (float(v.max()) if v.size else 0.0)
+    v = v[np.isfinite(v)]
+    return float(v.max()) if v.size else 0.0
+
+
+@pytest.mark.parametrize("nan", ["propagate", "finite_only"])
+def test_amax_and_column_amax_follow_the_nan_rule(nan):
+    x = data((33, 17))
+    x[:, 3] = np.inf  # a column of Inf only
+    x[:, 5] = np.nan
+    x[:, 6] = -0.0
+    x[7, 8] = -np.inf
+    for v in (x, x[:, 0], x[:, 3], x[:, 5], np.zeros(0, np.float32), x[:, 9]):
+        got = mf.amax(np.ascontiguousarray(v), nan=nan)
+        want = rule_amax(v, nan)
+        assert (math.isnan(got) and math.isnan(want)) or got == want, (nan, got, want)
+    columns = mf.column_amax(x, nan=nan)
+    want = np.array([rule_amax(x[:, j], nan) for j in range(17)], np.float32)
+    assert columns.dtype == np.float32
+    assert np.array_equal(columns, want, equal_nan=True)
+    assert not np.signbit(columns[6])  # max |-0| is +0
+    with pytest.raises(ValueError, match="nan: 'ignore'"):
+        mf.amax(x, nan="ignore")
+    with pytest.raises(ValueError, match="x: expected a 2-D array"):
+        mf.column_amax(x.ravel(), nan=nan)
