@@ -51,7 +51,7 @@ __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "
            "quantize_per_channel", "dequantize_per_channel", "quantize_per_block",
            "dequantize_per_block", "DelayedScaling", "CHANNEL_AXES", "AMAX_REDUCTIONS",
            "pack", "unpack", "encode_packed", "decode_packed", "PACKED_FORMATS", "amax",
-           "column_amax", "AMAX_NAN"]
+           "column_amax", "AMAX_NAN", "AbsHistogram"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -1002,6 +1002,37 @@ class CalibrationResult:
     flushed_fraction: Any
 
 
+def _calibration_format(fmt: Any) -> int:
+    target = _format_id(fmt, "fmt")
+    if not _INFO[target]["has_zero"]:
+        raise ValueError(f"fmt: {_CANONICAL[target]} has no zero; calibration rounds to "
+                         f"nearest with zeros flushed, so it needs a format with a zero")
+    return target
+
+
+def _calibration_options(method: Any, percentile: Any, power_of_two: Any):
+    """(mf::calibration::method id, on the data, percentile, power_of_two)."""
+    if not isinstance(method, str) or method.lower() not in _CALIBRATION_METHODS:
+        raise ValueError(f"method: {method!r} is not a calibration method; accepted: "
+                         f"{', '.join(CALIBRATION_METHODS)}")
+    how, on_data = _CALIBRATION_METHODS[method.lower()]
+    p = 99.99
+    if percentile is not None:
+        if how != 1:
+            raise ValueError(f"percentile: used only with method='percentile', got "
+                             f"method={method!r}")
+        if isinstance(percentile, bool) or not isinstance(
+                percentile, (int, float, np.integer, np.floating)):
+            raise TypeError(f"percentile: expected a real number, got "
+                            f"{type(percentile).__name__} {percentile!r}")
+        p = float(percentile)
+        if not 0 < p <= 100:
+            raise ValueError(f"percentile: {percentile!r} is outside the accepted (0, 100]")
+    if not isinstance(power_of_two, (bool, np.bool_)):
+        raise TypeError(f"power_of_two: expected True or False, got {power_of_two!r}")
+    return how, on_data, p, bool(power_of_two)
+
+
 def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[float] = None,
               power_of_two: bool = False, axis: Optional[int] = None) -> CalibrationResult:
     """A static scale for format ``fmt`` from the values of ``x``
@@ -1022,28 +1053,8 @@ def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[flo
     axis: None for one scale for the tensor; an axis for one scale per
       index along it (per channel: axis=0 for a weight's output channels).
     """
-    target = _format_id(fmt, "fmt")
-    if not _INFO[target]["has_zero"]:
-        raise ValueError(f"fmt: {_CANONICAL[target]} has no zero; calibration rounds to "
-                         f"nearest with zeros flushed, so it needs a format with a zero")
-    if not isinstance(method, str) or method.lower() not in _CALIBRATION_METHODS:
-        raise ValueError(f"method: {method!r} is not a calibration method; accepted: "
-                         f"{', '.join(CALIBRATION_METHODS)}")
-    how, on_data = _CALIBRATION_METHODS[method.lower()]
-    p = 99.99
-    if percentile is not None:
-        if how != 1:
-            raise ValueError(f"percentile: used only with method='percentile', got "
-                             f"method={method!r}")
-        if isinstance(percentile, bool) or not isinstance(
-                percentile, (int, float, np.integer, np.floating)):
-            raise TypeError(f"percentile: expected a real number, got "
-                            f"{type(percentile).__name__} {percentile!r}")
-        p = float(percentile)
-        if not 0 < p <= 100:
-            raise ValueError(f"percentile: {percentile!r} is outside the accepted (0, 100]")
-    if not isinstance(power_of_two, (bool, np.bool_)):
-        raise TypeError(f"power_of_two: expected True or False, got {power_of_two!r}")
+    target = _calibration_format(fmt)
+    how, on_data, p, p2 = _calibration_options(method, percentile, power_of_two)
     a = _as_array(x, "x")
     if a.dtype != np.float32:
         if a.dtype == np.float16 or (_TYPED[_ID_BY_NAME["bfloat16"]] is not None
@@ -1071,12 +1082,130 @@ def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[flo
         # Channel c's values as row c: a copy unless the axis is the first.
         a = np.ascontiguousarray(np.moveaxis(a, k, 0)).reshape(a.shape[k], -1)
         rows, length = a.shape
-    results = _core.calibrate(a, rows, length, target, how, p, bool(power_of_two), on_data)
+    results = _core.calibrate(a, rows, length, target, how, p, p2, on_data)
     if axis is None:
         return CalibrationResult(*results[0])
     columns = list(zip(*results))
     return CalibrationResult(np.array(columns[0], np.float32),
                              *(np.array(c, np.float64) for c in columns[1:]))
+
+
+class AbsHistogram:
+    """A streaming calibration observer (mf::calibration::abs_histogram):
+    the magnitudes of every value seen, batch by batch, in 256 bins per
+    binade (zeros, NaN and Inf counted apart), then ``calibrate`` on the
+    histogram. One observer for all values, or with ``channels`` one per
+    channel of 2-D batches (mf::calibration::observe_channels): ``axis``
+    'rows' (each row a channel, the same rows in every batch, e.g. a
+    weight's output channels) or 'columns' (each column, e.g. an
+    activation's features over batches of tokens).
+
+        h = mf.AbsHistogram()
+        for batch in batches:
+            h.observe(batch)
+        r = h.calibrate("e4m3fn", method="percentile", percentile=99.9)
+
+    The result equals ``calibrate`` of all the batches at once with the same
+    method; the histogram alone holds no data, so ``mse`` (the search on the
+    values) is ``mse_histogram`` here.
+    """
+
+    def __init__(self, channels: Optional[int] = None, *, axis: Any = "rows"):
+        if channels is None:
+            self.channels = None
+            self._axis = 0
+            self._core = _core.Observers(False, 1, 0)
+            return
+        if isinstance(channels, bool):
+            raise TypeError("channels: expected an int >= 1 or None, got a bool")
+        try:
+            n = operator.index(channels)
+        except TypeError:
+            raise TypeError(f"channels: expected an int >= 1 or None, got "
+                            f"{type(channels).__name__} {channels!r}") from None
+        if n < 1:
+            raise ValueError(f"channels: {n}; accepted: an int >= 1, or None for one observer")
+        self.channels = n
+        self._axis = _channel_axis(axis)
+        self._core = _core.Observers(True, n, self._axis)
+
+    @property
+    def axis(self) -> Optional[str]:
+        return CHANNEL_AXES[self._axis] if self.channels is not None else None
+
+    def observe(self, x: Any) -> None:
+        """Adds a batch: float32 (float16 and bfloat16 widened, exactly), any
+        shape for one observer, rows x columns with ``channels`` rows (axis
+        'rows') or columns (axis 'columns') per channel."""
+        a = _float32_tensor(x, "x")
+        if self.channels is None:
+            self._core.observe(a, 1, a.size)
+            return
+        if a.ndim != 2:
+            raise ValueError(f"x: expected a 2-D batch (rows x columns), got shape {a.shape}")
+        rows, cols = a.shape
+        have = rows if self._axis == 0 else cols
+        if have != self.channels:
+            raise ValueError(f"x: {have} {self.axis}, expected {self.channels} (one per "
+                             f"channel; shape {a.shape})")
+        self._core.observe(a, rows, cols)
+
+    def merge(self, other: "AbsHistogram") -> None:
+        """Adds another observer's data: the result equals one observer that
+        saw both inputs."""
+        if not isinstance(other, AbsHistogram):
+            raise TypeError(f"other: expected an AbsHistogram, got {type(other).__name__}")
+        if (other.channels, other.axis) != (self.channels, self.axis):
+            raise ValueError(f"other: channels={other.channels}, axis={other.axis!r}; "
+                             f"expected channels={self.channels}, axis={self.axis!r}")
+        self._core.merge(other._core)
+
+    def _counts(self, field: int, dtype):
+        values = [row[field] for row in self._core.counts()]
+        return values[0] if self.channels is None else np.array(values, dtype)
+
+    @property
+    def finite_count(self):
+        """Finite values seen, zeros included (per channel: an array)."""
+        return self._counts(0, np.uint64)
+
+    @property
+    def zeros(self):
+        return self._counts(1, np.uint64)
+
+    @property
+    def nans(self):
+        return self._counts(2, np.uint64)
+
+    @property
+    def infs(self):
+        return self._counts(3, np.uint64)
+
+    @property
+    def amax(self):
+        """The largest finite |x| seen, exactly (0 when none)."""
+        return self._counts(4, np.float32)
+
+    def calibrate(self, fmt: Any, *, method: str = "max", percentile: Optional[float] = None,
+                  power_of_two: bool = False) -> CalibrationResult:
+        """The scale and cost of ``calibrate`` from the histogram
+        (mf::calibration::calibrate<Fmt>(h, options)): method max,
+        percentile, mse_histogram or kl; per channel, arrays."""
+        target = _calibration_format(fmt)
+        how, on_data, p, p2 = _calibration_options(method, percentile, power_of_two)
+        if on_data:
+            raise ValueError(f"method: {method!r} searches the values themselves, which an "
+                             f"observer does not keep; use 'mse_histogram' (the same search "
+                             f"on the histogram), or calibrate(x, ...) on the data")
+        try:
+            results = self._core.calibrate(target, how, p, p2)
+        except ValueError as e:
+            raise ValueError(f"observe: {e}") from None
+        if self.channels is None:
+            return CalibrationResult(*results[0])
+        columns = list(zip(*results))
+        return CalibrationResult(np.array(columns[0], np.float32),
+                                 *(np.array(c, np.float64) for c in columns[1:]))
 
 
 # ---------------------------------------------------------------------------

@@ -60,5 +60,6 @@ inline mf::conversion make_conversion(int mode, bool saturate, bool stochastic, 
 // The parts bound from their own sources.
 void bind_scaling(nb::module_& m);
 void bind_packing(nb::module_& m);
+void bind_observers(nb::module_& m);
 
 }  // namespace minifloat_python

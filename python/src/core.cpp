@@ -3,7 +3,7 @@
 // MX block formats of <minifloat/mx.hpp>, the calibration of
 // <minifloat/calibration.hpp> and the ONNX operators of <minifloat/onnx.hpp>
 // for Python (the scaling of <minifloat/scaling/>: scaling.cpp; packed FP4 /
-// FP6 storage: packing.cpp).
+// FP6 storage: packing.cpp; streaming calibration: observers.cpp).
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -796,6 +796,7 @@ NB_MODULE(_core, m) {
   m.attr("source_float64") = source_float64;
   bind_scaling(m);
   bind_packing(m);
+  bind_observers(m);
 
   m.def("format_names", [] {
     std::vector<std::tuple<std::string, int, bool>> names;
