@@ -553,6 +553,26 @@ def _result_storage(tc: str) -> np.dtype:
     return storage if storage.kind != "i" else np.dtype(np.uint8)
 
 
+def _result_array(out: Any, tc: str, shape: tuple, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The array C is written into: `out` (C-contiguous, `shape`, the output
+    type's codes or typed dtype) after its checks, or a new one."""
+    if out is None:
+        return np.empty(shape, _result_storage(tc))
+    allowed = [_result_storage(tc), _ELEMENT_STORAGE[tc]]
+    allowed += [d for d, t in _ELEMENT_BY_DTYPE.items() if t == tc]
+    allowed = list(dict.fromkeys(allowed))
+    c = _output(out, None, allowed, allowed[0], shape, a)
+    if np.may_share_memory(c, b):
+        raise ValueError("out: overlaps the input; the entries read and write different "
+                         "buffers")
+    return c
+
+
+def _raw(c: np.ndarray) -> np.ndarray:
+    """`c` as the plain dtype the extension takes (no copy)."""
+    return c if c.dtype == np.float32 else c.view(np.uint8 if c.itemsize == 1 else np.uint16)
+
+
 def _typed_result(c: np.ndarray, tc: str) -> np.ndarray:
     """Codes of output type tc viewed as its dtype (ml_dtypes where it has
     the type, NumPy's float16 and int8, else the codes)."""
@@ -583,7 +603,7 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
            scale_out: float = 1.0, scale_rule: str = "multiply", placement: str = "epilogue",
            saturate: bool = False, integer_scale: float = 1.0, requant: str = "exact",
            threads: int = 1, reference_only: bool = False, check_z: bool = True,
-           accumulator: bool = False, full: bool = False):
+           accumulator: bool = False, full: bool = False, out: Optional[np.ndarray] = None):
     """C = A x B in an FP8 accelerator's types, bit-exact to the chosen
     accumulation model (mf::hybrid::matmul; docs/hybrid.md).
 
@@ -600,6 +620,8 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     Returns C as codes in the output's dtype (an ml_dtypes array where
     ml_dtypes has it, float32 for FP32), or a MatMulResult with full=True
     (accumulator=True adds the accumulators; it runs the reference loop).
+    out: the M x N array to write C into (C-contiguous; the output type's
+      codes or its typed dtype); returned as it is.
     """
     A, ta = _operand(a, a_type, "a", "a_type")
     B, tb = _operand(b, b_type, "b", "b_type")
@@ -635,17 +657,15 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
         raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
     if requant not in ("exact", "fp32"):
         raise ValueError(f"requant: {requant!r}; accepted: exact, fp32")
-    storage = _ELEMENT_STORAGE[tc]
-    c = np.empty((m, n), _result_storage(tc))
-    amax, acc = _core.matmul(np.ascontiguousarray(A), np.ascontiguousarray(B),
-                             c.view(np.uint8) if storage.itemsize == 1 else c,
+    c = _result_array(out, tc, (m, n), A, B)
+    amax, acc = _core.matmul(np.ascontiguousarray(A), np.ascontiguousarray(B), _raw(c),
                              m, n, k, ta, tb, tc, MATMUL_TABLES.index(table), fields,
                              sa, sb, rows, columns, bias_list, float(np.float32(scale_out)),
                              scale_rule == "divide", placement == "operands", bool(saturate),
                              max(1, operator.index(threads)), bool(reference_only),
                              bool(check_z), float(np.float32(integer_scale)), requant == "fp32",
                              bool(accumulator))
-    c = _typed_result(c, tc)
+    c = _typed_result(c, tc) if out is None else c
     if accumulator and acc is not None:
         acc = np.asarray(acc, np.int32 if tc in ("I8", "U8") else np.float32).reshape(m, n)
     if full or accumulator:
@@ -667,7 +687,7 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
             placement: str = "epilogue", saturate: bool = False,
             rounding: str = "nearest_even", seed: Optional[int] = None, offset: int = 0,
             random_bits: Optional[int] = None, check_z: bool = True,
-            reference_only: bool = False) -> np.ndarray:
+            reference_only: bool = False, out: Optional[np.ndarray] = None) -> np.ndarray:
     """C = out(A op B) element by element in an FP8 accelerator's types
     (mf::hybrid::eltwise): the fast path where one exists, the reference
     loop otherwise, the same bits.
@@ -690,7 +710,9 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
     saturate, rounding (nearest_even or stochastic), seed, offset,
       random_bits: the output rounding; element i of C draws element
       offset + i of the stream.
-    Returns C of a's shape in the output's dtype (as matmul).
+    Returns C of a's shape in the output's dtype (as matmul), or ``out``
+    (a's shape, C-contiguous, the output type's codes or typed dtype)
+    written.
     """
     A, ta = _operand(a, a_type, "a", "a_type", matrix=False)
     B, tb = _operand(b, b_type, "b", "b_type", matrix=False)
@@ -738,13 +760,13 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
         if used:
             raise ValueError(f"{used[0]}: not used for integer tensors ({ta}); their sum or "
                              f"product is saturated to the type")
-    c = np.empty(A.shape, _result_storage(tc))
-    _core.eltwise(A, np.ascontiguousarray(B), c.view(np.uint8) if c.itemsize == 1 else c, rows,
+    c = _result_array(out, tc, A.shape, A, B)
+    _core.eltwise(A, np.ascontiguousarray(B), _raw(c), rows,
                   columns, ta, tb, tc, MATMUL_TABLES.index(table), ELTWISE_OPS.index(op), st,
                   given_a, sa, given_b, sb, _bool(exact, "exact"), placement == "operands", sat,
                   stochastic, s, o, bits, _bool(check_z, "check_z"),
                   _bool(reference_only, "reference_only"))
-    return _typed_result(c, tc)
+    return _typed_result(c, tc) if out is None else c
 
 
 # ---------------------------------------------------------------------------

@@ -120,3 +120,22 @@ def test_errors_name_the_argument():
         mf.eltwise(np.zeros((0, 16), np.uint8), a, "FP16", a_type="HF8", b_type="HF8")
     with pytest.raises(TypeError, match="a_type"):
         mf.eltwise(np.zeros((2, 16), np.uint16), a, "FP16", b_type="HF8")
+
+
+def test_out_is_written_in_place_and_untouched_on_error(ml_dtypes):
+    a, b = codes("HF8", (3, 16)), codes("HF8", (16,))
+    want = as_codes(mf.eltwise(a, b, "FP16", a_type="HF8", b_type="HF8"))
+    for dtype in (np.uint16, np.float16):
+        out = np.empty((3, 16), dtype)
+        assert mf.eltwise(a, b, "FP16", a_type="HF8", b_type="HF8", out=out) is out
+        assert np.array_equal(as_codes(out), want)
+    i8 = codes("I8", (2, 16))
+    out = np.empty((2, 16), np.int8)
+    assert mf.eltwise(i8, i8, "I8", op="mul", out=out) is out
+    assert np.array_equal(out, mf.eltwise(i8, i8, "I8", op="mul"))
+    out = np.full((3, 16), 9, np.uint8)
+    with pytest.raises(ValueError, match="vendor_hybrid_fp8 does not accept"):
+        mf.eltwise(a, b, "HF8", a_type="HF8", b_type="HF8", table="vendor_hybrid_fp8", out=out)
+    with pytest.raises(ValueError, match="out: overlaps the input"):
+        mf.eltwise(a, b, "HF8", a_type="HF8", b_type="HF8", out=a)
+    assert (out == 9).all()

@@ -167,3 +167,22 @@ def test_amax_and_accumulators_equal_the_tool(cli, types):
     acc = out[out.index("# acc_fp32") + 1:]
     want = np.array([int(w, 16) for line in acc for w in line[1:].split()], np.uint32)
     assert np.array_equal(r.accumulator.view(np.uint32).ravel(), want)
+
+
+def test_out_is_written_in_place_and_untouched_on_error(ml_dtypes):
+    a, b = finite_codes("HF8", (4, 32)), finite_codes("HF8", (32, 6))
+    for tc, dtypes in (("FP32", [np.float32]), ("BF16", [np.uint16, ml_dtypes.bfloat16]),
+                       ("HF8", [np.uint8, ml_dtypes.float8_e4m3fn])):
+        want = as_codes(mf.matmul(a, b, tc, a_type="HF8", b_type="HF8"))
+        for dtype in dtypes:
+            out = np.empty((4, 6), dtype)
+            c = mf.matmul(a, b, tc, a_type="HF8", b_type="HF8", out=out)
+            assert c is out and np.array_equal(as_codes(out), want), (tc, dtype)
+    out = np.full((4, 6), 7, np.uint8)
+    with pytest.raises(ValueError, match="vendor_hybrid_fp8 does not accept"):
+        mf.matmul(a, b, "BF8", a_type="HF8", b_type="HF8", table="vendor_hybrid_fp8", out=out)
+    with pytest.raises(TypeError, match="out: dtype float32"):
+        mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", out=np.zeros((4, 6), np.float32))
+    with pytest.raises(ValueError, match="out: shape"):
+        mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", out=np.zeros((6, 4), np.uint8))
+    assert (out == 7).all()
