@@ -3,6 +3,7 @@
 process on the same arrays.
 
     python python/bench/bench.py [--mib 64] [--repeat 15] [--cpp build/bulk_cpp]
+        [--matmul-bench build/ci/bench/minifloat_bench_hybrid_matmul]
 
 Prints a Markdown table: the best of --repeat runs of each call (the machine's
 other load only makes a run slower), throughput in GB/s of float32 moved, and
@@ -12,9 +13,14 @@ is printed first, from lscpu, since every figure depends on it. With --cpp,
 the same calls made from C++ (bulk_cpp.cpp, whose header says how to build
 it) are timed too, alternating with the Python calls so that the machine's
 other load falls on both, and Python's speed is given as a ratio to C++'s.
+With --matmul-bench, mf.matmul at 1024^3 (E4M3 x E4M3 -> BF16 on the
+cuBLASLt table, N(0, 1) data rounded to E4M3, as the benchmark's
+`library/e4m3_e4m3_bf16/<model>/1024/threads:1` rows) is timed against
+that C++ benchmark binary's rows for the same models, again in turns.
 """
 
 import argparse
+import json
 import subprocess
 import time
 
@@ -62,6 +68,10 @@ def main():
     parser.add_argument("--mib", type=int, default=64, help="float32 data per call (MiB)")
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--cpp", help="the bulk_cpp program, for the ratio to C++")
+    parser.add_argument("--matmul-bench", help="minifloat_bench_hybrid_matmul, for matmul's "
+                        "ratio to C++ at 1024^3")
+    parser.add_argument("--matmul-rounds", type=int, default=3,
+                        help="alternating C++ / Python rounds of the matmul comparison")
     args = parser.parse_args()
 
     n = args.mib * (1 << 20) // 4
@@ -125,6 +135,9 @@ def main():
         print(f"| decode e4m3fn | {cpp_decode * 1e3:.2f} | {py_decode * 1e3:.2f} | "
               f"{cpp_decode / py_decode:.2f} |")
 
+    if args.matmul_bench:
+        matmul_table(args)
+
     small = x[:16].copy()
     small_q = np.empty(16, np.uint8)
     small_y = np.empty(16, np.float32)
@@ -136,9 +149,64 @@ def main():
           f"{per_call_us(lambda: mf.encode(small, 'e4m3fn')):.2f} |")
     print(f"| `mf.decode(q16, 'e4m3fn', out=y16)` | "
           f"{per_call_us(lambda: mf.decode(small_q, 'e4m3fn', out=small_y)):.2f} |")
+    print(f"| `mf.quantize_per_tensor(x16, 'e4m3fn', out=q16)` | "
+          f"{per_call_us(lambda: mf.quantize_per_tensor(small, 'e4m3fn', out=small_q)):.2f} |")
+    a16 = small_q.reshape(1, 16)
+    print(f"| `mf.eltwise(a16, a16, 'FP16', a_type='HF8', b_type='HF8')` | "
+          f"{per_call_us(lambda: mf.eltwise(a16, a16, 'FP16', a_type='HF8', b_type='HF8')):.2f} |")
+    b4 = small_q.reshape(4, 4)
+    print(f"| `mf.matmul(a4, b4, 'FP32', a_type='HF8', b_type='HF8')` (4 x 4 x 4) | "
+          f"{per_call_us(lambda: mf.matmul(b4, b4, 'FP32', a_type='HF8', b_type='HF8')):.2f} |")
     if typed is not None:
         print(f"| ml_dtypes `x16.astype(float8_e4m3fn)` | "
               f"{per_call_us(lambda: small.astype(typed)):.2f} |")
+
+
+# The benchmark's model names (bench/hybrid_matmul_bench.cpp) and the same
+# model as mf.matmul's arguments.
+MATMUL_MODELS = {"sequential_fp32": {"model": "sequential_fp32"},
+                 "avx512_bf16_pairs": {"model": "avx512_bf16_pairs"},
+                 "chunked_exact64": {"model": "chunked_exact", "chunk": 64}}
+
+
+def cpp_matmul_ms(binary, model, size):
+    """The C++ benchmark's best real time of one call, in ms."""
+    name = f"library/e4m3_e4m3_bf16/{model}/{size}/threads:1/real_time"
+    done = subprocess.run([binary, f"--benchmark_filter=^{name}$", "--benchmark_format=json",
+                           "--benchmark_repetitions=3", "--benchmark_min_time=0.3"],
+                          check=True, capture_output=True, text=True)
+    runs = [b for b in json.loads(done.stdout)["benchmarks"] if b.get("run_type") == "iteration"]
+    if not runs:
+        raise SystemExit(f"{binary}: no benchmark row {name}")
+    if any(b.get("error_occurred") for b in runs):
+        return None  # skipped there (no AVX512_BF16, ...): its message is in the JSON
+    scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+    return min(b["real_time"] * scale[b["time_unit"]] for b in runs)
+
+
+def matmul_table(args, size=1024):
+    rng = np.random.default_rng(1)
+    a = mf.encode(rng.standard_normal((size, size)).astype(np.float32), "e4m3fn",
+                  dtype=np.uint8)
+    b = mf.encode(rng.standard_normal((size, size)).astype(np.float32), "e4m3fn",
+                  dtype=np.uint8)
+    print(f"\n| matmul {size}^3, E4M3 x E4M3 -> BF16, 1 thread, alternating runs | C++ (ms) | "
+          "Python (ms) | Python's speed / C++'s |")
+    print("|---|---|---|---|")
+    for model, kwargs in MATMUL_MODELS.items():
+        cpp = py = float("inf")
+        for _ in range(args.matmul_rounds):
+            t = cpp_matmul_ms(args.matmul_bench, model, size)
+            if t is None:
+                break
+            cpp = min(cpp, t)
+            py = min(py, 1e3 * best(lambda: mf.matmul(a, b, "BF16", a_type="HF8", b_type="HF8",
+                                                      table="cublaslt_fp8", threads=1,
+                                                      **kwargs), 3))
+        if cpp == float("inf"):
+            print(f"| {model} | skipped by the benchmark | | |")
+            continue
+        print(f"| {model} | {cpp:.1f} | {py:.1f} | {cpp / py:.3f} |")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,11 @@ IEEE 754 (clause 4.3), saturating or not, stochastic rounding reproducible by
 seed and offset, a fused scale and amax. Each call is one call of
 ``mf::bulk::encode`` / ``mf::bulk::decode`` on the array's own buffer, with
 the GIL released; the rules are those of docs/semantics.md. The hybrid
-MatMul (``matmul``), the MX block formats and NVFP4 (``mx_quantize``,
-``mx_dequantize``), calibration (``calibrate``) and ONNX's QuantizeLinear,
+MatMul (``matmul``, ``eltwise``), the MX block formats and NVFP4
+(``mx_quantize``, ``mx_dequantize``), packed FP4 / FP6 (``pack``,
+``unpack``, ``encode_packed``, ``decode_packed``), scaled quantization
+(``quantize_per_tensor``, ``quantize_per_channel``, ``quantize_per_block``,
+``DelayedScaling``), calibration (``calibrate``) and ONNX's QuantizeLinear,
 DequantizeLinear and Cast (``quantize_linear``, ``dequantize_linear``,
 ``cast``) call their C++ entries the same way.
 
@@ -40,10 +43,15 @@ except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
     _ml_dtypes = None
 
 __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "convert",
-           "matmul", "ROUNDING_MODES", "MATMUL_MODELS", "MATMUL_TABLES", "MXArray",
+           "matmul", "eltwise", "ELTWISE_OPS", "ROUNDING_MODES", "MATMUL_MODELS",
+           "MATMUL_TABLES", "MXArray",
            "mx_quantize", "mx_dequantize", "MX_FORMATS", "SCALE_ROUNDINGS", "calibrate",
            "CalibrationResult", "CALIBRATION_METHODS", "quantize_linear", "dequantize_linear",
-           "cast"]
+           "cast", "compute_scale", "quantize_per_tensor", "dequantize_per_tensor",
+           "quantize_per_channel", "dequantize_per_channel", "quantize_per_block",
+           "dequantize_per_block", "DelayedScaling", "CHANNEL_AXES", "AMAX_REDUCTIONS",
+           "pack", "unpack", "encode_packed", "decode_packed", "PACKED_FORMATS", "amax",
+           "column_amax", "AMAX_NAN", "AbsHistogram"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -485,9 +493,10 @@ def _element(name: Any, arg: str) -> str:
     return _ELEMENT_NAMES[name.lower()]
 
 
-def _operand(x: Any, given: Any, arg: str, type_arg: str) -> Tuple[np.ndarray, str]:
+def _operand(x: Any, given: Any, arg: str, type_arg: str,
+             matrix: bool = True) -> Tuple[np.ndarray, str]:
     a = _as_array(x, arg)
-    if a.ndim != 2:
+    if matrix and a.ndim != 2:
         raise ValueError(f"{arg}: expected a 2-D array, got shape {a.shape}")
     from_dtype = _ELEMENT_BY_DTYPE.get(a.dtype)
     if given is None:
@@ -538,6 +547,45 @@ def _model_fields(model: str, chunk: Optional[int], order: str, chunk_rounding: 
     return f
 
 
+def _result_storage(tc: str) -> np.dtype:
+    """The array the C++ entry writes output type tc into (int8 as uint8)."""
+    storage = _ELEMENT_STORAGE[tc]
+    return storage if storage.kind != "i" else np.dtype(np.uint8)
+
+
+def _result_array(out: Any, tc: str, shape: tuple, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The array C is written into: `out` (C-contiguous, `shape`, the output
+    type's codes or typed dtype) after its checks, or a new one."""
+    if out is None:
+        return np.empty(shape, _result_storage(tc))
+    allowed = [_result_storage(tc), _ELEMENT_STORAGE[tc]]
+    allowed += [d for d, t in _ELEMENT_BY_DTYPE.items() if t == tc]
+    allowed = list(dict.fromkeys(allowed))
+    c = _output(out, None, allowed, allowed[0], shape, a)
+    if np.may_share_memory(c, b):
+        raise ValueError("out: overlaps the input; the entries read and write different "
+                         "buffers")
+    return c
+
+
+def _raw(c: np.ndarray) -> np.ndarray:
+    """`c` as the plain dtype the extension takes (no copy)."""
+    return c if c.dtype == np.float32 else c.view(np.uint8 if c.itemsize == 1 else np.uint16)
+
+
+def _typed_result(c: np.ndarray, tc: str) -> np.ndarray:
+    """Codes of output type tc viewed as its dtype (ml_dtypes where it has
+    the type, NumPy's float16 and int8, else the codes)."""
+    typed = {"HF8": "float8_e4m3fn", "BF8": "float8_e5m2", "BF16": "bfloat16"}.get(tc)
+    if tc == "I8":
+        return c.view(np.int8)
+    if tc == "FP16":
+        return c.view(np.float16)
+    if typed is not None and _ml_dtypes is not None:
+        return c.view(getattr(_ml_dtypes, typed))
+    return c
+
+
 @dataclasses.dataclass
 class MatMulResult:
     """matmul(..., full=True): C, max |y2| (float MatMuls; None for
@@ -555,7 +603,7 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
            scale_out: float = 1.0, scale_rule: str = "multiply", placement: str = "epilogue",
            saturate: bool = False, integer_scale: float = 1.0, requant: str = "exact",
            threads: int = 1, reference_only: bool = False, check_z: bool = True,
-           accumulator: bool = False, full: bool = False):
+           accumulator: bool = False, full: bool = False, out: Optional[np.ndarray] = None):
     """C = A x B in an FP8 accelerator's types, bit-exact to the chosen
     accumulation model (mf::hybrid::matmul; docs/hybrid.md).
 
@@ -572,6 +620,8 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     Returns C as codes in the output's dtype (an ml_dtypes array where
     ml_dtypes has it, float32 for FP32), or a MatMulResult with full=True
     (accumulator=True adds the accumulators; it runs the reference loop).
+    out: the M x N array to write C into (C-contiguous; the output type's
+      codes or its typed dtype); returned as it is.
     """
     A, ta = _operand(a, a_type, "a", "a_type")
     B, tb = _operand(b, b_type, "b", "b_type")
@@ -607,28 +657,116 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
         raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
     if requant not in ("exact", "fp32"):
         raise ValueError(f"requant: {requant!r}; accepted: exact, fp32")
-    storage = _ELEMENT_STORAGE[tc]
-    c = np.empty((m, n), storage if storage.kind != "i" else np.uint8)
-    amax, acc = _core.matmul(np.ascontiguousarray(A), np.ascontiguousarray(B),
-                             c.view(np.uint8) if storage.itemsize == 1 else c,
+    c = _result_array(out, tc, (m, n), A, B)
+    amax, acc = _core.matmul(np.ascontiguousarray(A), np.ascontiguousarray(B), _raw(c),
                              m, n, k, ta, tb, tc, MATMUL_TABLES.index(table), fields,
                              sa, sb, rows, columns, bias_list, float(np.float32(scale_out)),
                              scale_rule == "divide", placement == "operands", bool(saturate),
                              max(1, operator.index(threads)), bool(reference_only),
                              bool(check_z), float(np.float32(integer_scale)), requant == "fp32",
                              bool(accumulator))
-    typed = {"HF8": "float8_e4m3fn", "BF8": "float8_e5m2", "BF16": "bfloat16"}.get(tc)
-    if tc == "I8":
-        c = c.view(np.int8)
-    elif tc == "FP16":
-        c = c.view(np.float16)
-    elif typed is not None and _ml_dtypes is not None:
-        c = c.view(getattr(_ml_dtypes, typed))
+    c = _typed_result(c, tc) if out is None else c
     if accumulator and acc is not None:
         acc = np.asarray(acc, np.int32 if tc in ("I8", "U8") else np.float32).reshape(m, n)
     if full or accumulator:
         return MatMulResult(c, amax, acc if accumulator else None)
     return c
+
+
+# ---------------------------------------------------------------------------
+# The hybrid element-wise operations (mf::hybrid::eltwise, docs/hybrid.md):
+# C = out(A op B) with the scale rules of the vendor's "Hybrid FP8 ONNX"
+# notes ("Rules for Eltwise Add/Sub").
+# ---------------------------------------------------------------------------
+ELTWISE_OPS = ("add", "sub", "mul")  # mf::hybrid::eltwise_op
+
+
+def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = None,
+            b_type: Any = None, table: str = "any", a_scale: Optional[float] = None,
+            b_scale: Optional[float] = None, scale_type: Any = "FP16", exact: bool = False,
+            placement: str = "epilogue", saturate: bool = False,
+            rounding: str = "nearest_even", seed: Optional[int] = None, offset: int = 0,
+            random_bits: Optional[int] = None, check_z: bool = True,
+            reference_only: bool = False, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """C = out(A op B) element by element in an FP8 accelerator's types
+    (mf::hybrid::eltwise): the fast path where one exists, the reference
+    loop otherwise, the same bits.
+
+    a: an array of any shape with at least one axis (its last axis is the
+      innermost dimension, the vendor table's columns); types and codes as
+      for matmul (a_type= / b_type= name uint8 / uint16 codes).
+    b: a's shape, one element (a scalar), or one per column (shape
+      (columns,), broadcast over the rows).
+    out_type: HF8, BF8, FP16, BF16, FP32, or I8 / U8 for integer tensors
+      (their result saturated to the type).
+    op: add, sub or mul. table: vendor_hybrid_fp8 or any (the default;
+      check_z=False lifts the vendor's innermost % 16 rule).
+    a_scale, b_scale: an FP8 tensor's scale factor (None: none), a value of
+      scale_type (FP16 or BF16, the format of a 16-bit operand when there is
+      one); 16-bit and integer tensors take none.
+    exact: round once from the exact value instead of through float32.
+    placement: epilogue, or operands (FP8 tensors dequantized to scale_type
+      first, then computed without scales).
+    saturate, rounding (nearest_even or stochastic), seed, offset,
+      random_bits: the output rounding; element i of C draws element
+      offset + i of the stream.
+    Returns C of a's shape in the output's dtype (as matmul), or ``out``
+    (a's shape, C-contiguous, the output type's codes or typed dtype)
+    written.
+    """
+    A, ta = _operand(a, a_type, "a", "a_type", matrix=False)
+    B, tb = _operand(b, b_type, "b", "b_type", matrix=False)
+    tc = _element(out_type, "out_type")
+    if not isinstance(op, str) or op not in ELTWISE_OPS:
+        raise ValueError(f"op: {op!r}; accepted: {', '.join(ELTWISE_OPS)}")
+    if table not in MATMUL_TABLES:
+        raise ValueError(f"table: {table!r}; accepted: {', '.join(MATMUL_TABLES)}")
+    if A.ndim == 0:
+        raise ValueError("a: a 0-d array; eltwise needs at least one axis (the innermost "
+                         "dimension): pass a.reshape(1)")
+    if A.size == 0:
+        raise ValueError(f"a: empty (shape {A.shape}); the unit takes at least one element")
+    columns = A.shape[-1]
+    rows = A.size // columns
+    row = B.ndim >= 1 and B.shape[-1] == columns and B.size == columns
+    if B.shape != A.shape and B.size != 1 and not row:
+        raise ValueError(f"b: shape {B.shape} does not fit a's {A.shape}; accepted: a's shape, "
+                         f"one element, or one per column ({columns},)")
+    integer = ta in ("I8", "U8")
+    st = _element(scale_type, "scale_type")
+    if st not in ("FP16", "BF16"):
+        raise ValueError(f"scale_type: {scale_type!r}; accepted: FP16, BF16")
+    given_a, sa = a_scale is not None, 1.0
+    given_b, sb = b_scale is not None, 1.0
+    if given_a:
+        sa = _real(a_scale, "a_scale")
+    if given_b:
+        sb = _real(b_scale, "b_scale")
+    for arg, v in (("a_scale", sa), ("b_scale", sb)):
+        if v == 0:
+            raise ValueError(f"{arg}: 0 is not accepted; accepted: a finite, non-zero value "
+                             f"of scale_type ({st})")
+    if placement not in ("epilogue", "operands"):
+        raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
+    mode, sat, stochastic, s, o, bits = _conversion(rounding, saturate, seed, offset,
+                                                    random_bits)
+    if mode != 0:
+        raise ValueError(f"rounding: {rounding!r}; the output rounds to nearest even or "
+                         f"stochastically; accepted: nearest_even, stochastic")
+    if integer:
+        used = [arg for arg, on in (("a_scale", given_a), ("b_scale", given_b),
+                                    ("exact", bool(exact)), ("placement", placement != "epilogue"),
+                                    ("saturate", sat), ("rounding", stochastic)) if on]
+        if used:
+            raise ValueError(f"{used[0]}: not used for integer tensors ({ta}); their sum or "
+                             f"product is saturated to the type")
+    c = _result_array(out, tc, A.shape, A, B)
+    _core.eltwise(A, np.ascontiguousarray(B), _raw(c), rows,
+                  columns, ta, tb, tc, MATMUL_TABLES.index(table), ELTWISE_OPS.index(op), st,
+                  given_a, sa, given_b, sb, _bool(exact, "exact"), placement == "operands", sat,
+                  stochastic, s, o, bits, _bool(check_z, "check_z"),
+                  _bool(reference_only, "reference_only"))
+    return _typed_result(c, tc) if out is None else c
 
 
 # ---------------------------------------------------------------------------
@@ -886,6 +1024,37 @@ class CalibrationResult:
     flushed_fraction: Any
 
 
+def _calibration_format(fmt: Any) -> int:
+    target = _format_id(fmt, "fmt")
+    if not _INFO[target]["has_zero"]:
+        raise ValueError(f"fmt: {_CANONICAL[target]} has no zero; calibration rounds to "
+                         f"nearest with zeros flushed, so it needs a format with a zero")
+    return target
+
+
+def _calibration_options(method: Any, percentile: Any, power_of_two: Any):
+    """(mf::calibration::method id, on the data, percentile, power_of_two)."""
+    if not isinstance(method, str) or method.lower() not in _CALIBRATION_METHODS:
+        raise ValueError(f"method: {method!r} is not a calibration method; accepted: "
+                         f"{', '.join(CALIBRATION_METHODS)}")
+    how, on_data = _CALIBRATION_METHODS[method.lower()]
+    p = 99.99
+    if percentile is not None:
+        if how != 1:
+            raise ValueError(f"percentile: used only with method='percentile', got "
+                             f"method={method!r}")
+        if isinstance(percentile, bool) or not isinstance(
+                percentile, (int, float, np.integer, np.floating)):
+            raise TypeError(f"percentile: expected a real number, got "
+                            f"{type(percentile).__name__} {percentile!r}")
+        p = float(percentile)
+        if not 0 < p <= 100:
+            raise ValueError(f"percentile: {percentile!r} is outside the accepted (0, 100]")
+    if not isinstance(power_of_two, (bool, np.bool_)):
+        raise TypeError(f"power_of_two: expected True or False, got {power_of_two!r}")
+    return how, on_data, p, bool(power_of_two)
+
+
 def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[float] = None,
               power_of_two: bool = False, axis: Optional[int] = None) -> CalibrationResult:
     """A static scale for format ``fmt`` from the values of ``x``
@@ -906,28 +1075,8 @@ def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[flo
     axis: None for one scale for the tensor; an axis for one scale per
       index along it (per channel: axis=0 for a weight's output channels).
     """
-    target = _format_id(fmt, "fmt")
-    if not _INFO[target]["has_zero"]:
-        raise ValueError(f"fmt: {_CANONICAL[target]} has no zero; calibration rounds to "
-                         f"nearest with zeros flushed, so it needs a format with a zero")
-    if not isinstance(method, str) or method.lower() not in _CALIBRATION_METHODS:
-        raise ValueError(f"method: {method!r} is not a calibration method; accepted: "
-                         f"{', '.join(CALIBRATION_METHODS)}")
-    how, on_data = _CALIBRATION_METHODS[method.lower()]
-    p = 99.99
-    if percentile is not None:
-        if how != 1:
-            raise ValueError(f"percentile: used only with method='percentile', got "
-                             f"method={method!r}")
-        if isinstance(percentile, bool) or not isinstance(
-                percentile, (int, float, np.integer, np.floating)):
-            raise TypeError(f"percentile: expected a real number, got "
-                            f"{type(percentile).__name__} {percentile!r}")
-        p = float(percentile)
-        if not 0 < p <= 100:
-            raise ValueError(f"percentile: {percentile!r} is outside the accepted (0, 100]")
-    if not isinstance(power_of_two, (bool, np.bool_)):
-        raise TypeError(f"power_of_two: expected True or False, got {power_of_two!r}")
+    target = _calibration_format(fmt)
+    how, on_data, p, p2 = _calibration_options(method, percentile, power_of_two)
     a = _as_array(x, "x")
     if a.dtype != np.float32:
         if a.dtype == np.float16 or (_TYPED[_ID_BY_NAME["bfloat16"]] is not None
@@ -955,12 +1104,130 @@ def calibrate(x: Any, fmt: Any, *, method: str = "max", percentile: Optional[flo
         # Channel c's values as row c: a copy unless the axis is the first.
         a = np.ascontiguousarray(np.moveaxis(a, k, 0)).reshape(a.shape[k], -1)
         rows, length = a.shape
-    results = _core.calibrate(a, rows, length, target, how, p, bool(power_of_two), on_data)
+    results = _core.calibrate(a, rows, length, target, how, p, p2, on_data)
     if axis is None:
         return CalibrationResult(*results[0])
     columns = list(zip(*results))
     return CalibrationResult(np.array(columns[0], np.float32),
                              *(np.array(c, np.float64) for c in columns[1:]))
+
+
+class AbsHistogram:
+    """A streaming calibration observer (mf::calibration::abs_histogram):
+    the magnitudes of every value seen, batch by batch, in 256 bins per
+    binade (zeros, NaN and Inf counted apart), then ``calibrate`` on the
+    histogram. One observer for all values, or with ``channels`` one per
+    channel of 2-D batches (mf::calibration::observe_channels): ``axis``
+    'rows' (each row a channel, the same rows in every batch, e.g. a
+    weight's output channels) or 'columns' (each column, e.g. an
+    activation's features over batches of tokens).
+
+        h = mf.AbsHistogram()
+        for batch in batches:
+            h.observe(batch)
+        r = h.calibrate("e4m3fn", method="percentile", percentile=99.9)
+
+    The result equals ``calibrate`` of all the batches at once with the same
+    method; the histogram alone holds no data, so ``mse`` (the search on the
+    values) is ``mse_histogram`` here.
+    """
+
+    def __init__(self, channels: Optional[int] = None, *, axis: Any = "rows"):
+        if channels is None:
+            self.channels = None
+            self._axis = 0
+            self._core = _core.Observers(False, 1, 0)
+            return
+        if isinstance(channels, bool):
+            raise TypeError("channels: expected an int >= 1 or None, got a bool")
+        try:
+            n = operator.index(channels)
+        except TypeError:
+            raise TypeError(f"channels: expected an int >= 1 or None, got "
+                            f"{type(channels).__name__} {channels!r}") from None
+        if n < 1:
+            raise ValueError(f"channels: {n}; accepted: an int >= 1, or None for one observer")
+        self.channels = n
+        self._axis = _channel_axis(axis)
+        self._core = _core.Observers(True, n, self._axis)
+
+    @property
+    def axis(self) -> Optional[str]:
+        return CHANNEL_AXES[self._axis] if self.channels is not None else None
+
+    def observe(self, x: Any) -> None:
+        """Adds a batch: float32 (float16 and bfloat16 widened, exactly), any
+        shape for one observer, rows x columns with ``channels`` rows (axis
+        'rows') or columns (axis 'columns') per channel."""
+        a = _float32_tensor(x, "x")
+        if self.channels is None:
+            self._core.observe(a, 1, a.size)
+            return
+        if a.ndim != 2:
+            raise ValueError(f"x: expected a 2-D batch (rows x columns), got shape {a.shape}")
+        rows, cols = a.shape
+        have = rows if self._axis == 0 else cols
+        if have != self.channels:
+            raise ValueError(f"x: {have} {self.axis}, expected {self.channels} (one per "
+                             f"channel; shape {a.shape})")
+        self._core.observe(a, rows, cols)
+
+    def merge(self, other: "AbsHistogram") -> None:
+        """Adds another observer's data: the result equals one observer that
+        saw both inputs."""
+        if not isinstance(other, AbsHistogram):
+            raise TypeError(f"other: expected an AbsHistogram, got {type(other).__name__}")
+        if (other.channels, other.axis) != (self.channels, self.axis):
+            raise ValueError(f"other: channels={other.channels}, axis={other.axis!r}; "
+                             f"expected channels={self.channels}, axis={self.axis!r}")
+        self._core.merge(other._core)
+
+    def _counts(self, field: int, dtype):
+        values = [row[field] for row in self._core.counts()]
+        return values[0] if self.channels is None else np.array(values, dtype)
+
+    @property
+    def finite_count(self):
+        """Finite values seen, zeros included (per channel: an array)."""
+        return self._counts(0, np.uint64)
+
+    @property
+    def zeros(self):
+        return self._counts(1, np.uint64)
+
+    @property
+    def nans(self):
+        return self._counts(2, np.uint64)
+
+    @property
+    def infs(self):
+        return self._counts(3, np.uint64)
+
+    @property
+    def amax(self):
+        """The largest finite |x| seen, exactly (0 when none)."""
+        return self._counts(4, np.float32)
+
+    def calibrate(self, fmt: Any, *, method: str = "max", percentile: Optional[float] = None,
+                  power_of_two: bool = False) -> CalibrationResult:
+        """The scale and cost of ``calibrate`` from the histogram
+        (mf::calibration::calibrate<Fmt>(h, options)): method max,
+        percentile, mse_histogram or kl; per channel, arrays."""
+        target = _calibration_format(fmt)
+        how, on_data, p, p2 = _calibration_options(method, percentile, power_of_two)
+        if on_data:
+            raise ValueError(f"method: {method!r} searches the values themselves, which an "
+                             f"observer does not keep; use 'mse_histogram' (the same search "
+                             f"on the histogram), or calibrate(x, ...) on the data")
+        try:
+            results = self._core.calibrate(target, how, p, p2)
+        except ValueError as e:
+            raise ValueError(f"observe: {e}") from None
+        if self.channels is None:
+            return CalibrationResult(*results[0])
+        columns = list(zip(*results))
+        return CalibrationResult(np.array(columns[0], np.float32),
+                                 *(np.array(c, np.float64) for c in columns[1:]))
 
 
 # ---------------------------------------------------------------------------
@@ -1195,3 +1462,461 @@ def cast(x: Any, to: Any, *, saturate: bool = True, round_mode: Optional[str] = 
     number = _core.onnx_cast(xc, xt, xs, to_type, _onnx_bool(saturate, "saturate"), mode,
                              _onnx_opset(opset), out)
     return _onnx_output(out, number, tuple(xs))
+
+
+# ---------------------------------------------------------------------------
+# Scaled quantization (mf::scaling, docs/scaling.md): a float32 tensor into
+# a format's encodings plus float32 scales, per tensor, per channel (each
+# row or each column of a matrix) or per block (2-D tiles), and delayed
+# scaling. q = round(x * scale) with the product rounded to float32 first;
+# what comes back beside q is scale_inv = 1 / scale, the dequantization
+# factor (TransformerEngine's scale_inv, what torch._scaled_mm takes).
+# ---------------------------------------------------------------------------
+CHANNEL_AXES = ("rows", "columns")  # mf::scaling::channel_axis
+AMAX_REDUCTIONS = ("max", "most_recent")  # mf::scaling::amax_reduction
+
+
+def _real(value: Any, arg: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{arg}: expected a real number, got {type(value).__name__} {value!r}")
+    with np.errstate(over="ignore"):
+        v = np.float32(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{arg}: {value!r} (as float32: {v}) is not accepted; accepted: a "
+                         f"finite number within float32's range")
+    return float(v)
+
+
+def _bool(value: Any, arg: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{arg}: expected True or False, got {value!r}")
+    return bool(value)
+
+
+AMAX_NAN = ("propagate", "finite_only")  # mf::bulk::amax_nan
+
+
+def _amax_nan(nan: Any) -> bool:
+    if nan not in AMAX_NAN:
+        raise ValueError(f"nan: {nan!r}; accepted: 'propagate' (NaN if any element is NaN, "
+                         f"Inf counts) or 'finite_only' (NaN and Inf skipped)")
+    return nan == "finite_only"
+
+
+def amax(x: Any, *, nan: str = "propagate") -> float:
+    """max |x| over a float32 array (mf::scaling::amax, the vectorised
+    mf::bulk::amax): +0 for an empty array (or, with nan='finite_only', one
+    without a finite element); NaN if any element is NaN with
+    nan='propagate' (as torch.amax)."""
+    finite_only = _amax_nan(nan)
+    return _core.amax(_float32_tensor(x, "x"), finite_only)
+
+
+def column_amax(x: Any, *, nan: str = "propagate",
+                out: Optional[np.ndarray] = None) -> np.ndarray:
+    """max |x[:, j]| of each column of a rows x columns float32 matrix
+    (mf::scaling::column_amax): a float32 vector, with amax's NaN rule."""
+    finite_only = _amax_nan(nan)
+    a = _matrix(x, "x")
+    rows, cols = a.shape
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), (cols,), a)
+    _core.column_amax(a, y, rows, cols, finite_only)
+    return y
+
+
+def compute_scale(amax: float, fmt: Any, *, margin: float = 0.0, power_of_two: bool = False,
+                  fallback: float = 1.0) -> float:
+    """The quantization scale that maps ``amax`` onto ``fmt``'s largest
+    finite value: max_finite / (|amax| * 2**margin), rounded toward zero to
+    float32 (so amax * scale never exceeds max finite) and kept within the
+    normal floats, or its power of two below with ``power_of_two``
+    (mf::scaling::compute_scale<Fmt>). An amax of 0, Inf or NaN gives
+    ``fallback``.
+    """
+    target = _format_id(fmt, "fmt")
+    if isinstance(amax, bool) or not isinstance(amax, (int, float, np.integer, np.floating)):
+        raise TypeError(f"amax: expected a real number, got {type(amax).__name__} {amax!r}")
+    with np.errstate(over="ignore"):
+        a = float(np.float32(amax))  # the C++ entry takes a float
+    return _core.compute_scale(target, a, _real(margin, "margin"),
+                               _bool(power_of_two, "power_of_two"),
+                               _positive_float32(fallback, "fallback"))
+
+
+def _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
+                     random_bits):
+    f = _core.QuantizeFields()
+    f.margin = _real(margin, "margin")
+    f.power_of_two = _bool(power_of_two, "power_of_two")
+    f.fallback = _positive_float32(fallback, "fallback")
+    mode, sat, stochastic, s, o, bits = _conversion(rounding, saturate, seed, offset,
+                                                    random_bits)
+    f.mode, f.saturate, f.stochastic, f.seed, f.offset, f.random_bits = (mode, sat, stochastic,
+                                                                         s, o, bits)
+    return f
+
+
+def _float32_tensor(x: Any, arg: str) -> np.ndarray:
+    a = _as_array(x, arg)
+    if a.dtype == np.float32:
+        return a
+    if a.dtype == np.float16 or (_TYPED[_ID_BY_NAME["bfloat16"]] is not None
+                                 and a.dtype == _TYPED[_ID_BY_NAME["bfloat16"]]):
+        return a.astype(np.float32)  # exact
+    hint = f" ({arg}.astype(np.float32) rounds it first)" if a.dtype.kind in "fiu" else ""
+    raise TypeError(f"{arg}: dtype {a.dtype} is not accepted; accepted: float32, float16, "
+                    f"bfloat16{hint}")
+
+
+def _matrix(x: Any, arg: str) -> np.ndarray:
+    a = _float32_tensor(x, arg)
+    if a.ndim != 2:
+        raise ValueError(f"{arg}: expected a 2-D array (rows x columns, row-major), got shape "
+                         f"{a.shape}; reshape it (x.reshape(-1, x.shape[-1]))")
+    return a
+
+
+def _codes_output(target: int, out: Any, dtype: Any, shape: tuple, source: np.ndarray):
+    typed = _TYPED[target]
+    allowed = [_CODES[target]] + ([typed] if typed is not None else [])
+    return _output(out, dtype, allowed, typed if typed is not None else _CODES[target], shape,
+                   source)
+
+
+def _channel_axis(axis: Any) -> int:
+    if isinstance(axis, str) and axis in CHANNEL_AXES:
+        return CHANNEL_AXES.index(axis)
+    if not isinstance(axis, bool) and isinstance(axis, (int, np.integer)) and axis in (0, 1):
+        return int(axis)
+    raise ValueError(f"axis: {axis!r}; accepted: 'rows' (or 0: one scale per row) or "
+                     f"'columns' (or 1: one scale per column)")
+
+
+def _block(block: Any) -> Tuple[int, int]:
+    try:
+        r, c = (operator.index(v) for v in block)
+    except (TypeError, ValueError):
+        raise TypeError(f"block: expected (rows, columns), two ints, got {block!r}") from None
+    if r < 1 or c < 1:
+        raise ValueError(f"block: {block!r}; each side must be at least 1")
+    return r, c
+
+
+def _scale_vector(v: Any, size: int, arg: str) -> np.ndarray:
+    s = np.ascontiguousarray(np.asarray(v, np.float32).ravel())
+    if s.size != size:
+        raise ValueError(f"{arg}: {s.size} values, expected {size}")
+    if not np.all(np.isfinite(s) & (s > 0)):
+        bad = s[~(np.isfinite(s) & (s > 0))][0]
+        raise ValueError(f"{arg}: {bad} is not accepted; accepted: finite, positive numbers "
+                         f"within float32's range")
+    return s
+
+
+def quantize_per_tensor(x: Any, fmt: Any, *, scale: Optional[float] = None,
+                        margin: float = 0.0, power_of_two: bool = False,
+                        fallback: float = 1.0, rounding: str = "nearest_even",
+                        saturate: bool = True, seed: Optional[int] = None, offset: int = 0,
+                        random_bits: Optional[int] = None, out: Optional[np.ndarray] = None,
+                        dtype: Any = None):
+    """Quantizes ``x`` with one scale (mf::scaling::quantize_per_tensor, or
+    quantize_per_tensor_with_scale when ``scale`` is given): returns
+    ``(q, scale_inv)``, x ~ decode(q) * scale_inv.
+
+    x: float32 (float16 and bfloat16 are widened first, exactly), any shape.
+    scale: None: compute_scale of max |x| over the finite elements (NaN and
+      Inf do not move the scale), with margin / power_of_two / fallback;
+      else this scale (a calibrated one), finite and positive.
+    rounding, saturate, seed, offset, random_bits: how x * scale is rounded,
+      as in encode; saturating by default, as the C++ quantize_options.
+    out, dtype: as in encode (the format's typed dtype by default).
+    """
+    target = _format_id(fmt, "fmt")
+    a = _float32_tensor(x, "x")
+    f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
+                         random_bits)
+    given = scale is not None
+    s = _positive_float32(scale, "scale") if given else 1.0
+    q = _codes_output(target, out, dtype, a.shape, a)
+    scale_inv = _core.quantize_per_tensor(a, _flat(q, _CODES[target]), target, f, given, s)
+    return q, scale_inv
+
+
+def dequantize_per_tensor(q: Any, scale_inv: float, fmt: Any = None, *,
+                          out: Optional[np.ndarray] = None) -> np.ndarray:
+    """float32 decode(q) * scale_inv, the product rounded once
+    (mf::scaling::dequantize_per_tensor). q: typed or codes with ``fmt``."""
+    a = _as_array(q, "q")
+    source, _ = _codes_source(a, fmt, "fmt", "q")
+    s = _positive_float32(scale_inv, "scale_inv")
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), a.shape, a)
+    _core.dequantize_per_tensor(_flat(a, _CODES[source]), source, s, y)
+    return y
+
+
+def quantize_per_channel(x: Any, fmt: Any, *, axis: Any = "rows", scales: Any = None,
+                         margin: float = 0.0, power_of_two: bool = False,
+                         fallback: float = 1.0, rounding: str = "nearest_even",
+                         saturate: bool = True, seed: Optional[int] = None, offset: int = 0,
+                         random_bits: Optional[int] = None, out: Optional[np.ndarray] = None,
+                         dtype: Any = None):
+    """Quantizes a rows x columns matrix with one scale per row
+    (``axis='rows'``, per output channel of an [out, in] weight) or per
+    column (``axis='columns'``) (mf::scaling::quantize_per_channel, or
+    quantize_per_channel_with_scales when ``scales`` is given). Returns
+    ``(q, scale_inv)``, scale_inv a float32 vector of one factor per channel.
+
+    Stochastic rounding draws element r * columns + c (+ offset) of the
+    stream, as encode of the whole matrix does. The other arguments are
+    those of quantize_per_tensor.
+    """
+    target = _format_id(fmt, "fmt")
+    a = _matrix(x, "x")
+    k = _channel_axis(axis)
+    rows, cols = a.shape
+    channels = rows if k == 0 else cols
+    given = None if scales is None else _scale_vector(scales, channels, "scales")
+    f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
+                         random_bits)
+    q = _codes_output(target, out, dtype, a.shape, a)
+    scale_inv = np.empty(channels, np.float32)
+    _core.quantize_per_channel(a, given, _flat(q, _CODES[target]), scale_inv, rows, cols, k,
+                               target, f)
+    return q, scale_inv
+
+
+def dequantize_per_channel(q: Any, scale_inv: Any, fmt: Any = None, *, axis: Any = "rows",
+                           out: Optional[np.ndarray] = None) -> np.ndarray:
+    """float32 decode(q) times each channel's scale_inv
+    (mf::scaling::dequantize_per_channel): rows, the product rounded once;
+    columns, the decoded value times the factor in float32, also once."""
+    a = _as_array(q, "q")
+    source, _ = _codes_source(a, fmt, "fmt", "q")
+    if a.ndim != 2:
+        raise ValueError(f"q: expected a 2-D array (rows x columns), got shape {a.shape}")
+    k = _channel_axis(axis)
+    rows, cols = a.shape
+    inv = _scale_vector(scale_inv, rows if k == 0 else cols, "scale_inv")
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), a.shape, a)
+    _core.dequantize_per_channel(_flat(a, _CODES[source]), inv, y, rows, cols, k, source)
+    return y
+
+
+def quantize_per_block(x: Any, fmt: Any, *, block: Tuple[int, int] = (128, 128),
+                       margin: float = 0.0, power_of_two: bool = False, fallback: float = 1.0,
+                       rounding: str = "nearest_even", saturate: bool = True,
+                       seed: Optional[int] = None, offset: int = 0,
+                       random_bits: Optional[int] = None, out: Optional[np.ndarray] = None,
+                       dtype: Any = None):
+    """Quantizes a rows x columns matrix with one scale per tile of
+    ``block`` = (rows, columns): (1, 128) for activations and (128, 128) for
+    weights in DeepSeek-V3's recipe; edge tiles may be smaller
+    (mf::scaling::quantize_per_block). Returns ``(q, scale_inv)``, scale_inv
+    float32 of shape (ceil(rows / block[0]), ceil(columns / block[1])).
+    The other arguments are those of quantize_per_tensor.
+    """
+    target = _format_id(fmt, "fmt")
+    a = _matrix(x, "x")
+    br, bc = _block(block)
+    f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
+                         random_bits)
+    rows, cols = a.shape
+    q = _codes_output(target, out, dtype, a.shape, a)
+    scale_inv = np.empty((-(-rows // br), -(-cols // bc)), np.float32)
+    _core.quantize_per_block(a, _flat(q, _CODES[target]), scale_inv, rows, cols, br, bc, target,
+                             f)
+    return q, scale_inv
+
+
+def dequantize_per_block(q: Any, scale_inv: Any, fmt: Any = None, *,
+                         block: Tuple[int, int] = (128, 128),
+                         out: Optional[np.ndarray] = None) -> np.ndarray:
+    """float32 decode(q) times its tile's scale_inv, rounded once
+    (mf::scaling::dequantize_per_block); scale_inv as quantize_per_block
+    returns it."""
+    a = _as_array(q, "q")
+    source, _ = _codes_source(a, fmt, "fmt", "q")
+    if a.ndim != 2:
+        raise ValueError(f"q: expected a 2-D array (rows x columns), got shape {a.shape}")
+    br, bc = _block(block)
+    rows, cols = a.shape
+    tiles = (-(-rows // br), -(-cols // bc))
+    if np.shape(scale_inv) != tiles:
+        raise ValueError(f"scale_inv: shape {np.shape(scale_inv)}, expected {tiles} (one per "
+                         f"{br} x {bc} tile of a {rows} x {cols} q)")
+    inv = _scale_vector(scale_inv, tiles[0] * tiles[1], "scale_inv")
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), a.shape, a)
+    _core.dequantize_per_block(_flat(a, _CODES[source]), inv, y, rows, cols, br, bc, source)
+    return y
+
+
+class DelayedScaling:
+    """Delayed scaling (mf::scaling::delayed_scaling<Fmt>,
+    TransformerEngine's DelayedScaling recipe): the scale used at a step
+    comes from the amaxes recorded at earlier steps, so quantizing needs no
+    extra pass over the tensor.
+
+        s = mf.DelayedScaling("e4m3fn", history_length=16)
+        for x in batches:
+            q, amax = mf.encode(x, "e4m3fn", scale=s.scale, saturate=True,
+                                return_amax=True)
+            ... use q with s.scale_inv ...
+            s.record(amax)
+
+    history_length: the window of recorded amaxes (>= 1; TransformerEngine's
+      amax_history_len). reduction: 'max' (the window's largest) or
+      'most_recent'. margin, power_of_two: as compute_scale. The scale
+      starts at 1; a window amax of 0, Inf or NaN keeps the current scale (a
+      NaN stays in the window, and freezes the scale, until it ages out).
+    """
+
+    def __init__(self, fmt: Any, history_length: int = 1024, reduction: str = "max", *,
+                 margin: float = 0.0, power_of_two: bool = False):
+        target = _format_id(fmt, "fmt")
+        if isinstance(history_length, bool):
+            raise TypeError("history_length: expected an int >= 1, got a bool")
+        try:
+            n = operator.index(history_length)
+        except TypeError:
+            raise TypeError(f"history_length: expected an int >= 1, got "
+                            f"{type(history_length).__name__} {history_length!r}") from None
+        if n < 1:
+            raise ValueError(f"history_length: {n}; accepted: an int >= 1")
+        if reduction not in AMAX_REDUCTIONS:
+            raise ValueError(f"reduction: {reduction!r}; accepted: {', '.join(AMAX_REDUCTIONS)}")
+        self.format = _CANONICAL[target]
+        self._core = _core.make_delayed_scaling(target, n, AMAX_REDUCTIONS.index(reduction),
+                                                _real(margin, "margin"),
+                                                _bool(power_of_two, "power_of_two"))
+
+    @property
+    def scale(self) -> float:
+        """The scale to quantize with now."""
+        return self._core.scale()
+
+    @property
+    def scale_inv(self) -> float:
+        """1 / scale, rounded to float32: the factor stored with the data."""
+        return self._core.scale_inv()
+
+    @property
+    def history_length(self) -> int:
+        return self._core.history_length()
+
+    def reduced_amax(self) -> float:
+        """The window's amax under the reduction (NaN if the window holds a
+        NaN and the reduction is max); slots not yet recorded hold 0."""
+        return self._core.reduced_amax()
+
+    def record(self, amax: float) -> None:
+        """Records this step's amax (encode's return_amax) and computes the
+        next step's scale from the window."""
+        if isinstance(amax, bool) or not isinstance(amax, (int, float, np.integer, np.floating)):
+            raise TypeError(f"amax: expected a real number, got {type(amax).__name__} "
+                            f"{amax!r}")
+        with np.errstate(over="ignore"):
+            self._core.record(float(np.float32(amax)))
+
+
+# ---------------------------------------------------------------------------
+# Packed FP4 / FP6 storage (mf::mx::pack, unpack, encode_packed,
+# decode_packed; docs/mx.md section 1), outside the MX blocks: FP4 two
+# codes per byte, the first in the low nibble (CUDA's __nv_fp4x2, PyTorch's
+# float4_e2m1fn_x2); FP6 a little-endian bit stream, code i in bits
+# [6i, 6i + 6), four codes in three bytes. The whole array is one stream, in
+# C order.
+# ---------------------------------------------------------------------------
+PACKED_FORMATS = ("e2m1fn", "e2m3fn", "e3m2fn")
+
+
+def _packed_format(i: int, arg: str) -> int:
+    bits = _INFO[i]["bits"]
+    if bits not in (4, 6):
+        raise ValueError(f"{arg}: {_CANONICAL[i]} has {bits}-bit codes; packing is for the 4- "
+                         f"and 6-bit formats: {', '.join(PACKED_FORMATS)}")
+    return bits
+
+
+def _count(shape: Any) -> Tuple[int, ...]:
+    try:
+        dims = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
+            tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise TypeError(f"shape: expected an int or a tuple of ints, got {shape!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"shape: {shape!r} has a negative dimension")
+    return dims
+
+
+def _packed_input(packed: Any, n: int, bits: int) -> np.ndarray:
+    p = _as_array(packed, "packed")
+    if p.dtype != np.uint8:
+        raise TypeError(f"packed: dtype {p.dtype}; packed codes are uint8 bytes")
+    want = (n * bits + 7) // 8
+    if p.size != want:
+        raise ValueError(f"packed: {p.size} bytes; {n} codes of {bits} bits take {want}")
+    return p
+
+
+def pack(codes: Any, fmt: Any = None, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Packs FP4 / FP6 codes (mf::mx::pack<Fmt>): a 1-D uint8 array of
+    ceil(n * bits / 8) bytes holding the n codes of ``codes`` in C order.
+
+    codes: a float4_e2m1fn / float6_e2m3fn / float6_e3m2fn array, or uint8
+      codes with ``fmt`` (bits above the format's width are ignored).
+    """
+    a = _as_array(codes, "codes")
+    source, _ = _codes_source(a, fmt, "fmt", "codes")
+    bits = _packed_format(source, "fmt")
+    y = _output(out, None, [np.dtype(np.uint8)], np.dtype(np.uint8),
+                ((a.size * bits + 7) // 8,), a)
+    _core.pack(_flat(a, np.dtype(np.uint8)), y, source)
+    return y
+
+
+def unpack(packed: Any, fmt: Any, shape: Any, *, out: Optional[np.ndarray] = None,
+           dtype: Any = None) -> np.ndarray:
+    """The codes of packed FP4 / FP6 bytes (mf::mx::unpack<Fmt>), one per
+    byte, as an array of ``shape``: the format's ml_dtypes dtype by default,
+    or uint8 codes (``dtype=np.uint8``)."""
+    target = _format_id(fmt, "fmt")
+    bits = _packed_format(target, "fmt")
+    dims = _count(shape)
+    p = _packed_input(packed, int(np.prod(dims, dtype=np.int64)), bits)
+    y = _codes_output(target, out, dtype, dims, p)
+    _core.unpack(p, _flat(y, np.dtype(np.uint8)), target)
+    return y
+
+
+def encode_packed(x: Any, fmt: Any, *, rounding: str = "nearest_even", saturate: bool = False,
+                  seed: Optional[int] = None, offset: int = 0,
+                  random_bits: Optional[int] = None,
+                  out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Rounds float32 values into FP4 / FP6 and packs them in one pass
+    (mf::mx::encode_packed<Fmt>): the bits of pack(encode(x, fmt, ...)).
+
+    x: float32 (float16 and bfloat16 are widened first, exactly), any shape,
+      read in C order. The rounding arguments are those of encode; element i
+      draws element offset + i of the stochastic stream.
+    """
+    target = _format_id(fmt, "fmt")
+    bits = _packed_format(target, "fmt")
+    a = _float32_tensor(x, "x")
+    mode, sat, stochastic, s, o, rb = _conversion(rounding, saturate, seed, offset, random_bits)
+    y = _output(out, None, [np.dtype(np.uint8)], np.dtype(np.uint8),
+                ((a.size * bits + 7) // 8,), a)
+    _core.encode_packed(a, y, target, mode, sat, stochastic, s, o, rb)
+    return y
+
+
+def decode_packed(packed: Any, fmt: Any, shape: Any, *,
+                  out: Optional[np.ndarray] = None) -> np.ndarray:
+    """The exact float32 values of packed FP4 / FP6 bytes
+    (mf::mx::decode_packed<Fmt>), as an array of ``shape``."""
+    target = _format_id(fmt, "fmt")
+    bits = _packed_format(target, "fmt")
+    dims = _count(shape)
+    p = _packed_input(packed, int(np.prod(dims, dtype=np.int64)), bits)
+    y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), dims, p)
+    _core.decode_packed(p, y, target)
+    return y

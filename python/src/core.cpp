@@ -1,7 +1,9 @@
 // minifloat._core: the bulk conversions of <minifloat/bulk.hpp>, the
-// hybrid MatMul of <minifloat/hybrid.hpp>, the MX block formats of
-// <minifloat/mx.hpp>, the calibration of <minifloat/calibration.hpp> and
-// the ONNX operators of <minifloat/onnx.hpp> for Python.
+// hybrid MatMul and element-wise operations of <minifloat/hybrid.hpp>, the
+// MX block formats of <minifloat/mx.hpp>, the calibration of
+// <minifloat/calibration.hpp> and the ONNX operators of <minifloat/onnx.hpp>
+// for Python (the scaling of <minifloat/scaling/>: scaling.cpp; packed FP4 /
+// FP6 storage: packing.cpp; streaming calibration: observers.cpp).
 //
 // Everything here is glue: a run-time format id becomes a template argument
 // and the call goes to mf::bulk::encode / mf::bulk::decode, the kernels that
@@ -32,7 +34,10 @@
 #include <minifloat/mx.hpp>
 #include <minifloat/onnx.hpp>
 
+#include "common.hpp"
+
 namespace nb = nanobind;
+using namespace minifloat_python;
 
 namespace {
 
@@ -42,7 +47,6 @@ namespace {
 // the hybrid tables and the ONNX layer accept. Ids are mf::format_id values;
 // the minifloats are the first minifloat_format_count of them.
 // ---------------------------------------------------------------------------
-constexpr int format_count = static_cast<int>(mf::minifloat_format_count);
 
 // Source kinds beyond the formats (a format's id means "its encodings").
 constexpr int source_float32 = format_count;
@@ -65,15 +69,6 @@ constexpr bool typed_dtype_names_follow_the_ids() {
 static_assert(typed_dtype_names_follow_the_ids(),
               "typed_dtype_names[id] must be a registry spelling of format id");
 
-// Calls f(T{}) with T the format of `id` (0 <= id < format_count).
-template <class F>
-void visit_format(int id, F&& f) {
-  if (id < 0 || id >= format_count) {
-    throw nb::value_error(("format id " + std::to_string(id) + " out of range").c_str());
-  }
-  mf::visit_minifloat(static_cast<mf::format_id>(id),
-                      [&](auto tag) { f(typename decltype(tag)::type{}); });
-}
 
 const char* specials_name(mf::specials s) {
   switch (s) {
@@ -116,20 +111,8 @@ nb::dict describe() {
 }
 
 // ---------------------------------------------------------------------------
-// Arrays. The Python layer passes C-contiguous NumPy arrays of plain dtypes
-// (ml_dtypes arrays viewed as uint8/uint16): no conversion is allowed here
-// (.noconvert()), so an output array is always the caller's own buffer.
+// The item size of each source kind (the arrays: common.hpp).
 // ---------------------------------------------------------------------------
-using in_array = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
-using out_array = nb::ndarray<nb::c_contig, nb::device::cpu>;
-
-void check_itemsize(const char* what, std::size_t itemsize, std::size_t expected) {
-  if (itemsize != expected) {
-    throw nb::type_error((std::string(what) + ": elements of " + std::to_string(itemsize) +
-                          " bytes, expected " + std::to_string(expected))
-                             .c_str());
-  }
-}
 
 std::size_t source_itemsize(int source) {
   if (source == source_float32) return sizeof(float);
@@ -139,15 +122,6 @@ std::size_t source_itemsize(int source) {
   return size;
 }
 
-mf::conversion make_conversion(int mode, bool saturate, bool stochastic, std::uint64_t seed,
-                               std::uint64_t offset, int random_bits) {
-  const mf::overflow o = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
-  if (stochastic) {
-    return mf::conversion::stochastic({seed, offset, random_bits}).with_overflow(o);
-  }
-  if (mode < 0 || mode > 3) throw nb::value_error("rounding mode id out of range");
-  return mf::conversion::with(static_cast<mf::rounding>(mode), o);
-}
 
 // mf::bulk::encode<To> of n elements of `source` kind; returns the amax
 // (NaN when not asked for).
@@ -264,6 +238,84 @@ hy::accumulation_model model_of(const model_fields& f) {
   return m;
 }
 
+// The output codes (one uint32 each, as the run-time entries write them)
+// into `out`, whose item size is the output type's storage.
+void write_codes(const std::vector<std::uint32_t>& codes, out_array& out) {
+  switch (out.itemsize()) {
+    case 1: {
+      auto* p = static_cast<std::uint8_t*>(out.data());
+      for (std::size_t i = 0; i < codes.size(); ++i) p[i] = static_cast<std::uint8_t>(codes[i]);
+      break;
+    }
+    case 2: {
+      auto* p = static_cast<std::uint16_t*>(out.data());
+      for (std::size_t i = 0; i < codes.size(); ++i) p[i] = static_cast<std::uint16_t>(codes[i]);
+      break;
+    }
+    default:
+      if (!codes.empty()) std::memcpy(out.data(), codes.data(), codes.size() * 4);
+  }
+}
+
+std::size_t output_itemsize(hy::element_type t) {
+  return t == hy::element_type::f32 ? 4u : static_cast<std::size_t>(hy::storage_bits(t) / 8);
+}
+
+// Calls f(T{}) with T the value type of FP8 element type t; false for
+// the other types.
+template <class F>
+bool visit_fp8(hy::element_type t, F&& f) {
+  if (t == hy::element_type::hf8) return f(mf::e4m3fn{}), true;
+  if (t == hy::element_type::bf8) return f(mf::e5m2{}), true;
+  return false;
+}
+
+template <class F>
+bool visit_float_output(hy::element_type t, F&& f) {
+  switch (t) {
+    case hy::element_type::hf8: return f(mf::e4m3fn{}), true;
+    case hy::element_type::bf8: return f(mf::e5m2{}), true;
+    case hy::element_type::f16: return f(mf::binary16{}), true;
+    case hy::element_type::bf16: return f(mf::bfloat16{}), true;
+    case hy::element_type::f32: return f(0.0f), true;
+    default: return false;
+  }
+}
+
+// FP8 x FP8 through the typed entry mf::hybrid::matmul<Table>(const A*, ...)
+// on the arrays in place (a minifloat object is exactly its encoding), so
+// that no operand or result is widened to the run-time entry's uint32
+// codes: at 1024^3 those three copies cost 2 to 3 ms, a seventh of the
+// fastest model's time. The table enters the computation only through its checks (the
+// accepted types and the multiple of K, matmul_options.hpp's
+// check_request), so a request the asked table accepts runs with
+// Table = any, and one it rejects goes to the run-time entry, which says
+// why. Returns false where this path does not apply.
+bool typed_matmul(hy::table_id table, hy::element_type ta, hy::element_type tb,
+                  hy::element_type tc, const void* a, const void* b, void* c, std::size_t m,
+                  std::size_t n, std::size_t k, const hy::matmul_options& o) {
+  if (!hy::matmul_supported(table, ta, tb, tc)) return false;
+  if (o.check_z_multiple && k % hy::required_z_multiple(table) != 0) return false;
+  bool done = false;
+  visit_fp8(ta, [&](auto a_value) {
+    using A = decltype(a_value);
+    visit_fp8(tb, [&](auto b_value) {
+      using B = decltype(b_value);
+      visit_float_output(tc, [&](auto c_value) {
+        using C = decltype(c_value);
+        if constexpr (hy::matmul_supported(hy::table_id::any, hy::element_id_v<A>,
+                                           hy::element_id_v<B>, hy::element_id_v<C>)) {
+          nb::gil_scoped_release unlocked;
+          hy::matmul<hy::any>(static_cast<const A*>(a), k, static_cast<const B*>(b), n,
+                              static_cast<C*>(c), n, m, n, k, o);
+          done = true;
+        }
+      });
+    });
+  });
+  return done;
+}
+
 // C (m x n) into `out` (its itemsize: the output type's storage, float32 as
 // 4 bytes); returns (amax, accumulator or None).
 nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size_t m,
@@ -279,9 +331,7 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
   const hy::element_type ta = element_type_of(a_type, "a_type");
   const hy::element_type tb = element_type_of(b_type, "b_type");
   const hy::element_type tc = element_type_of(out_type, "out_type");
-  check_itemsize("out", out.itemsize(), tc == hy::element_type::f32 ? 4u : static_cast<std::size_t>(hy::storage_bits(tc) / 8));
-  const std::vector<std::uint32_t> ca = codes_of(a, "a"), cb = codes_of(b, "b");
-  std::vector<std::uint32_t> cc(m * n);
+  check_itemsize("out", out.itemsize(), output_itemsize(tc));
   std::vector<float> row_scales, column_scales, bias_values;
   hy::matmul_options o;
   o.model = model_of(model);
@@ -312,31 +362,69 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
     o.accumulator = accumulator.data();
   }
   try {
-    nb::gil_scoped_release unlocked;
-    hy::matmul(static_cast<hy::table_id>(table), ta, tb, tc, ca.data(), k, cb.data(), n, cc.data(),
-               n, m, n, k, o);
+    if (!typed_matmul(static_cast<hy::table_id>(table), ta, tb, tc, a.data(), b.data(), out.data(),
+                      m, n, k, o)) {
+      const std::vector<std::uint32_t> ca = codes_of(a, "a"), cb = codes_of(b, "b");
+      std::vector<std::uint32_t> cc(m * n);
+      {
+        nb::gil_scoped_release unlocked;
+        hy::matmul(static_cast<hy::table_id>(table), ta, tb, tc, ca.data(), k, cb.data(), n,
+                   cc.data(), n, m, n, k, o);
+      }
+      write_codes(cc, out);
+    }
   } catch (const hy::unsupported& e) {
     throw nb::value_error(e.what());
-  }
-  switch (out.itemsize()) {
-    case 1: {
-      auto* p = static_cast<std::uint8_t*>(out.data());
-      for (std::size_t i = 0; i < cc.size(); ++i) p[i] = static_cast<std::uint8_t>(cc[i]);
-      break;
-    }
-    case 2: {
-      auto* p = static_cast<std::uint16_t*>(out.data());
-      for (std::size_t i = 0; i < cc.size(); ++i) p[i] = static_cast<std::uint16_t>(cc[i]);
-      break;
-    }
-    default:
-      if (!cc.empty()) std::memcpy(out.data(), cc.data(), cc.size() * 4);
   }
   nb::object acc = nb::none();
   if (want_accumulator) {
     acc = integer ? nb::cast(integer_accumulator) : nb::cast(accumulator);
   }
   return nb::make_tuple(integer ? nb::object(nb::none()) : nb::object(nb::float_(amax)), acc);
+}
+
+// C = out(A op B) (rows x columns) into `out` by mf::hybrid::eltwise's
+// run-time entry (the fast path where one exists, the reference loop
+// otherwise); B has rows x columns, 1 or columns elements (b.size()).
+void eltwise(const in_array& a, const in_array& b, out_array& out, std::size_t rows,
+             std::size_t columns, const std::string& a_type, const std::string& b_type,
+             const std::string& out_type, int table, int op, const std::string& scale_type,
+             bool a_scale_given, float a_scale, bool b_scale_given, float b_scale, bool exact,
+             bool on_operands, bool saturate, bool stochastic, std::uint64_t seed,
+             std::uint64_t offset, int random_bits, bool check_z, bool reference_only) {
+  if (a.size() != rows * columns || out.size() != rows * columns) {
+    throw nb::value_error("a, out: element counts differ from rows x columns");
+  }
+  if (op < 0 || op > 2) throw nb::value_error("eltwise op id out of range");
+  if (table < 0 || table > 2) throw nb::value_error("table id out of range");
+  const hy::element_type ta = element_type_of(a_type, "a_type");
+  const hy::element_type tb = element_type_of(b_type, "b_type");
+  const hy::element_type tc = element_type_of(out_type, "out_type");
+  check_itemsize("out", out.itemsize(), output_itemsize(tc));
+  const std::vector<std::uint32_t> ca = codes_of(a, "a"), cb = codes_of(b, "b");
+  std::vector<std::uint32_t> cc(rows * columns);
+  hy::eltwise_options o;
+  o.op = static_cast<hy::eltwise_op>(op);
+  o.scale_type = element_type_of(scale_type, "scale_type");
+  o.a_scale = {a_scale_given, a_scale};
+  o.b_scale = {b_scale_given, b_scale};
+  o.exact = exact;
+  o.where = on_operands ? hy::placement::operands : hy::placement::epilogue;
+  o.output.on_overflow = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
+  o.output.stochastic = stochastic;
+  o.output.seed = seed;
+  o.output.offset = offset;
+  o.output.random_bits = random_bits;
+  o.check_z_multiple = check_z;
+  o.reference_only = reference_only;
+  try {
+    nb::gil_scoped_release unlocked;
+    hy::eltwise(static_cast<hy::table_id>(table), ta, tb, tc, ca.data(), cb.data(), cb.size(),
+                cc.data(), rows, columns, o);
+  } catch (const hy::unsupported& e) {
+    throw nb::value_error(e.what());
+  }
+  write_codes(cc, out);
 }
 
 // ---------------------------------------------------------------------------
@@ -706,6 +794,9 @@ NB_MODULE(_core, m) {
   m.attr("format_count") = format_count;
   m.attr("source_float32") = source_float32;
   m.attr("source_float64") = source_float64;
+  bind_scaling(m);
+  bind_packing(m);
+  bind_observers(m);
 
   m.def("format_names", [] {
     std::vector<std::tuple<std::string, int, bool>> names;
@@ -753,6 +844,14 @@ NB_MODULE(_core, m) {
         nb::arg("divide"), nb::arg("on_operands"), nb::arg("saturate"), nb::arg("threads"),
         nb::arg("reference_only"), nb::arg("check_z"), nb::arg("integer_scale"),
         nb::arg("requant_fp32"), nb::arg("want_accumulator"));
+
+  m.def("eltwise", &eltwise, nb::arg("a").noconvert(), nb::arg("b").noconvert(),
+        nb::arg("out").noconvert(), nb::arg("rows"), nb::arg("columns"), nb::arg("a_type"),
+        nb::arg("b_type"), nb::arg("out_type"), nb::arg("table"), nb::arg("op"),
+        nb::arg("scale_type"), nb::arg("a_scale_given"), nb::arg("a_scale"),
+        nb::arg("b_scale_given"), nb::arg("b_scale"), nb::arg("exact"), nb::arg("on_operands"),
+        nb::arg("saturate"), nb::arg("stochastic"), nb::arg("seed"), nb::arg("offset"),
+        nb::arg("random_bits"), nb::arg("check_z"), nb::arg("reference_only"));
 
   m.def("mx_row_sizes", &mx_row_sizes, nb::arg("id"), nb::arg("length"), nb::arg("packed"));
   m.def("mx_quantize", &mx_quantize, nb::arg("x").noconvert(), nb::arg("rows"),

@@ -75,10 +75,19 @@ def test_two_threads_run_at_once():
 
 
 # The other entries release the GIL around their C++ call too: each of
-# these spends most of its time there (the MX kernels on 8M values, the
-# exact MSE search, the ONNX operator's element loop).
+# these spends most of its time there (the per-tile loop of the scaling,
+# the reference loops of eltwise and matmul, the MX kernels on 8M values,
+# the exact MSE search, the ONNX operator's element loop).
 X8M = np.random.default_rng(1).standard_normal(8_000_000).astype(np.float32)
+E4M3 = mf.encode(X8M[:4_000_000].reshape(1000, 4000), "e4m3fn", dtype=np.uint8)
 OTHER_CALLS = {
+    # a tile of 8 per scale: the C++ loop of amax, scale and encode per tile
+    "quantize_per_block": lambda: mf.quantize_per_block(X8M.reshape(2000, 4000), "e4m3fn",
+                                                        block=(1, 8)),
+    "eltwise": lambda: mf.eltwise(E4M3, E4M3, "FP16", a_type="HF8", b_type="HF8",
+                                  reference_only=True),
+    "matmul": lambda: mf.matmul(E4M3[:512, :512], E4M3[:512, 512:1024], "FP32",
+                                a_type="HF8", b_type="HF8", reference_only=True),
     "mx_quantize": lambda: mf.mx_quantize(X8M, "mxfp6_e2m3"),
     "calibrate": lambda: mf.calibrate(X8M[:100_000], "e4m3fn", method="mse"),
     "quantize_linear": lambda: mf.quantize_linear(X8M[:4_000_000], np.float32(0.1),

@@ -56,8 +56,8 @@ MODELS = [
 
 
 @pytest.mark.parametrize("model,kwargs,args", MODELS, ids=[m[0] + str(i) for i, m in enumerate(MODELS)])
-@pytest.mark.parametrize("types", [("HF8", "HF8", "FP32"), ("BF16", "HF8", "BF16"),
-                                   ("FP16", "BF8", "FP16")])
+@pytest.mark.parametrize("types", [("HF8", "HF8", "FP32"), ("BF8", "HF8", "HF8"),
+                                   ("BF16", "HF8", "BF16"), ("FP16", "BF8", "FP16")])
 def test_models_equal_the_tool(cli, model, kwargs, args, types):
     ta, tb, tc = types
     if model == "amx_tile_pairs" and {ta, tb} == {"BF16", "FP16"}:
@@ -131,3 +131,58 @@ def test_errors_name_the_argument():
                   table="vendor_hybrid_fp8")
     with pytest.raises(TypeError, match="a_type"):
         mf.matmul(np.zeros((2, 16), np.uint16), np.zeros((16, 3), np.uint8), "FP32")
+
+
+def test_the_asked_table_decides_on_every_path(cli):
+    # FP8 x FP8 runs on the typed entry, the other types on the codes; the
+    # table's rules must hold on both.
+    a, b = finite_codes("HF8", (3, 8)), finite_codes("HF8", (8, 5))
+    with pytest.raises(ValueError, match="multiple of 16"):
+        mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", table="vendor_hybrid_fp8")
+    c = mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", table="vendor_hybrid_fp8",
+                  check_z=False)
+    want = tool_matmul(cli, a, b, "HF8", "HF8", "HF8", ["--no-z-check"])
+    assert np.array_equal(as_codes(c), want)
+    with pytest.raises(ValueError, match="cublaslt_fp8 does not accept"):
+        mf.matmul(a, b, "BF16", a_type="BF8", b_type="BF8", table="cublaslt_fp8",
+                  check_z=False)
+
+
+
+@pytest.mark.parametrize("types", [("HF8", "BF8", "BF8"), ("BF16", "HF8", "BF16")])
+def test_amax_and_accumulators_equal_the_tool(cli, types):
+    ta, tb, tc = types  # the typed entry (FP8 x FP8) and the codes
+    a, b = finite_codes(ta, (4, 32)), finite_codes(tb, (32, 5))
+    r = mf.matmul(a, b, tc, a_type=ta, b_type=tb, scale_out=0.25, accumulator=True)
+    m, k, n = 4, 32, 5
+    lines = [f"{m} {k} {n}", " ".join(f"{x:x}" for x in a.ravel().tolist()),
+             " ".join(f"{x:x}" for x in b.ravel().tolist())]
+    out = cli.run(["matmul", "--a", ta, "--b", tb, "--out", tc, "--table", "any",
+                   "--output-scale", "0.25", "--output-scale-rule", "multiply", "--amax",
+                   "--print-acc"], lines).splitlines()
+    c = [w for line in out if not line.startswith("#") for w in line.split()]
+    assert np.array_equal(as_codes(r.c).ravel(), [int(w, 16) for w in c])
+    amax = [line.split()[-1] for line in out if line.startswith("# amax:")]
+    assert np.float32(r.amax).view(np.uint32) == int(amax[0], 16)
+    acc = out[out.index("# acc_fp32") + 1:]
+    want = np.array([int(w, 16) for line in acc for w in line[1:].split()], np.uint32)
+    assert np.array_equal(r.accumulator.view(np.uint32).ravel(), want)
+
+
+def test_out_is_written_in_place_and_untouched_on_error(ml_dtypes):
+    a, b = finite_codes("HF8", (4, 32)), finite_codes("HF8", (32, 6))
+    for tc, dtypes in (("FP32", [np.float32]), ("BF16", [np.uint16, ml_dtypes.bfloat16]),
+                       ("HF8", [np.uint8, ml_dtypes.float8_e4m3fn])):
+        want = as_codes(mf.matmul(a, b, tc, a_type="HF8", b_type="HF8"))
+        for dtype in dtypes:
+            out = np.empty((4, 6), dtype)
+            c = mf.matmul(a, b, tc, a_type="HF8", b_type="HF8", out=out)
+            assert c is out and np.array_equal(as_codes(out), want), (tc, dtype)
+    out = np.full((4, 6), 7, np.uint8)
+    with pytest.raises(ValueError, match="vendor_hybrid_fp8 does not accept"):
+        mf.matmul(a, b, "BF8", a_type="HF8", b_type="HF8", table="vendor_hybrid_fp8", out=out)
+    with pytest.raises(TypeError, match="out: dtype float32"):
+        mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", out=np.zeros((4, 6), np.float32))
+    with pytest.raises(ValueError, match="out: shape"):
+        mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", out=np.zeros((6, 4), np.uint8))
+    assert (out == 7).all()
