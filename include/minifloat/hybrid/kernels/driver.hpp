@@ -9,9 +9,18 @@
 // Memory, per thread and per call: B panel K x nc (at most 8 MiB unless one
 // tile's width needs more), A block mc x kc,
 // accumulators mc x nc (4-byte values, nc and mc rounded up to the tile;
-// half the K steps with BF16 pairs; 8-byte values for the exact models),
+// half the K steps with BF16 pairs; 8-byte values for the exact models,
+// twice as many along an operand split in two, "Split operands" below),
 // plus two rows of nc or kc floats: O(K * nc + mc * kc + mc * nc), never
 // O(M * N). Each thread keeps its buffers for its next call.
+//
+// Split operands (the exact model on E5M2, split_sum.hpp): a split
+// operand's values are packed as two, the part >= 1 in magnitude and the
+// part below 1, as if B had twice the columns (each micro-panel: its nr
+// large parts, then its nr small parts) or A twice the rows (each
+// micro-panel: its mr large rows, then its mr small rows). The tile runs
+// unchanged over that doubled operand, and the epilogue first sums each
+// element's chains (combined_chains).
 #pragma once
 
 #include <algorithm>
