@@ -142,7 +142,9 @@ inline value_range range_of(element_type t) noexcept {
 // `operands` placement): the unit is the product of the two smallest
 // magnitudes, and the width is that of k + 1 largest products (the float32
 // accumulator these sums meet stays within one rounding of them) plus one
-// bit for reduced_precision's floor truncation, which can double a cut term.
+// bit of margin. reduced_precision's partial sums, whose exponent is
+// unbounded, use fixed points of their own (aligned_pair_sum, and the
+// block step's quantum).
 // E4M3 x E4M3: 36 bits + log2(k + 1), one 64-bit limb for k < 2^27; E5M2 x
 // E5M2 needs two from k = 1.
 inline sum_layout sum_layout_for(element_type a, element_type b, std::size_t k) noexcept {
