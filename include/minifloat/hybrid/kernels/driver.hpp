@@ -134,7 +134,7 @@ class aligned_buffer {
 // ends): a fresh multi-megabyte allocation per call costs page faults that
 // took a quarter of a 256^3 MatMul's time.
 struct packing_buffers {
-  aligned_buffer b_panel, a_block, accumulators, row, second_row;
+  aligned_buffer b_panel, a_block, accumulators, row, second_row, split_row;
 };
 
 inline packing_buffers& this_thread_buffers() {
@@ -226,13 +226,14 @@ class block_worker {
         a_block_(this_thread_buffers().a_block),
         accumulators_(this_thread_buffers().accumulators),
         row_(this_thread_buffers().row),
-        second_row_(this_thread_buffers().second_row) {
+        second_row_(this_thread_buffers().second_row),
+        split_row_(this_thread_buffers().split_row) {
     b_panel_.reserve(steps_ * sb_ * nc_ * value_bytes_);
     a_block_.reserve(sa_ * mc_ * kc_ * value_bytes_);
     accumulators_.reserve(sa_ * mc_ * sb_ * nc_ * acc_bytes_);
     row_.reserve(std::max(kc_, nc_) * sizeof(float));
     second_row_.reserve(sb_ * nc_ * sizeof(float));
-    if (sa_ * sb_ > 1) split_row_.resize(std::max(kc_, nc_) * 2);
+    if (sa_ * sb_ > 1) split_row_.reserve(std::max(kc_, nc_) * 2 * sizeof(float));
   }
 
   // C[rows, columns), rows within one row range, columns within one panel.
@@ -306,7 +307,7 @@ class block_worker {
       if (sb_ > 1) {
         // Split: per micro-panel, the nr parts >= 1 in magnitude, then the
         // nr parts below 1; the panel is that of 2 x padded_columns columns.
-        float* split = split_row_.data();
+        float* split = split_row_.as<float>();
         for (std::size_t j = 0; j < padded_columns; ++j) {
           const float v = j < columns ? row[j] : 0.0f;
           const std::size_t at = (j / nr_) * 2 * nr_ + j % nr_;
@@ -341,7 +342,7 @@ class block_worker {
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
       if (sa_ > 1) {
-        float* small = split_row_.data();
+        float* small = split_row_.as<float>();
         for (std::size_t q = 0; q < depth; ++q) {
           const bool large = std::fabs(row[q]) >= 1.0f;
           small[q] = large ? 0.0f : row[q];
@@ -403,8 +404,7 @@ class block_worker {
   tile_kernel kernel_;
   const problem& p_;
   std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, sa_, sb_, mc_, kc_, nc_;
-  aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_;
-  std::vector<float> split_row_;
+  aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_;
   hybrid::detail::amax_tracker amax_;
 };
 
