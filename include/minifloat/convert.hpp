@@ -40,7 +40,7 @@ MF_HOST_DEVICE MF_FORCE_INLINE constexpr To round_to_stochastic(
     overflow on_overflow = overflow::non_saturating,
     int random_bits = stochastic_default_bits) noexcept {
   static_assert(is_minifloat_v<To>, "round_to_stochastic converts into a minifloat type");
-  const int bits = random_bits < 1 ? 1 : (random_bits > 32 ? 32 : random_bits);
+  const int bits = detail::clamp_random_bits(random_bits);
   const detail::rounding_request request{rounding::nearest_even, on_overflow,
                                          random, bits};
   return To::from_bits(static_cast<typename To::storage_type>(

@@ -29,6 +29,7 @@
 #include <cstdint>
 
 #include "config.hpp"
+#include "rounding.hpp"
 
 namespace mf {
 
@@ -149,7 +150,7 @@ MF_HOST_DEVICE constexpr std::uint64_t stochastic_word_index(std::uint64_t index
 MF_HOST_DEVICE constexpr std::uint32_t stochastic_random_bits(std::uint64_t seed,
                                                               std::uint64_t index,
                                                               int random_bits) noexcept {
-  const int bits = random_bits < 1 ? 1 : (random_bits > 32 ? 32 : random_bits);
+  const int bits = detail::clamp_random_bits(random_bits);
   return detail::stochastic_lane(
       stochastic_random_word(seed, detail::stochastic_word_index(index, bits)), index, bits);
 }

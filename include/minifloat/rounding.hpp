@@ -1,6 +1,8 @@
 // The rounding and overflow modes every conversion into a format takes.
 #pragma once
 
+#include "config.hpp"
+
 namespace mf {
 
 // Rounding direction for a value that falls between two representable
@@ -27,5 +29,15 @@ enum class overflow : unsigned char {
 // one 32-bit word per element, so the probability of rounding up is exact
 // to within 2^-32 of an ulp.
 inline constexpr int stochastic_default_bits = 32;
+
+namespace detail {
+
+// The random_bits a stochastic rounding uses: below 1 counts as 1, above 32
+// as 32 (every entry that takes random_bits says so).
+MF_HOST_DEVICE constexpr int clamp_random_bits(int random_bits) noexcept {
+  return random_bits < 1 ? 1 : (random_bits > 32 ? 32 : random_bits);
+}
+
+}  // namespace detail
 
 }  // namespace mf

@@ -394,8 +394,9 @@ void check_float32_chunk(mf::target::isa isa, const std::vector<float>& in,
   const auto simd_encode = mf::target::kernels_of<kernels>(isa);
   std::vector<S> expected(in.size()), got(in.size());
   for (const sweep_mode& m : kSweepModes) {
-    scalar_encode(in.data(), expected.data(), in.size(), m.mode, m.ovf);
-    simd_encode(in.data(), got.data(), in.size(), m.mode, m.ovf);
+    const mf::conversion c = mf::conversion::with(m.mode, m.ovf);
+    scalar_encode(in.data(), expected.data(), in.size(), c);
+    simd_encode(in.data(), got.data(), in.size(), c);
     const long long at = first_difference(got.data(), expected.data(), in.size());
     if (at >= 0) {
       const std::size_t k = static_cast<std::size_t>(at);

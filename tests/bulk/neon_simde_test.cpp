@@ -41,8 +41,9 @@ void check_chunk(const std::vector<float>& in, mft::sweep_failure& failure) {
   std::vector<S> expected(in.size()), got(in.size());
   for (mf::rounding mode : kModes) {
     for (mf::overflow ovf : {mf::overflow::non_saturating, mf::overflow::saturating}) {
-      mf::bulk::scalar::encode<Fmt>(in.data(), expected.data(), in.size(), mode, ovf);
-      mf::bulk::neon::encode<Fmt>(in.data(), got.data(), in.size(), mode, ovf);
+      const mf::conversion c = mf::conversion::with(mode, ovf);
+      mf::bulk::scalar::encode<Fmt>(in.data(), expected.data(), in.size(), c);
+      mf::bulk::neon::encode<Fmt>(in.data(), got.data(), in.size(), c);
       for (std::size_t k = 0; k < in.size(); ++k) {
         if (got[k] != expected[k]) {
           std::uint32_t bits;

@@ -165,7 +165,7 @@ TYPED_TEST(NeonKernels, EncodeMatchesReferenceUnderEveryFpcr) {
       {
         fpcr_scope scope(fpcr);
         mf::bulk::neon::encode<Fmt>(in.data(), got.data(), in.size(),
-                                            m.rounding, m.overflow);
+                                    mf::conversion::with(m.rounding, m.overflow));
       }
       for (std::size_t k = 0; k < in.size(); ++k) {
         ASSERT_EQ(+got[k], +expected[k])

@@ -29,16 +29,16 @@ inline bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b,
 
 // The plain kernels (no stochastic rounding, no fused step) for a float
 // source, chosen by the active ISA (the dispatch table, kernel_sets.hpp). The public entries are in encode.hpp.
-// Same result per element as mf::round_to<Fmt>(in[i], mode,
-// on_overflow).bits(); sub-byte formats are not packed. in and out must not
+// Same result per element as mf::round_to<Fmt>(in[i], c).bits() for a
+// deterministic c; sub-byte formats are not packed. in and out must not
 // overlap.
 template <class Fmt>
 inline void encode_float_plain(const float* in, typename Fmt::storage_type* out,
-                               std::size_t n, rounding mode, overflow on_overflow) {
+                               std::size_t n, const conversion& c) {
   static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
   assert(!ranges_overlap(in, n * sizeof(float), out,
                          n * sizeof(typename Fmt::storage_type)));
-  active_kernels<encode_kernels<Fmt>>()(in, out, n, mode, on_overflow);
+  active_kernels<encode_kernels<Fmt>>()(in, out, n, c);
 }
 
 // The plain decode kernels: out[i] == static_cast<float>(Fmt::from_bits(in[i]))

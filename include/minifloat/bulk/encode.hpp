@@ -61,20 +61,18 @@ inline std::uint32_t run_fused_steps(const float* in, typename Fmt::storage_type
                                      bool with_amax) {
   const bool with_scale = scale != 1.0f;
   if (c.is_stochastic) {
-    const fused_request r = stochastic_request(c.stream, c.on_overflow, scale);
     if (with_scale) {
-      return with_amax ? run_fused<Fmt, true, true, true>(in, out, n, r)
-                       : run_fused<Fmt, true, true, false>(in, out, n, r);
+      return with_amax ? run_fused<Fmt, true, true, true>(in, out, n, c, scale)
+                       : run_fused<Fmt, true, true, false>(in, out, n, c, scale);
     }
-    return with_amax ? run_fused<Fmt, true, false, true>(in, out, n, r)
-                     : run_fused<Fmt, true, false, false>(in, out, n, r);
+    return with_amax ? run_fused<Fmt, true, false, true>(in, out, n, c, scale)
+                     : run_fused<Fmt, true, false, false>(in, out, n, c, scale);
   }
-  const fused_request r = deterministic_request(c.mode, c.on_overflow, scale);
   if (with_scale) {
-    return with_amax ? run_fused<Fmt, false, true, true>(in, out, n, r)
-                     : run_fused<Fmt, false, true, false>(in, out, n, r);
+    return with_amax ? run_fused<Fmt, false, true, true>(in, out, n, c, scale)
+                     : run_fused<Fmt, false, true, false>(in, out, n, c, scale);
   }
-  return run_fused<Fmt, false, false, true>(in, out, n, r);
+  return run_fused<Fmt, false, false, true>(in, out, n, c, scale);
 }
 
 inline bool nothing_fused(const conversion& c, const fused_steps& steps) noexcept {
@@ -115,11 +113,11 @@ inline void encode_double(const double* in, storage_of<Fmt>* out, std::size_t n,
     }
     return;
   }
-  if (!with_scale) return encode_double_plain<Fmt>(in, out, n, c.mode, c.on_overflow);
+  if (!with_scale) return encode_double_plain<Fmt>(in, out, n, c);
   double scaled[chunk_elements];
   for_each_chunk(n, [&](std::size_t first, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) scaled[i] = in[first + i] * scale;
-    encode_double_plain<Fmt>(scaled, out + first, count, c.mode, c.on_overflow);
+    encode_double_plain<Fmt>(scaled, out + first, count, c);
   });
 }
 
@@ -153,7 +151,7 @@ inline void encode(const Src* in, encodings<Fmt> out_codes, std::size_t n,
         if (steps.amax != nullptr) *steps.amax = lanes::amax_from_bits(amax);
         return;
       }
-      detail::encode_float_plain<Fmt>(in, out, n, c.mode, c.on_overflow);
+      detail::encode_float_plain<Fmt>(in, out, n, c);
     } else {
       // A minifloat source (binary16 and bfloat16 included) widens to float
       // exactly, a chunk at a time in L1, and takes the float kernels: one

@@ -25,10 +25,10 @@ namespace detail {
 // integer max of |x| bits (meaningful when Amax).
 template <class Fmt, bool Stochastic, bool Scale, bool Amax>
 inline std::uint32_t run_fused(const float* in, typename Fmt::storage_type* out, std::size_t n,
-                               const fused_request& r) {
+                               const conversion& c, float scale) {
   static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
   assert(!ranges_overlap(in, n * sizeof(float), out, n * sizeof(typename Fmt::storage_type)));
-  return active_kernels<fused_kernels<Fmt, Stochastic, Scale, Amax>>()(in, out, n, r);
+  return active_kernels<fused_kernels<Fmt, Stochastic, Scale, Amax>>()(in, out, n, c, scale);
 }
 
 }  // namespace detail

@@ -34,8 +34,8 @@ namespace avx2 {
 
 template <class Fmt>
 MF_TARGET_AVX2 inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t n,
-                                  rounding mode, overflow on_overflow) {
-  encode_through_cache<Fmt>(in, out, n, mode, on_overflow);
+                                  const conversion& c) {
+  encode_through_cache<Fmt>(in, out, n, c);
 }
 
 // generic/decode_loop.hpp (avx2.hpp).

@@ -40,11 +40,11 @@ namespace avx512 {
 
 template <class Fmt>
 MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type* out,
-                                    std::size_t n, rounding mode, overflow on_overflow) {
+                                    std::size_t n, const conversion& c) {
   if constexpr (sizeof(typename Fmt::storage_type) == 1) {
     if (n >= nontemporal_threshold_bytes) {
       bool streamed = false;
-      detail::with_mode_and_overflow(mode, on_overflow, [&](auto m, auto o) {
+      detail::with_mode_and_overflow(c.mode, c.on_overflow, [&](auto m, auto o) {
         // The streamed stores serve the 32-bit lanes; an encode through
         // binary16 is fast enough that the cached loop keeps up with memory.
         if constexpr (!takes_binary16_route<Fmt, decltype(m)::value, binary16_ops>) {
@@ -55,7 +55,7 @@ MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type*
       if (streamed) return;
     }
   }
-  encode_through_cache<Fmt>(in, out, n, mode, on_overflow);
+  encode_through_cache<Fmt>(in, out, n, c);
 }
 
 // generic/decode_loop.hpp (avx512.hpp).

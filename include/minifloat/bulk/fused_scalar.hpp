@@ -23,31 +23,6 @@ namespace bulk {
 
 namespace detail {
 
-// How a fused encode rounds and what it computes besides the encodings.
-struct fused_request {
-  bool stochastic;
-  rounding mode;  // when !stochastic
-  overflow on_overflow;
-  float scale;    // used when the kernel is instantiated with Scale
-  std::uint64_t seed;
-  std::uint64_t offset;
-  int random_bits;  // clamped to 1..32
-};
-
-inline int clamp_random_bits(int bits) noexcept {
-  return bits < 1 ? 1 : (bits > 32 ? 32 : bits);
-}
-
-inline fused_request stochastic_request(const stochastic_rounding& sr, overflow on_overflow,
-                                        float scale) {
-  return fused_request{true, rounding::nearest_even, on_overflow, scale, sr.seed, sr.offset,
-                       clamp_random_bits(sr.random_bits)};
-}
-
-inline fused_request deterministic_request(rounding mode, overflow on_overflow, float scale) {
-  return fused_request{false, mode, on_overflow, scale, 0, 0, stochastic_default_bits};
-}
-
 // Where a SIMD kernel's steps sit in the random stream (random.hpp): an
 // element takes lane_bytes bytes of it, a Philox block is 16 bytes, and a
 // step starts on a block boundary. Deterministic encodes use {4, 1, 0}.
@@ -65,16 +40,16 @@ inline random_step_layout stochastic_step_layout(int random_bits, std::size_t st
 
 // One element of a fused encode: the scalar definition every kernel meets.
 //   x = widen(in), p = Scale ? x * scale (rounded to float) : x,
-//   out = round_to_stochastic<Fmt>(p, word, overflow, bits) or
-//         round_to<Fmt>(p, mode, overflow).
+//   out = round_to_stochastic<Fmt>(p, random, overflow, bits) or
+//         round_to<Fmt>(p, mode, overflow), as the conversion `c` says.
 template <class Fmt, bool Scale>
 inline typename Fmt::storage_type fused_encode_one(float x, std::uint32_t random,
-                                                   const fused_request& r) noexcept {
-  const float p = Scale ? x * r.scale : x;
-  if (r.stochastic) {
-    return mf::round_to_stochastic<Fmt>(p, random, r.on_overflow, r.random_bits).bits();
+                                                   const conversion& c, float scale) noexcept {
+  const float p = Scale ? x * scale : x;
+  if (c.is_stochastic) {
+    return mf::round_to_stochastic<Fmt>(p, random, c.on_overflow, c.stream.random_bits).bits();
   }
-  return mf::round_to<Fmt>(p, r.mode, r.on_overflow).bits();
+  return mf::round_to<Fmt>(p, c.mode, c.on_overflow).bits();
 }
 
 }  // namespace detail
@@ -82,12 +57,14 @@ inline typename Fmt::storage_type fused_encode_one(float x, std::uint32_t random
 namespace scalar {
 
 // Encodes n elements starting at element `first` of the call (the random
-// word of element i is that of index offset + first + i); returns the
-// integer max of |x| bits over them (see lanes::amax_from_bits).
+// word of element i is that of index c.stream.offset + first + i), each
+// scaled when Scale; returns the integer max of |x| bits over them (see
+// lanes::amax_from_bits).
 template <class Fmt, bool Scale>
 inline std::uint32_t encode_fused_range(const float* in, typename Fmt::storage_type* out,
-                                        std::size_t n, std::size_t first,
-                                        const detail::fused_request& r) {
+                                        std::size_t n, std::size_t first, const conversion& c,
+                                        float scale) {
+  const int random_bits = mf::detail::clamp_random_bits(c.stream.random_bits);
   std::uint32_t amax = 0;
   std::uint64_t cached_block = ~std::uint64_t{0};
   philox4x32_block block{};
@@ -96,24 +73,24 @@ inline std::uint32_t encode_fused_range(const float* in, typename Fmt::storage_t
     const std::uint32_t a = lanes::float_magnitude_bits(x);
     amax = a > amax ? a : amax;
     std::uint32_t random = 0;
-    if (r.stochastic) {
-      const std::uint64_t index = r.offset + first + i;
-      const std::uint64_t word = mf::detail::stochastic_word_index(index, r.random_bits);
+    if (c.is_stochastic) {
+      const std::uint64_t index = c.stream.offset + first + i;
+      const std::uint64_t word = mf::detail::stochastic_word_index(index, random_bits);
       if (word / 4 != cached_block) {
         cached_block = word / 4;
-        block = stochastic_random_block(r.seed, cached_block);
+        block = stochastic_random_block(c.stream.seed, cached_block);
       }
-      random = mf::detail::stochastic_lane(block.word[word % 4], index, r.random_bits);
+      random = mf::detail::stochastic_lane(block.word[word % 4], index, random_bits);
     }
-    out[i] = detail::fused_encode_one<Fmt, Scale>(x, random, r);
+    out[i] = detail::fused_encode_one<Fmt, Scale>(x, random, c, scale);
   }
   return amax;
 }
 
 template <class Fmt, bool Scale>
 inline std::uint32_t encode_fused(const float* in, typename Fmt::storage_type* out,
-                                  std::size_t n, const detail::fused_request& r) {
-  return encode_fused_range<Fmt, Scale>(in, out, n, 0, r);
+                                  std::size_t n, const conversion& c, float scale) {
+  return encode_fused_range<Fmt, Scale>(in, out, n, 0, c, scale);
 }
 
 template <class Fmt>

@@ -41,8 +41,8 @@ inline constexpr bool is_compiled_format = is_registered_minifloat_v<Fmt>;
 // conversion, a decode after a MatMul) compiles no encode kernel of it.
 template <class Fmt>
 struct encode_kernels {
-  using kernel = void (*)(const float*, typename Fmt::storage_type*, std::size_t, rounding,
-                          overflow);
+  using kernel = void (*)(const float*, typename Fmt::storage_type*, std::size_t,
+                          const conversion&);
   static constexpr kernel row(isa_tag<isa::scalar>) noexcept {
     return &scalar::encode<Fmt>;
   }
@@ -84,13 +84,15 @@ struct decode_kernels {
 };
 
 // The encode with fused steps (stochastic rounding, scale, amax) from a
-// float source (encode.hpp widens every other source to float first). The
-// scalar set takes the steps from the request at run time (only the scale is
-// a template flag there).
+// float source (encode.hpp widens every other source to float first): the
+// conversion and the scale (used when Scale). The scalar set takes the
+// stochastic step from the conversion at run time (only the scale is a
+// template flag there).
 template <class Fmt, bool Stochastic, bool Scale, bool Amax>
 struct fused_kernels {
   using storage = typename Fmt::storage_type;
-  using kernel = std::uint32_t (*)(const float*, storage*, std::size_t, const fused_request&);
+  using kernel = std::uint32_t (*)(const float*, storage*, std::size_t, const conversion&,
+                                   float scale);
   static constexpr kernel row(isa_tag<isa::scalar>) noexcept {
     return &scalar::encode_fused<Fmt, Scale>;
   }

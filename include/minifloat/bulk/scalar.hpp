@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../conversion.hpp"
 #include "../convert.hpp"
 #include "../format.hpp"
 #include "../rounding.hpp"
@@ -38,10 +39,11 @@ inline void encode_with(const float* in, typename Fmt::storage_type* out, std::s
   }
 }
 
+// The plain encode: c is deterministic (its mode and overflow are used).
 template <class Fmt>
-inline void encode(const float* in, typename Fmt::storage_type* out,
-                   std::size_t n, rounding mode, overflow on_overflow) {
-  detail::with_mode_and_overflow(mode, on_overflow, [&](auto m, auto o) {
+inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t n,
+                   const conversion& c) {
+  detail::with_mode_and_overflow(c.mode, c.on_overflow, [&](auto m, auto o) {
     encode_with<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
   });
 }

@@ -41,18 +41,18 @@ inline void for_each_chunk(std::size_t n, Step&& step) {
   }
 }
 
-// Rounds doubles into Fmt deterministically: out[i] ==
-// mf::round_to<Fmt>(in[i], mode, on_overflow).bits(), through a
-// round-to-odd float and the plain float kernels.
+// Rounds doubles into Fmt with a deterministic c: out[i] ==
+// mf::round_to<Fmt>(in[i], c).bits(), through a round-to-odd float and the
+// plain float kernels.
 template <class Fmt>
 inline void encode_double_plain(const double* in, storage_of<Fmt>* out, std::size_t n,
-                                rounding mode, overflow on_overflow) {
+                                const conversion& c) {
   static_assert(is_minifloat_v<Fmt>, "encode into a minifloat type");
   assert(!ranges_overlap(in, n * sizeof(double), out, n * sizeof(storage_of<Fmt>)));
   float narrowed[chunk_elements];
   for_each_chunk(n, [&](std::size_t first, std::size_t count) {
     narrow_to_odd(in + first, narrowed, count);
-    encode_float_plain<Fmt>(narrowed, out + first, count, mode, on_overflow);
+    encode_float_plain<Fmt>(narrowed, out + first, count, c);
   });
 }
 

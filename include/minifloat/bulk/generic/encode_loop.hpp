@@ -31,7 +31,7 @@ template <>
 struct random_source<false> {
   static constexpr std::size_t step = 512;
   detail::random_step_layout layout{4, 1, 0};
-  explicit random_source(const detail::fused_request&) {}
+  explicit random_source(const conversion&) {}
   void fill(std::uint64_t, std::size_t) {}
   typename ops::vec values(std::size_t) const { return ops::splat(0); }
 };
@@ -43,10 +43,12 @@ struct random_source<true> {
   int align_shift;
   detail::random_step_layout layout;
   alignas(64) std::uint32_t words[step];
-  explicit random_source(const detail::fused_request& r)
-      : philox_keys(detail::make_philox_round_keys(r.seed)),
-        align_shift(32 - r.random_bits),
-        layout(detail::stochastic_step_layout(r.random_bits, step)) {}
+  explicit random_source(const conversion& c)
+      : random_source(c.stream.seed, mf::detail::clamp_random_bits(c.stream.random_bits)) {}
+  random_source(std::uint64_t seed, int random_bits)
+      : philox_keys(detail::make_philox_round_keys(seed)),
+        align_shift(32 - random_bits),
+        layout(detail::stochastic_step_layout(random_bits, step)) {}
   // The values of `count` (<= step) elements from block `block` on.
   void fill(std::uint64_t block, std::size_t count) {
     stochastic_values<philox_ops>(philox_keys, block, layout.lane_bytes, align_shift, words,
@@ -143,22 +145,22 @@ MF_FORCE_INLINE void encode_fused_group(const float* in, typename Fmt::storage_t
 template <class Fmt, bool Stochastic, rounding Mode, overflow Ovf, bool Scale, bool Amax,
           bool FloatAddIsNearest>
 inline std::uint32_t encode_fused_loop(const float* in, typename Fmt::storage_type* out,
-                                       std::size_t n, const detail::fused_request& r) {
+                                       std::size_t n, const conversion& c, float scale_factor) {
   using S = typename Fmt::storage_type;
   constexpr std::size_t group = 4 * ops::lanes;
   constexpr std::size_t step = random_source<Stochastic>::step;
-  random_source<Stochastic> random(r);
+  random_source<Stochastic> random(c);
   const std::uint64_t per_block = random.layout.elements_per_block;
   std::size_t head = 0;
   std::uint32_t amax = 0;
   if constexpr (Stochastic) {
-    head = static_cast<std::size_t>((per_block - r.offset % per_block) % per_block);
+    head = static_cast<std::size_t>((per_block - c.stream.offset % per_block) % per_block);
     if (head > n) head = n;
-    amax = scalar::encode_fused_range<Fmt, Scale>(in, out, head, 0, r);
+    amax = scalar::encode_fused_range<Fmt, Scale>(in, out, head, 0, c, scale_factor);
   }
-  const typename ops::vec scale = ops::splat(mf::detail::bit_cast<std::uint32_t>(r.scale));
+  const typename ops::vec scale = ops::splat(mf::detail::bit_cast<std::uint32_t>(scale_factor));
   typename ops::vec acc = ops::splat(0);
-  std::uint64_t block = (r.offset + head) / per_block;
+  std::uint64_t block = (c.stream.offset + head) / per_block;
   // The group's code appears once: the last, partial step runs through the
   // same loop from a zero-padded copy (a zero encodes without side effects
   // and adds nothing to the maximum), in whole groups.
@@ -210,10 +212,11 @@ MF_FORCE_INLINE bool environment_float_add_is_nearest() {
 
 // The fused encode's entry: the run-time modes become template constants,
 // and the fast path's float add is used where it rounds to nearest-even.
-// Returns the integer max of |x| bits when Amax (see lanes::amax_from_bits).
+// Each element is multiplied by `scale` first when Scale. Returns the
+// integer max of |x| bits when Amax (see lanes::amax_from_bits).
 template <class Fmt, bool Stochastic, bool Scale, bool Amax, class Ops = ops>
 inline std::uint32_t encode_fused(const float* in, typename Fmt::storage_type* out,
-                                  std::size_t n, const detail::fused_request& r) {
+                                  std::size_t n, const conversion& c, float scale) {
   using F = typename Fmt::format;
   const auto kernel = [&](auto mode, auto ovf) {
     constexpr rounding Mode = decltype(mode)::value;
@@ -222,19 +225,20 @@ inline std::uint32_t encode_fused(const float* in, typename Fmt::storage_type* o
     if constexpr (Ops::float_add == simd::float_add_rounding::environment && !Stochastic &&
                   fast_path_needs_float_add<F, Mode, Ovf>) {
       if (environment_float_add_is_nearest<Ops>()) {
-        return encode_fused_loop<Fmt, Stochastic, Mode, Ovf, Scale, Amax, true>(in, out, n, r);
+        return encode_fused_loop<Fmt, Stochastic, Mode, Ovf, Scale, Amax, true>(in, out, n, c,
+                                                                                scale);
       }
     }
-    return encode_fused_loop<Fmt, Stochastic, Mode, Ovf, Scale, Amax, add_is_nearest>(in, out,
-                                                                                      n, r);
+    return encode_fused_loop<Fmt, Stochastic, Mode, Ovf, Scale, Amax, add_is_nearest>(
+        in, out, n, c, scale);
   };
-  return detail::with_mode_and_overflow<Stochastic>(r.mode, r.on_overflow, kernel);
+  return detail::with_mode_and_overflow<Stochastic>(c.mode, c.on_overflow, kernel);
 }
 
-// The plain encode, its output written through the caches.
+// The plain encode (c deterministic), its output written through the
+// caches.
 template <class Fmt>
 inline void encode_through_cache(const float* in, typename Fmt::storage_type* out, std::size_t n,
-                                 rounding mode, overflow on_overflow) {
-  encode_fused<Fmt, false, false, false>(in, out, n,
-                                         detail::deterministic_request(mode, on_overflow, 1.0f));
+                                 const conversion& c) {
+  encode_fused<Fmt, false, false, false>(in, out, n, c, 1.0f);
 }
