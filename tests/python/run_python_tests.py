@@ -44,6 +44,10 @@ def main():
     parser.add_argument("--cli", help="the minifloat tool, the scalar reference")
     parser.add_argument("--warnings-as-errors", action="store_true",
                         help="compile the binding with -Werror")
+    parser.add_argument("--installed-kernels", default="",
+                        help="prefix of an installed minifloat whose compiled kernels the "
+                             "extension links (MINIFLOAT_PYTHON_INSTALLED_KERNELS); "
+                             "without it the package build compiles them")
     args = parser.parse_args()
 
     env_dir = args.work / "venv"
@@ -71,6 +75,7 @@ def main():
             "-C", f"build-dir={build_dir}",
             "-C", "cmake.define.MINIFLOAT_PYTHON_WARNINGS_AS_ERRORS="
                   + ("ON" if args.warnings_as_errors else "OFF"),
+            "-C", "cmake.define.MINIFLOAT_PYTHON_INSTALLED_KERNELS=" + args.installed_kernels,
             args.source]) != 0:
         print("FAIL: pip install of the package failed", flush=True)
         return 1
