@@ -459,9 +459,7 @@ void reference_matmul(const operands<P>& op, storage_t<typename P::c>* c, model_
     mf::hybrid::detail::matmul_decoded(
         P::table::id, mf::hybrid::element_id_v<typename P::a>,
         mf::hybrid::element_id_v<typename P::b>, mf::hybrid::element_id_v<C>, a_values,
-        b_columns, s, s, s, o, [&](std::size_t i, std::size_t j, std::uint32_t bits) {
-          c[i * s + j] = static_cast<storage_t<C>>(bits);
-        });
+        b_columns, s, s, s, o, mf::hybrid::detail::encoding_store::codes(c, s));
   }
 }
 

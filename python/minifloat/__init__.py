@@ -23,7 +23,8 @@ Data conventions (docs/python.md): FP8/FP6/FP4 arrays are ml_dtypes arrays
 naming the format, and ``uint8`` codes (one encoding per byte, in its low
 bits) otherwise or when asked with ``dtype=np.uint8``; binary16 is NumPy's
 ``float16`` (or ``uint16`` codes), bfloat16 ``ml_dtypes.bfloat16`` (or
-``uint16`` codes).
+``uint16`` codes). PyTorch CPU tensors (``torch.float8_e4m3fn``, ...) go in
+and come out the same way, without copies (_torch.py).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ __all__ = ["__version__", "formats", "info", "FormatInfo", "encode", "decode", "
            "quantize_per_channel", "dequantize_per_channel", "quantize_per_block",
            "dequantize_per_block", "DelayedScaling", "CHANNEL_AXES", "AMAX_REDUCTIONS",
            "pack", "unpack", "encode_packed", "decode_packed", "PACKED_FORMATS", "amax",
-           "column_amax", "AMAX_NAN", "AbsHistogram"]
+           "column_amax", "AMAX_NAN", "AbsHistogram", "table", "ValueTable"]
 
 # The one version, include/minifloat/config.hpp, compiled into the extension.
 __version__: str = _core.version
@@ -150,6 +151,50 @@ def info(name: Any) -> FormatInfo:
     i = _format_id(name, "name")
     return FormatInfo(name=_CANONICAL[i], aliases=tuple(_ALIASES[i]), dtype=_TYPED[i],
                       codes_dtype=_CODES[i], **_INFO[i])
+
+
+@dataclasses.dataclass(frozen=True)
+class ValueTable:
+    """Every encoding of a format, in order, with its fields and its value:
+    the columns of the tool's ``table`` command. ``sign`` is None for a format
+    without a sign bit (e8m0fnu) and ``mantissa`` None for one without
+    mantissa bits; ``kind`` is ``zero``, ``subnormal``, ``normal``, ``inf``
+    or ``nan`` per encoding; ``value`` is exact (float32)."""
+
+    format: str
+    bits: np.ndarray
+    sign: Optional[np.ndarray]
+    exponent: np.ndarray
+    mantissa: Optional[np.ndarray]
+    kind: np.ndarray
+    value: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.bits)
+
+
+def table(fmt: Any) -> ValueTable:
+    """Every encoding of ``fmt`` and its value (the tool's ``table``):
+    ``mf.table("e2m1fn").value`` is the 16 values of FP4 E2M1."""
+    i = _format_id(fmt, "fmt")
+    facts = info(fmt)
+    codes = np.arange(1 << facts.bits, dtype=facts.codes_dtype)
+    value = decode(codes, fmt, dtype=np.float32)
+    wide = codes.astype(np.uint32)
+    mantissa = wide & ((1 << facts.mantissa_bits) - 1)
+    exponent = (wide >> facts.mantissa_bits) & ((1 << facts.exponent_bits) - 1)
+    kind = np.full(len(codes), "normal", dtype="<U9")
+    if facts.has_subnormals:
+        kind[(exponent == 0) & (mantissa != 0)] = "subnormal"
+    kind[value == 0] = "zero"
+    kind[np.isinf(value)] = "inf"
+    kind[np.isnan(value)] = "nan"
+    sign = (wide >> (facts.bits - 1)) & 1 if facts.signed else None
+    return ValueTable(format=_CANONICAL[i], bits=codes,
+                      sign=None if sign is None else sign.astype(np.uint8),
+                      exponent=exponent.astype(np.uint8 if facts.exponent_bits <= 8 else np.uint16),
+                      mantissa=mantissa.astype(np.uint16) if facts.mantissa_bits else None,
+                      kind=kind, value=value)
 
 
 # ---------------------------------------------------------------------------
@@ -1920,3 +1965,19 @@ def decode_packed(packed: Any, fmt: Any, shape: Any, *,
     y = _output(out, None, [np.dtype(np.float32)], np.dtype(np.float32), dims, p)
     _core.decode_packed(p, y, target)
     return y
+
+
+# ---------------------------------------------------------------------------
+# PyTorch CPU tensors (_torch.py): every function that takes arrays takes
+# tensors too, read in place, and answers a tensor call with tensors.
+# ---------------------------------------------------------------------------
+from . import _torch  # noqa: E402 - after the functions it wraps
+
+for _name in ("encode", "decode", "convert", "matmul", "eltwise", "mx_quantize",
+              "mx_dequantize", "calibrate", "quantize_linear", "dequantize_linear", "cast",
+              "amax", "column_amax", "quantize_per_tensor", "dequantize_per_tensor",
+              "quantize_per_channel", "dequantize_per_channel", "quantize_per_block",
+              "dequantize_per_block", "pack", "unpack", "encode_packed", "decode_packed"):
+    globals()[_name] = _torch.tensors_in_tensors_out(globals()[_name])
+AbsHistogram.observe = _torch.tensors_in_tensors_out(AbsHistogram.observe)
+del _name

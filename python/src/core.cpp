@@ -261,13 +261,17 @@ std::size_t output_itemsize(hy::element_type t) {
   return t == hy::element_type::f32 ? 4u : static_cast<std::size_t>(hy::storage_bits(t) / 8);
 }
 
-// Calls f(T{}) with T the value type of FP8 element type t; false for
-// the other types.
+// Calls f(T{}) with T the value type of float operand type t (FP8, FP16,
+// BF16); false for the other types.
 template <class F>
-bool visit_fp8(hy::element_type t, F&& f) {
-  if (t == hy::element_type::hf8) return f(mf::e4m3fn{}), true;
-  if (t == hy::element_type::bf8) return f(mf::e5m2{}), true;
-  return false;
+bool visit_float_operand(hy::element_type t, F&& f) {
+  switch (t) {
+    case hy::element_type::hf8: return f(mf::e4m3fn{}), true;
+    case hy::element_type::bf8: return f(mf::e5m2{}), true;
+    case hy::element_type::f16: return f(mf::binary16{}), true;
+    case hy::element_type::bf16: return f(mf::bfloat16{}), true;
+    default: return false;
+  }
 }
 
 template <class F>
@@ -282,32 +286,38 @@ bool visit_float_output(hy::element_type t, F&& f) {
   }
 }
 
-// FP8 x FP8 through the typed entry mf::hybrid::matmul<Table>(const A*, ...)
-// on the arrays in place (a minifloat object is exactly its encoding), so
-// that no operand or result is widened to the run-time entry's uint32
-// codes: at 1024^3 those three copies cost 2 to 3 ms, a seventh of the
-// fastest model's time. The table enters the computation only through its checks (the
+// Float operands (FP8, FP16, BF16) through the typed entry
+// mf::hybrid::matmul<Table>(const A*, ...) on the arrays in place (a
+// minifloat object is exactly its encoding), so that no operand or result is
+// widened to the run-time entry's uint32 codes: at 1024^3 those three copies
+// cost 2 to 3 ms, a seventh of the fastest FP8 model's time. Each array must
+// hold its type's storage (1 or 2 bytes an element). The table enters the computation only through its checks (the
 // accepted types and the multiple of K, matmul_options.hpp's
 // check_request), so a request the asked table accepts runs with
 // Table = any, and one it rejects goes to the run-time entry, which says
 // why. Returns false where this path does not apply.
 bool typed_matmul(hy::table_id table, hy::element_type ta, hy::element_type tb,
-                  hy::element_type tc, const void* a, const void* b, void* c, std::size_t m,
-                  std::size_t n, std::size_t k, const hy::matmul_options& o) {
+                  hy::element_type tc, const in_array& a, const in_array& b, void* c,
+                  std::size_t m, std::size_t n, std::size_t k, const hy::matmul_options& o) {
   if (!hy::matmul_supported(table, ta, tb, tc)) return false;
   if (o.check_z_multiple && k % hy::required_z_multiple(table) != 0) return false;
+  if (a.itemsize() * 8 != static_cast<std::size_t>(hy::storage_bits(ta)) ||
+      b.itemsize() * 8 != static_cast<std::size_t>(hy::storage_bits(tb))) {
+    return false;
+  }
   bool done = false;
-  visit_fp8(ta, [&](auto a_value) {
+  visit_float_operand(ta, [&](auto a_value) {
     using A = decltype(a_value);
-    visit_fp8(tb, [&](auto b_value) {
+    visit_float_operand(tb, [&](auto b_value) {
       using B = decltype(b_value);
       visit_float_output(tc, [&](auto c_value) {
         using C = decltype(c_value);
         if constexpr (hy::matmul_supported(hy::table_id::any, hy::element_id_v<A>,
                                            hy::element_id_v<B>, hy::element_id_v<C>)) {
           nb::gil_scoped_release unlocked;
-          hy::matmul<hy::any>(static_cast<const A*>(a), k, static_cast<const B*>(b), n,
-                              static_cast<C*>(c), n, m, n, k, o);
+          hy::matmul<hy::any>(static_cast<const A*>(a.data()), k,
+                              static_cast<const B*>(b.data()), n, static_cast<C*>(c), n, m, n,
+                              k, o);
           done = true;
         }
       });
@@ -362,8 +372,8 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
     o.accumulator = accumulator.data();
   }
   try {
-    if (!typed_matmul(static_cast<hy::table_id>(table), ta, tb, tc, a.data(), b.data(), out.data(),
-                      m, n, k, o)) {
+    if (!typed_matmul(static_cast<hy::table_id>(table), ta, tb, tc, a, b, out.data(), m, n, k,
+                      o)) {
       const std::vector<std::uint32_t> ca = codes_of(a, "a"), cb = codes_of(b, "b");
       std::vector<std::uint32_t> cc(m * n);
       {

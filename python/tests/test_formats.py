@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import minifloat as mf
-from conftest import REPO
+from conftest import REPO, SMALL_FORMATS
 
 # name: bits, E, M, bias, specials, max, min normal, min subnormal
 TABLE = {
@@ -76,3 +76,34 @@ def test_version_is_the_one_in_config_hpp():
     parts = [re.search(rf"#define MINIFLOAT_VERSION_{p} (\d+)", text).group(1)
              for p in ("MAJOR", "MINOR", "PATCH")]
     assert mf.__version__ == ".".join(parts)
+
+
+def _parse_tool_table(text):
+    """The tool's `table` rows: bits, sign, exponent, mantissa, class, value."""
+    return [line.split() for line in text.splitlines()[1:] if line.strip()]
+
+
+@pytest.mark.parametrize("name", SMALL_FORMATS + ["binary16"])
+def test_table_has_the_tools_rows(cli, name):
+    t = mf.table(name)
+    rows = _parse_tool_table(cli.run(["table", name], []))
+    assert len(t) == len(rows) == 1 << mf.info(name).bits
+    assert t.format == name
+    for i, (bits, sign, exponent, mantissa, kind, value) in enumerate(rows):
+        assert int(bits, 16) == t.bits[i] == i
+        assert sign == ("-" if t.sign is None else str(t.sign[i]))
+        assert int(exponent, 2) == t.exponent[i]
+        assert mantissa == ("-" if t.mantissa is None else format(int(t.mantissa[i]), "b")
+                            .zfill(mf.info(name).mantissa_bits))
+        assert kind == t.kind[i], (name, hex(i))
+        got = float(t.value[i])
+        if value == "nan":
+            assert np.isnan(got)
+        else:
+            assert got == float(value), (name, hex(i), value)
+            assert np.signbit(got) == value.startswith("-")
+
+
+def test_table_of_fp4_is_its_sixteen_values():
+    assert mf.table("float4_e2m1fn").value.tolist() == [
+        0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0]

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -96,13 +97,42 @@ void decode_operands(const A* a, std::size_t lda, const B* b, std::size_t ldb, s
   }
 }
 
+// Where the reference writes output (i, j): element i * ldc + j of c,
+// through one function per element type, so that the reference loop below
+// is compiled once for every output type and entry, not once per entry and
+// type combination.
+struct encoding_store {
+  void* c;
+  std::size_t ldc;
+  void (*write)(void* c, std::size_t index, std::uint32_t bits);
+
+  void operator()(std::size_t i, std::size_t j, std::uint32_t bits) const {
+    write(c, i * ldc + j, bits);
+  }
+  // A matrix of the output's value type (from_encoding).
+  template <class C>
+  static encoding_store values(C* c, std::size_t ldc) {
+    return {c, ldc, [](void* base, std::size_t index, std::uint32_t bits) {
+              static_cast<C*>(base)[index] = from_encoding<C>(bits);
+            }};
+  }
+  // A matrix of encodings, each the output's low bits of an unsigned T.
+  template <class T>
+  static encoding_store codes(T* c, std::size_t ldc) {
+    static_assert(std::is_unsigned_v<T>, "codes are unsigned integers");
+    return {c, ldc, [](void* base, std::size_t index, std::uint32_t bits) {
+              static_cast<T*>(base)[index] = static_cast<T>(bits);
+            }};
+  }
+};
+
 // The one implementation behind every entry: operands decoded to float32
 // (exact), A as M rows of K, B transposed as N rows of K. `store(i, j, bits)`
 // receives each output encoding.
-template <class Store>
-void matmul_decoded(table_id table, element_type ta, element_type tb, element_type tc,
-                    const std::vector<float>& a, const std::vector<float>& bt, std::size_t m,
-                    std::size_t n, std::size_t k, const matmul_options& o, Store store) {
+inline void matmul_decoded(table_id table, element_type ta, element_type tb, element_type tc,
+                           const std::vector<float>& a, const std::vector<float>& bt,
+                           std::size_t m, std::size_t n, std::size_t k, const matmul_options& o,
+                           const encoding_store& store) {
   check_request(table, ta, tb, tc, k, o);
   if (is_integer(ta) && is_integer(tb)) {  // I8 x I8 or U8 x U8 (an integer times a float is a float product)
     if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
@@ -194,10 +224,7 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
   detail::decode_operands(a, lda, b, ldb, m, n, k, [](auto v) { return to_float(v); },
                           [](auto v) { return to_float(v); }, a_values, b_columns);
   detail::matmul_decoded(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>, a_values,
-                         b_columns, m, n, k, options,
-                         [&](std::size_t i, std::size_t j, std::uint32_t bits) {
-                           c[i * ldc + j] = from_encoding<C>(bits);
-                         });
+                         b_columns, m, n, k, options, detail::encoding_store::values(c, ldc));
 }
 
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -245,9 +272,7 @@ inline void matmul(table_id table, element_type ta, element_type tb, element_typ
   detail::decode_operands(a, lda, b, ldb, m, n, k, [ta](std::uint32_t v) { return decode_bits(ta, v); },
                           [tb](std::uint32_t v) { return decode_bits(tb, v); }, a_values, b_columns);
   detail::matmul_decoded(table, ta, tb, tc, a_values, b_columns, m, n, k, options,
-                         [&](std::size_t i, std::size_t j, std::uint32_t bits) {
-                           c[i * ldc + j] = bits;
-                         });
+                         detail::encoding_store::codes(c, ldc));
 }
 
 }  // namespace mf::hybrid
