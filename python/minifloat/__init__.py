@@ -15,7 +15,7 @@ DequantizeLinear and Cast (``quantize_linear``, ``dequantize_linear``,
 
     >>> import numpy as np, minifloat as mf
     >>> q = mf.encode(np.array([0.3, 300, 1000], np.float32), "e4m3fn", saturate=True)
-    >>> mf.decode(q)
+    >>> mf.decode(q, "e4m3fn")  # the format may be left out where ml_dtypes typed q
     array([3.125e-01, 2.880e+02, 4.480e+02], dtype=float32)
 
 Data conventions (docs/python.md): FP8/FP6/FP4 arrays are ml_dtypes arrays
