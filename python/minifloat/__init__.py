@@ -173,28 +173,27 @@ class ValueTable:
         return len(self.bits)
 
 
+# The names of _core.encoding_classes' indices (mf::fpclassify's classes).
+_ENCODING_CLASSES = ("zero", "subnormal", "normal", "inf", "nan")
+
+
 def table(fmt: Any) -> ValueTable:
     """Every encoding of ``fmt`` and its value (the tool's ``table``):
     ``mf.table("e2m1fn").value`` is the 16 values of FP4 E2M1."""
     i = _format_id(fmt, "fmt")
-    facts = info(fmt)
+    name = _CANONICAL[i]
+    facts = info(name)
     codes = np.arange(1 << facts.bits, dtype=facts.codes_dtype)
-    value = decode(codes, fmt, dtype=np.float32)
     wide = codes.astype(np.uint32)
     mantissa = wide & ((1 << facts.mantissa_bits) - 1)
     exponent = (wide >> facts.mantissa_bits) & ((1 << facts.exponent_bits) - 1)
-    kind = np.full(len(codes), "normal", dtype="<U9")
-    if facts.has_subnormals:
-        kind[(exponent == 0) & (mantissa != 0)] = "subnormal"
-    kind[value == 0] = "zero"
-    kind[np.isinf(value)] = "inf"
-    kind[np.isnan(value)] = "nan"
     sign = (wide >> (facts.bits - 1)) & 1 if facts.signed else None
-    return ValueTable(format=_CANONICAL[i], bits=codes,
+    kind = np.array(_ENCODING_CLASSES)[np.array(_core.encoding_classes(i))]
+    return ValueTable(format=name, bits=codes,
                       sign=None if sign is None else sign.astype(np.uint8),
-                      exponent=exponent.astype(np.uint8 if facts.exponent_bits <= 8 else np.uint16),
+                      exponent=exponent.astype(np.uint8),  # at most 8 exponent bits
                       mantissa=mantissa.astype(np.uint16) if facts.mantissa_bits else None,
-                      kind=kind, value=value)
+                      kind=kind, value=decode(codes, name, dtype=np.float32))
 
 
 # ---------------------------------------------------------------------------

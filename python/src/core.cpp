@@ -274,16 +274,11 @@ bool visit_float_operand(hy::element_type t, F&& f) {
   }
 }
 
+// The same for a float output type: those operand types and FP32 (float).
 template <class F>
 bool visit_float_output(hy::element_type t, F&& f) {
-  switch (t) {
-    case hy::element_type::hf8: return f(mf::e4m3fn{}), true;
-    case hy::element_type::bf8: return f(mf::e5m2{}), true;
-    case hy::element_type::f16: return f(mf::binary16{}), true;
-    case hy::element_type::bf16: return f(mf::bfloat16{}), true;
-    case hy::element_type::f32: return f(0.0f), true;
-    default: return false;
-  }
+  if (t == hy::element_type::f32) return f(0.0f), true;
+  return visit_float_operand(t, f);
 }
 
 // Float operands (FP8, FP16, BF16) through the typed entry
@@ -824,6 +819,25 @@ NB_MODULE(_core, m) {
     nb::dict d;
     visit_format(id, [&](auto t) { d = describe<decltype(t)>(); });
     return d;
+  });
+  // mf::fpclassify of every encoding of format `id`, in code order, as an
+  // index into ("zero", "subnormal", "normal", "inf", "nan").
+  m.def("encoding_classes", [](int id) {
+    std::vector<std::uint8_t> classes;
+    visit_format(id, [&](auto t) {
+      using T = decltype(t);
+      using S = typename T::storage_type;
+      for (std::uint32_t code = 0; code < (std::uint32_t{1} << T::format::bits); ++code) {
+        switch (mf::fpclassify(T::from_bits(static_cast<S>(code)))) {
+          case FP_ZERO: classes.push_back(0); break;
+          case FP_SUBNORMAL: classes.push_back(1); break;
+          case FP_NORMAL: classes.push_back(2); break;
+          case FP_INFINITE: classes.push_back(3); break;
+          default: classes.push_back(4); break;
+        }
+      }
+    });
+    return classes;
   });
 
   m.def("encode", &encode, nb::arg("input").noconvert(), nb::arg("source"),
