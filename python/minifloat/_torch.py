@@ -26,10 +26,9 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
-try:
-    import ml_dtypes as _ml_dtypes
-except ImportError:  # pragma: no cover - exercised where ml_dtypes is missing
-    _ml_dtypes = None
+# Imported by the package's __init__ after the functions it wraps, so the
+# package's dtype lookup exists by then.
+from . import _typed_dtype
 
 # The torch dtypes with a format of the library, by their torch name; the
 # format's ml_dtypes name is the same.
@@ -46,10 +45,10 @@ def _is_tensor(x: Any) -> bool:
     return torch is not None and isinstance(x, torch.Tensor)
 
 
-def _numpy_dtype(name: str, codes: Any) -> np.dtype:
-    if _ml_dtypes is not None and hasattr(_ml_dtypes, name):
-        return np.dtype(getattr(_ml_dtypes, name))
-    return np.dtype(codes)
+def _typed_or_codes(name: str, codes: Any) -> np.dtype:
+    """The ml_dtypes dtype `name`, or the codes' dtype without ml_dtypes."""
+    typed = _typed_dtype(name)
+    return np.dtype(codes) if typed is None else typed
 
 
 def to_numpy(t: Any, arg: str) -> np.ndarray:
@@ -61,9 +60,9 @@ def to_numpy(t: Any, arg: str) -> np.ndarray:
     t = t.detach()
     name = str(t.dtype).replace("torch.", "")
     if name in _FLOAT8_NAMES:
-        return t.view(torch.uint8).numpy().view(_numpy_dtype(name, np.uint8))
+        return t.view(torch.uint8).numpy().view(_typed_or_codes(name, np.uint8))
     if t.dtype == torch.bfloat16:
-        return t.view(torch.int16).numpy().view(_numpy_dtype("bfloat16", np.uint16))
+        return t.view(torch.int16).numpy().view(_typed_or_codes("bfloat16", np.uint16))
     try:
         return t.numpy()
     except TypeError as e:
