@@ -11,6 +11,8 @@
 //                      load, then convert): the fast form, the one the
 //                      ratios use; hw_f16_mem/... the memory-operand forms
 //   .../scalar/...     the scalar loop (the library's scalar conversion)
+//   decode_route/...   one AVX-512 byte route of the e5m2 decode (table or
+//                      binary16), forced whatever the dispatch picks here
 // Names: <kernel>/<format>/<mode>/<isa>/<size>. Items = elements converted;
 // bytes = bytes read + bytes written. bench/bulk_compare.py prints the ratios.
 #include <benchmark/benchmark.h>
@@ -79,6 +81,28 @@ void bench_decode(benchmark::State& state, mf::target::isa isa, std::size_t n,
   }
   set_counters(state, n, n * sizeof(S), n * sizeof(float));
 }
+
+#if MF_HAS_AVX512_KERNELS
+// One AVX-512 byte route of the e5m2 decode, forced: the dispatch picks the
+// route by the CPU's vendor and the size (bulk/avx512.hpp), so that one
+// machine measures both.
+template <mf::bulk::avx512::byte_route Route>
+void bench_decode_route(benchmark::State& state, std::size_t n) {
+  if (!mf::target::detail::cpu().avx512vbmi) {
+    state.SkipWithError("no AVX-512 VBMI on this CPU");
+    return;
+  }
+  aligned_buffer<std::uint8_t> in(n);
+  aligned_buffer<float> out(n);
+  fill_codes(in.data, n);
+  for (auto _ : state) {
+    mf::bulk::avx512::decode_bytes<mf::e5m2, Route>(in.data, out.data, n);
+    benchmark::DoNotOptimize(out.data);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, n, n * sizeof(float));
+}
+#endif
 
 // The other sources and targets of sources.hpp: `run` converts n elements
 // of In (raw codes, or fill_floats' values converted) into Out.
@@ -471,6 +495,18 @@ void register_all() {
         "hw_f16/decode/f16c" + suffix, n_decode, false);
     register_baseline<std::uint16_t, float, hw_f16_mem_decode_f16c>(
         "hw_f16_mem/decode/f16c" + suffix, n_decode, false);
+#endif
+#if MF_HAS_AVX512_KERNELS
+    benchmark::RegisterBenchmark(("decode_route/e5m2/table/avx512" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_decode_route<mf::bulk::avx512::byte_route::table>(
+                                       s, n_decode);
+                                 });
+    benchmark::RegisterBenchmark(("decode_route/e5m2/binary16/avx512" + suffix).c_str(),
+                                 [=](benchmark::State& s) {
+                                   bench_decode_route<mf::bulk::avx512::byte_route::binary16>(
+                                       s, n_decode);
+                                 });
 #endif
     for (mf::target::isa isa : isas) {
       if (!mf::target::isa_supported(isa)) continue;

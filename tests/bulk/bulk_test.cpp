@@ -194,8 +194,8 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLengthsAndOffsets, mft::all_format_list
 // Decoding every bit pattern of the storage type (the bits above a sub-byte
 // format's width are ignored, as by from_bits), at every length 0..300 and
 // offset 0..3 as well.
-MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft::format_names) {
-  using Fmt = TypeParam;
+template <class Fmt, class Decode>
+void check_decode_every_pattern(Decode decode, const char* what) {
   using S = typename Fmt::storage_type;
   const std::size_t count = std::size_t{1} << (8 * sizeof(S));
   std::vector<S> in(count);
@@ -205,10 +205,9 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft
     expected[b] = reference_decode_bits<Fmt>(static_cast<unsigned>(b));
   }
   std::vector<float> out(count);
-  mft::bulk_decode<Fmt>(in.data(), out.data(), count);
+  decode(in.data(), out.data(), count);
   for (std::size_t b = 0; b < count; ++b) {
-    ASSERT_EQ(float_bits(out[b]), expected[b])
-        << mf::target::isa_name(isa) << " pattern 0x" << std::hex << b;
+    ASSERT_EQ(float_bits(out[b]), expected[b]) << what << " pattern 0x" << std::hex << b;
   }
   constexpr std::size_t kMax = 300, kGuard = 40;
   std::vector<S> cycle(kMax + 4);
@@ -219,16 +218,24 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft
     for (std::size_t n = 0; n <= kMax; ++n) {
       std::vector<float> buffer(kMax + 2 * kGuard, bits_float(0xDEADBEEFu));
       float* dst = buffer.data() + kGuard + offset;
-      mft::bulk_decode<Fmt>(cycle.data() + offset, dst, n);
+      decode(cycle.data() + offset, dst, n);
       for (std::size_t k = 0; k < buffer.size(); ++k) {
         const bool inside = k >= kGuard + offset && k < kGuard + offset + n;
         const std::uint32_t want =
             inside ? expected[cycle[offset + (k - kGuard - offset)]] : 0xDEADBEEFu;
         ASSERT_EQ(float_bits(buffer[k]), want)
-            << mf::target::isa_name(isa) << " n=" << n << " offset=" << offset << " k=" << k;
+            << what << " n=" << n << " offset=" << offset << " k=" << k;
       }
     }
   }
+}
+
+MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft::format_names) {
+  using S = typename TypeParam::storage_type;
+  const auto decode = [](const S* in, float* out, std::size_t n) {
+    mft::bulk_decode<TypeParam>(in, out, n);
+  };
+  check_decode_every_pattern<TypeParam>(decode, mf::target::isa_name(isa));
 }
 
 // Outputs past the non-temporal threshold (streaming stores after an
@@ -265,8 +272,8 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLargeOutputs, mft::all_format_list, mft
 
 // Outputs past the non-temporal threshold (streaming stores after an
 // aligning head), at misaligned starts.
-MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft::format_names) {
-  using Fmt = TypeParam;
+template <class Fmt, class Decode>
+void check_decode_large_outputs(Decode decode, const char* what) {
   using S = typename Fmt::storage_type;
   const std::size_t n = (std::size_t{8} << 20) / sizeof(float) + 77;
   std::vector<S> in(n + 4);
@@ -279,7 +286,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft
   }
   for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
     std::vector<float> out(n + 8, bits_float(0xDEADBEEFu));
-    mft::bulk_decode<Fmt>(in.data() + offset, out.data() + offset, n);
+    decode(in.data() + offset, out.data() + offset, n);
     std::vector<std::uint32_t> got(out.size()), want(out.size(), 0xDEADBEEFu);
     for (std::size_t k = 0; k < out.size(); ++k) got[k] = float_bits(out[k]);
     for (std::size_t k = offset; k < offset + n; ++k) {
@@ -287,10 +294,47 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft
     }
     const long long at = first_difference(got.data(), want.data(), got.size());
     const std::size_t k = at < 0 ? 0 : static_cast<std::size_t>(at);
-    ASSERT_LT(at, 0) << mf::target::isa_name(isa) << " offset " << offset << " k=" << k
-                     << ": got 0x" << std::hex << got[k] << ", expected 0x" << want[k];
+    ASSERT_LT(at, 0) << what << " offset " << offset << " k=" << k << ": got 0x" << std::hex
+                     << got[k] << ", expected 0x" << want[k];
   }
 }
+
+MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft::format_names) {
+  using S = typename TypeParam::storage_type;
+  const auto decode = [](const S* in, float* out, std::size_t n) {
+    mft::bulk_decode<TypeParam>(in, out, n);
+  };
+  check_decode_large_outputs<TypeParam>(decode, mf::target::isa_name(isa));
+}
+
+#if MF_HAS_AVX512_KERNELS
+// Each AVX-512 byte decode route called directly, so that a machine with
+// VBMI runs every route whichever one its dispatch picks (the route depends
+// on the CPU's vendor): e5m2 through binary16 and through the table, every
+// pattern at every length and offset, whatever MXCSR holds (vcvtph2ps
+// ignores DAZ), and past the non-temporal threshold.
+template <class Fmt, mf::bulk::avx512::byte_route Route>
+void check_byte_route(const char* what) {
+  const auto decode = [](const std::uint8_t* in, float* out, std::size_t n) {
+    mf::bulk::avx512::decode_bytes<Fmt, Route>(in, out, n);
+  };
+  check_decode_every_pattern<Fmt>(decode, what);
+  const unsigned saved = _mm_getcsr();
+  for (unsigned bits : {0x6000u, 0x0040u, 0x8000u, 0x8040u | 0x2000u}) {
+    _mm_setcsr((saved & ~0xE040u) | bits);
+    check_decode_every_pattern<Fmt>(decode, what);
+    _mm_setcsr(saved);
+  }
+  check_decode_large_outputs<Fmt>(decode, what);
+}
+
+TEST(BulkDecodeRoutes, Avx512ByteRoutes) {
+  if (!mf::target::detail::cpu().avx512vbmi) GTEST_SKIP() << "no AVX-512 VBMI on this CPU";
+  using mf::bulk::avx512::byte_route;
+  check_byte_route<mf::e5m2, byte_route::binary16>("e5m2 through binary16");
+  check_byte_route<mf::e5m2, byte_route::table>("e5m2 through the table");
+}
+#endif
 
 TEST(BulkDispatch, NeverSelectsAMissingIsa) {
   const mf::target::isa previous = mf::target::active_isa();

@@ -200,20 +200,140 @@ MF_TARGET_AVX512VBMI inline std::size_t decode_table_loop(const std::uint8_t* in
   return i;
 }
 
-template <class Fmt>
-MF_TARGET_AVX512VBMI inline void decode_table_path(const std::uint8_t* in, float* out,
-                                                   std::size_t n) {
+// ---- decode through binary16 (AVX-512 VBMI), e5m2 on Intel cores --------
+// An e5m2 encoding is the top byte of the binary16 (IEEE 754) of its value,
+// so byte b decodes exactly as vcvtph2ps of the half b << 8, NaN aside: the
+// conversion keeps a NaN's payload (0x7D00 -> 0x7FE00000), where the scalar
+// decode gives the quiet NaN 0x7FC00000 with the input's sign, so NaN bytes
+// become sign | 0x7E (the half 0x7E00) first.
+//
+// Why this route, and only on Intel and in L1: on an Intel Xeon (family 6
+// model 207) the table decode above and the register form of vcvtph2ps
+// compete for the one shuffle port every byte -> float widening needs
+// (about 11 shuffles per 64 elements for the table), while the *memory*
+// form of vcvtph2ps converts without it. So the halves are widened with two
+// vpermb, stored to a 128-byte buffer and converted from memory: 1.4-1.55x
+// the table's speed while input and output fit the L1 data cache, but
+// 0.7-0.9x past it, where the two extra stores per 64 elements wait in the
+// store buffer behind the outputs' misses (docs/performance.md). On AMD
+// cores the memory forms of the f16 conversions are the slow ones
+// (docs/performance.md, Zen 5) and the table decode measured 0.77-0.79x of
+// vcvtph2ps in L1 (Zen 4), so they keep the table.
+template <class F>
+inline constexpr bool encodings_are_binary16_top_byte =
+    F::is_signed && F::has_subnormals && F::exponent_bits == 5 && F::mantissa_bits == 2 &&
+    F::bias == 15 && F::encoding == specials::ieee;
+
+// Byte positions of vpermb that put input byte j into the top byte of 16-bit
+// lane j (low bytes zeroed by the mask): first elements 0..31, then 32..63.
+struct half_positions {
+  alignas(64) std::uint8_t low_elements[64];
+  alignas(64) std::uint8_t high_elements[64];
+};
+constexpr half_positions make_half_positions() {
+  half_positions p{};
+  for (unsigned j = 0; j < 64; ++j) {
+    p.low_elements[j] = static_cast<std::uint8_t>(j / 2);
+    p.high_elements[j] = static_cast<std::uint8_t>(32 + j / 2);
+  }
+  return p;
+}
+inline constexpr half_positions binary16_half_positions = make_half_positions();
+
+// The float bits of 16 binary16 values in memory (64-byte aligned).
+MF_TARGET_AVX512 inline __m512i halves_to_floats(const std::uint16_t* halves) {
+  return _mm512_castps_si512(
+      _mm512_cvtph_ps(_mm256_load_si256(reinterpret_cast<const __m256i*>(halves))));
+}
+
+template <class Fmt, bool Stream>
+MF_TARGET_AVX512VBMI inline std::size_t decode_binary16_loop(const std::uint8_t* in,
+                                                             float* out, std::size_t n) {
+  static_assert(encodings_are_binary16_top_byte<typename Fmt::format>, "e5m2's layout");
+  const __m512i low_elements = _mm512_load_si512(binary16_half_positions.low_elements);
+  const __m512i high_elements = _mm512_load_si512(binary16_half_positions.high_elements);
+  const __mmask64 top_bytes = 0xAAAAAAAAAAAAAAAAull;
+  const __m512i magnitude = _mm512_set1_epi8(0x7F);
+  const __m512i infinity = _mm512_set1_epi8(0x7C);
+  const __m512i quiet_nan = _mm512_set1_epi8(0x7E);
+  struct {
+    alignas(64) std::uint16_t bits[64];
+  } halves;
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m512i bytes = _mm512_loadu_si512(in + i);
+    const __mmask64 nan = _mm512_cmpgt_epu8_mask(_mm512_and_si512(bytes, magnitude), infinity);
+    // (bytes & ~magnitude) | quiet_nan: the sign kept.
+    bytes = _mm512_mask_mov_epi8(bytes, nan,
+                                 _mm512_ternarylogic_epi32(bytes, magnitude, quiet_nan, 0xBA));
+    _mm512_store_si512(halves.bits,
+                       _mm512_maskz_permutexvar_epi8(top_bytes, low_elements, bytes));
+    _mm512_store_si512(halves.bits + 32,
+                       _mm512_maskz_permutexvar_epi8(top_bytes, high_elements, bytes));
+    // The compiler must not forward the stored halves in registers (the
+    // register form is what this route avoids): it reloads them, and the
+    // loads fold into vcvtph2ps.
+    __asm__("" : "+m"(halves));
+    // Written out: g++ -O2 keeps a loop over the four, and reloads the
+    // vpermb indices in every iteration.
+    store_floats<Stream>(out + i, halves_to_floats(halves.bits));
+    store_floats<Stream>(out + i + 16, halves_to_floats(halves.bits + 16));
+    store_floats<Stream>(out + i + 32, halves_to_floats(halves.bits + 32));
+    store_floats<Stream>(out + i + 48, halves_to_floats(halves.bits + 48));
+  }
+  if constexpr (Stream) _mm_sfence();
+  return i;
+}
+
+// The byte decodes that run in blocks of 64 elements (none: the formats and
+// CPUs that take decode_generic).
+enum class byte_route { none, table, binary16 };
+
+template <class Fmt, byte_route Route, bool Stream>
+MF_TARGET_AVX512VBMI inline std::size_t decode_blocks(const std::uint8_t* in, float* out,
+                                                      std::size_t n) {
+  static_assert(Route != byte_route::none, "a byte route");
+  if constexpr (Route == byte_route::table) {
+    return decode_table_loop<Fmt, Stream>(in, out, n);
+  } else {
+    return decode_binary16_loop<Fmt, Stream>(in, out, n);
+  }
+}
+
+// Whole blocks through Route; outputs past the non-temporal threshold with
+// streaming stores after a head that aligns them to 64 bytes; the head and
+// the tail through decode_generic.
+template <class Fmt, byte_route Route>
+MF_TARGET_AVX512VBMI inline void decode_bytes(const std::uint8_t* in, float* out,
+                                              std::size_t n) {
   std::size_t head = 0;
   const auto address = reinterpret_cast<std::uintptr_t>(out);
   if (n * sizeof(float) >= nontemporal_threshold_bytes && address % sizeof(float) == 0) {
-    // Align the output to 64 bytes for the streaming stores.
     head = ((64 - address % 64) % 64) / sizeof(float);
     decode_generic<Fmt>(in, out, head);
-    head += decode_table_loop<Fmt, true>(in + head, out + head, n - head);
+    head += decode_blocks<Fmt, Route, true>(in + head, out + head, n - head);
   } else {
-    head = decode_table_loop<Fmt, false>(in, out, n);
+    head = decode_blocks<Fmt, Route, false>(in, out, n);
   }
   decode_generic<Fmt>(in + head, out + head, n - head);
+}
+
+// The byte decode of n elements of Fmt on this CPU (none: decode_generic).
+template <class Fmt>
+inline byte_route byte_route_of(std::size_t n) {
+  using F = typename Fmt::format;
+  if constexpr (F::bits <= 8) {
+    if (!target::active_optional_features().avx512vbmi) return byte_route::none;
+    const bool fits_l1 = n * (sizeof(float) + 1) <= target::detail::caches().l1d;
+    if (encodings_are_binary16_top_byte<F> && fits_l1 &&
+        target::detail::cpu().vendor == target::detail::cpu_vendor::intel) {
+      return byte_route::binary16;
+    }
+    return lanes::decode_table_of<F>().exact ? byte_route::table : byte_route::none;
+  } else {
+    (void)n;
+    return byte_route::none;
+  }
 }
 
 template <class Fmt>
@@ -221,8 +341,12 @@ MF_TARGET_AVX512 inline void decode(const typename Fmt::storage_type* in,
                                     float* out, std::size_t n) {
   using F = typename Fmt::format;
   if constexpr (F::bits <= 8) {
-    if (n >= 64 && target::active_optional_features().avx512vbmi && lanes::decode_table_of<F>().exact) {
-      return decode_table_path<Fmt>(in, out, n);
+    if (n >= 64) {
+      const byte_route route = byte_route_of<Fmt>(n);
+      if constexpr (encodings_are_binary16_top_byte<F>) {
+        if (route == byte_route::binary16) return decode_bytes<Fmt, byte_route::binary16>(in, out, n);
+      }
+      if (route == byte_route::table) return decode_bytes<Fmt, byte_route::table>(in, out, n);
     }
   }
   decode_generic<Fmt>(in, out, n);

@@ -18,7 +18,13 @@ namespace mf {
 namespace target {
 namespace detail {
 
+// Whose core it is: the instruction sets are the same, the costs are not,
+// and some kernels pick their route by it (each says why, with the
+// measurement).
+enum class cpu_vendor { other, intel, amd };
+
 struct cpu_features {
+  cpu_vendor vendor = cpu_vendor::other;
   bool avx2 = false;
   bool avx512 = false;
   bool avx512vbmi = false;
@@ -36,8 +42,18 @@ inline unsigned long long read_xcr0() noexcept {
   return (static_cast<unsigned long long>(edx) << 32) | eax;
 }
 
+// CPUID leaf 0's vendor string, EBX first: "GenuineIntel", "AuthenticAMD".
+inline cpu_vendor read_vendor() noexcept {
+  unsigned r[4] = {0, 0, 0, 0};
+  __cpuid(0, r[0], r[1], r[2], r[3]);
+  if (r[1] == 0x756E6547u) return cpu_vendor::intel;  // "Genu"
+  if (r[1] == 0x68747541u) return cpu_vendor::amd;    // "Auth"
+  return cpu_vendor::other;
+}
+
 inline cpu_features detect_cpu() noexcept {
   cpu_features f;
+  f.vendor = read_vendor();
   // cpuid writes all four registers; the leaves read here need only some,
   // and an array keeps nvcc from warning about the others.
   unsigned r[4] = {0, 0, 0, 0};
@@ -112,7 +128,7 @@ inline cache_sizes detect_caches() noexcept {
   cache_sizes sizes;
   unsigned r[4] = {0, 0, 0, 0};
   __cpuid(0, r[0], r[1], r[2], r[3]);
-  const bool amd = r[1] == 0x68747541u;  // "Auth"enticAMD
+  const bool amd = read_vendor() == cpu_vendor::amd;
   const unsigned leaf = amd ? 0x8000001Du : 4u;
   const unsigned max_leaf = amd ? __get_cpuid_max(0x80000000u, nullptr) : r[0];
   if (max_leaf < leaf) return sizes;
