@@ -215,10 +215,11 @@ MF_TARGET_AVX512VBMI inline std::size_t decode_table_loop(const std::uint8_t* in
 // vpermb, stored to a 128-byte buffer and converted from memory: 1.4-1.55x
 // the table's speed while input and output fit the L1 data cache, but
 // 0.7-0.9x past it, where the two extra stores per 64 elements wait in the
-// store buffer behind the outputs' misses (docs/performance.md). On AMD
-// cores the memory forms of the f16 conversions are the slow ones
-// (docs/performance.md, Zen 5) and the table decode measured 0.77-0.79x of
-// vcvtph2ps in L1 (Zen 4), so they keep the table.
+// store buffer behind the outputs' misses (docs/performance.md). AMD cores
+// keep the table: it measured 0.77-0.79x of vcvtph2ps in L1 on a Zen 4,
+// above the 0.50-0.54x this route reaches on the Xeon; the route itself has
+// not been timed on an AMD core (the decode_route rows of bench/bulk_bench
+// do that).
 template <class F>
 inline constexpr bool encodings_are_binary16_top_byte =
     F::is_signed && F::has_subnormals && F::exponent_bits == 5 && F::mantissa_bits == 2 &&
