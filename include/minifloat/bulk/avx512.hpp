@@ -218,8 +218,8 @@ MF_TARGET_AVX512VBMI inline std::size_t decode_table_loop(const std::uint8_t* in
 // store buffer behind the outputs' misses (docs/performance.md). AMD cores
 // keep the table: it measured 0.77-0.79x of vcvtph2ps in L1 on a Zen 4,
 // above the 0.50-0.54x this route reaches on the Xeon; the route itself has
-// not been timed on an AMD core (the decode_route rows of bench/bulk_bench
-// do that).
+// not been timed on an AMD core (the decode_route rows of
+// bench/bulk_bench.cpp time both routes, forced).
 template <class F>
 inline constexpr bool encodings_are_binary16_top_byte =
     F::is_signed && F::has_subnormals && F::exponent_bits == 5 && F::mantissa_bits == 2 &&
@@ -345,7 +345,9 @@ MF_TARGET_AVX512 inline void decode(const typename Fmt::storage_type* in,
     if (n >= 64) {
       const byte_route route = byte_route_of<Fmt>(n);
       if constexpr (encodings_are_binary16_top_byte<F>) {
-        if (route == byte_route::binary16) return decode_bytes<Fmt, byte_route::binary16>(in, out, n);
+        if (route == byte_route::binary16) {
+          return decode_bytes<Fmt, byte_route::binary16>(in, out, n);
+        }
       }
       if (route == byte_route::table) return decode_bytes<Fmt, byte_route::table>(in, out, n);
     }
