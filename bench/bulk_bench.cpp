@@ -433,12 +433,9 @@ void register_baseline(const std::string& name, std::size_t n, bool needs_avx512
 // its conversion from memory, without the NaN step (wrong bits for NaN
 // inputs: a timing only).
 MF_TARGET_AVX512VBMI void decode_route_bound(const std::uint8_t* in, float* out, std::size_t n) {
-  alignas(64) std::uint8_t low[64], high[64];
-  for (unsigned j = 0; j < 64; ++j) {
-    low[j] = static_cast<std::uint8_t>(j / 2);
-    high[j] = static_cast<std::uint8_t>(32 + j / 2);
-  }
-  const __m512i low_elements = _mm512_load_si512(low), high_elements = _mm512_load_si512(high);
+  const auto& positions = mf::bulk::avx512::binary16_half_positions;
+  const __m512i low_elements = _mm512_load_si512(positions.low_elements);
+  const __m512i high_elements = _mm512_load_si512(positions.high_elements);
   struct {
     alignas(64) std::uint16_t bits[64];
   } halves;
@@ -461,7 +458,8 @@ MF_TARGET_AVX512VBMI void decode_route_bound(const std::uint8_t* in, float* out,
   }
 }
 
-template <mf::bulk::avx512::byte_route Route>
+// Decode: a route of the library or the bound above, on a CPU with VBMI.
+template <void (*Decode)(const std::uint8_t*, float*, std::size_t)>
 void bench_decode_route(benchmark::State& state, std::size_t n) {
   if (!mf::target::detail::cpu().avx512vbmi) {
     state.SkipWithError("no AVX-512 VBMI on this CPU");
@@ -471,11 +469,7 @@ void bench_decode_route(benchmark::State& state, std::size_t n) {
   aligned_buffer<float> out(n);
   fill_codes(in.data, n);
   for (auto _ : state) {
-    if constexpr (Route == mf::bulk::avx512::byte_route::none) {
-      decode_route_bound(in.data, out.data, n);
-    } else {
-      mf::bulk::avx512::decode_bytes<mf::e5m2, Route>(in.data, out.data, n);
-    }
+    Decode(in.data, out.data, n);
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
   }
@@ -536,20 +530,20 @@ void register_all() {
         "hw_f16_mem/decode/f16c" + suffix, n_decode, false);
 #endif
 #if MF_HAS_AVX512_KERNELS
-    benchmark::RegisterBenchmark(("decode_route/e5m2/table/avx512" + suffix).c_str(),
-                                 [=](benchmark::State& s) {
-                                   bench_decode_route<mf::bulk::avx512::byte_route::table>(
-                                       s, n_decode);
-                                 });
-    benchmark::RegisterBenchmark(("decode_route/e5m2/binary16/avx512" + suffix).c_str(),
-                                 [=](benchmark::State& s) {
-                                   bench_decode_route<mf::bulk::avx512::byte_route::binary16>(
-                                       s, n_decode);
-                                 });
+    using mf::bulk::avx512::byte_route;
+    benchmark::RegisterBenchmark(
+        ("decode_route/e5m2/table/avx512" + suffix).c_str(), [=](benchmark::State& s) {
+          bench_decode_route<mf::bulk::avx512::decode_bytes<mf::e5m2, byte_route::table>>(
+              s, n_decode);
+        });
+    benchmark::RegisterBenchmark(
+        ("decode_route/e5m2/binary16/avx512" + suffix).c_str(), [=](benchmark::State& s) {
+          bench_decode_route<mf::bulk::avx512::decode_bytes<mf::e5m2, byte_route::binary16>>(
+              s, n_decode);
+        });
     benchmark::RegisterBenchmark(("decode_route/e5m2/bound_no_nan/avx512" + suffix).c_str(),
                                  [=](benchmark::State& s) {
-                                   bench_decode_route<mf::bulk::avx512::byte_route::none>(
-                                       s, n_decode);
+                                   bench_decode_route<decode_route_bound>(s, n_decode);
                                  });
 #endif
     for (mf::target::isa isa : isas) {

@@ -325,10 +325,11 @@ inline byte_route byte_route_of(std::size_t n) {
   using F = typename Fmt::format;
   if constexpr (F::bits <= 8) {
     if (!target::active_optional_features().avx512vbmi) return byte_route::none;
-    const bool fits_l1 = n * (sizeof(float) + 1) <= target::detail::caches().l1d;
-    if (encodings_are_binary16_top_byte<F> && fits_l1 &&
-        target::detail::cpu().vendor == target::detail::cpu_vendor::intel) {
-      return byte_route::binary16;
+    if constexpr (encodings_are_binary16_top_byte<F>) {
+      if (target::detail::cpu().vendor == target::detail::cpu_vendor::intel &&
+          n * (sizeof(float) + 1) <= target::detail::caches().l1d) {
+        return byte_route::binary16;
+      }
     }
     return lanes::decode_table_of<F>().exact ? byte_route::table : byte_route::none;
   } else {
