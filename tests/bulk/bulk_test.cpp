@@ -194,6 +194,12 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLengthsAndOffsets, mft::all_format_list
 // Decoding every bit pattern of the storage type (the bits above a sub-byte
 // format's width are ignored, as by from_bits), at every length 0..300 and
 // offset 0..3 as well.
+// mf::bulk::decode through the dispatch (the ISA the test selected).
+template <class Fmt>
+void dispatched_decode(const typename Fmt::storage_type* in, float* out, std::size_t n) {
+  mft::bulk_decode<Fmt>(in, out, n);
+}
+
 template <class Fmt, class Decode>
 void check_decode_every_pattern(Decode decode, const char* what) {
   using S = typename Fmt::storage_type;
@@ -231,11 +237,7 @@ void check_decode_every_pattern(Decode decode, const char* what) {
 }
 
 MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft::format_names) {
-  using S = typename TypeParam::storage_type;
-  const auto decode = [](const S* in, float* out, std::size_t n) {
-    mft::bulk_decode<TypeParam>(in, out, n);
-  };
-  check_decode_every_pattern<TypeParam>(decode, mf::target::isa_name(isa));
+  check_decode_every_pattern<TypeParam>(dispatched_decode<TypeParam>, mf::target::isa_name(isa));
 }
 
 // Outputs past the non-temporal threshold (streaming stores after an
@@ -300,11 +302,7 @@ void check_decode_large_outputs(Decode decode, const char* what) {
 }
 
 MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft::format_names) {
-  using S = typename TypeParam::storage_type;
-  const auto decode = [](const S* in, float* out, std::size_t n) {
-    mft::bulk_decode<TypeParam>(in, out, n);
-  };
-  check_decode_large_outputs<TypeParam>(decode, mf::target::isa_name(isa));
+  check_decode_large_outputs<TypeParam>(dispatched_decode<TypeParam>, mf::target::isa_name(isa));
 }
 
 #if MF_HAS_AVX512_KERNELS
