@@ -286,11 +286,11 @@ bool visit_float_output(hy::element_type t, F&& f) {
 // minifloat object is exactly its encoding), so that no operand or result is
 // widened to the run-time entry's uint32 codes: at 1024^3 those three copies
 // cost 2 to 3 ms, a seventh of the fastest FP8 model's time. Each array must
-// hold its type's storage (1 or 2 bytes an element). The table enters the computation only through its checks (the
-// accepted types and the multiple of K, matmul_options.hpp's
-// check_request), so a request the asked table accepts runs with
-// Table = any, and one it rejects goes to the run-time entry, which says
-// why. Returns false where this path does not apply.
+// hold its type's storage (1 or 2 bytes an element). The table enters the
+// computation only through its checks (the accepted types and the multiple
+// of K, matmul_options.hpp's check_request), so a request the asked table
+// accepts runs with Table = any, and one it rejects goes to the run-time
+// entry, which says why. Returns false where this path does not apply.
 bool typed_matmul(hy::table_id table, hy::element_type ta, hy::element_type tb,
                   hy::element_type tc, const in_array& a, const in_array& b, void* c,
                   std::size_t m, std::size_t n, std::size_t k, const hy::matmul_options& o) {
