@@ -9,7 +9,7 @@
 #include "../simd/x86/avx512/integer_ops.hpp"
 #include "../target/dispatch.hpp"
 #include "../lanes/decode_table.hpp"
-#include "prefetch.hpp"
+#include "../target/prefetch.hpp"
 #include "scalar.hpp"
 
 #if MF_HAS_X86_KERNELS
@@ -104,7 +104,7 @@ MF_TARGET_AVX512 inline std::size_t encode_streamed_blocks(const float* in,
                                                            std::size_t n) {
   using F = typename Fmt::format;
   static_assert(sizeof(typename Fmt::storage_type) == 1, "one-byte encodings");
-  const mf::bulk::detail::input_prefetch prefetch(in, n);
+  const mf::target::detail::input_prefetch prefetch(in, n);
   std::size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     prefetch.ahead_of(i, 64);

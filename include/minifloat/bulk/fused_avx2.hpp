@@ -11,7 +11,7 @@
 #include "avx2.hpp"
 #include "fused_scalar.hpp"
 #include "philox_simd.hpp"
-#include "prefetch.hpp"
+#include "../target/prefetch.hpp"
 #include "stochastic_avx2.hpp"
 
 #if MF_HAS_X86_KERNELS

@@ -14,7 +14,7 @@
 #include "avx512.hpp"
 #include "fused_scalar.hpp"
 #include "philox_simd.hpp"
-#include "prefetch.hpp"
+#include "../target/prefetch.hpp"
 #include "stochastic_avx512.hpp"
 
 #if MF_HAS_X86_KERNELS

@@ -17,7 +17,7 @@
 #include "fused_scalar.hpp"
 #include "neon.hpp"
 #include "philox_simd.hpp"
-#include "prefetch.hpp"
+#include "../target/prefetch.hpp"
 #include "stochastic_neon.hpp"
 
 #if MF_HAS_NEON_KERNELS

@@ -17,6 +17,7 @@
 #include "scale.hpp"
 #include "x86_lanes.hpp"
 #include "../target/dispatch.hpp"
+#include "../target/prefetch.hpp"
 
 #if MF_HAS_X86_KERNELS
 
@@ -163,6 +164,7 @@ MF_TARGET_AVX512 inline void quantize_mode(const float* in, std::size_t blocks,
   constexpr std::size_t k = Fmt::block_size;
   constexpr std::size_t vectors = k / 16;
   const __m512i magnitude = splat(0x7FFFFFFFu);
+  const mf::target::detail::input_prefetch prefetch(in, blocks * k);
   std::size_t j = 0;
   // 16 blocks at a time: their amaxes in one vector, the scale rule on it.
   for (; j + 16 <= blocks; j += 16) {
@@ -170,6 +172,7 @@ MF_TARGET_AVX512 inline void quantize_mode(const float* in, std::size_t blocks,
     MF_UNROLL
     for (std::size_t b = 0; b < 16; ++b) {
       const float* p = in + (j + b) * k;
+      prefetch.ahead_of((j + b) * k, k);
       m[b] = _mm512_and_si512(_mm512_loadu_si512(p), magnitude);
       for (std::size_t t = 1; t < vectors; ++t) {
         m[b] = _mm512_max_epu32(m[b], _mm512_and_si512(_mm512_loadu_si512(p + 16 * t), magnitude));

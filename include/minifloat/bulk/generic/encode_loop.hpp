@@ -11,14 +11,14 @@
 // the storage type) and group_check_below_min_normal (whether a stochastic
 // group first asks if a lane is below the format's min normal, a choice
 // measured per ISA); no include guard, on purpose. The includer has
-// included prefetch.hpp before opening the region.
+// included target/prefetch.hpp before opening the region.
 //
 // The loop takes a group of four vectors at a time (enough independent work
 // to hide the latency of one vector's steps), 512 elements a step; the
 // last, partial step runs through the same code from a zero-padded copy. A
 // stochastic encode's steps each start on a Philox block boundary of the
 // random stream, the elements before the first boundary taking the scalar
-// kernel. The input is requested a fixed distance ahead (prefetch.hpp): from
+// kernel. The input is requested a fixed distance ahead (target/prefetch.hpp): from
 // memory, the loop otherwise waits for it.
 
 #include "binary16_lanes.hpp"
@@ -166,7 +166,7 @@ inline std::uint32_t encode_fused_loop(const float* in, typename Fmt::storage_ty
   // The group's code appears once: the last, partial step runs through the
   // same loop from a zero-padded copy (a zero encodes without side effects
   // and adds nothing to the maximum), in whole groups.
-  const mf::bulk::detail::input_prefetch prefetch(in, n);
+  const mf::target::detail::input_prefetch prefetch(in, n);
   float padded_in[step];
   S padded_out[step];
   for (std::size_t i = head; i < n; i += step, block += random.layout.blocks_per_step) {

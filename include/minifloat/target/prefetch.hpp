@@ -1,5 +1,5 @@
-// Software prefetch of an encode's input, a fixed distance ahead of the
-// loop that reads it.
+// Software prefetch of a kernel's input, a fixed distance ahead of the
+// loop that reads it (the encodes of bulk/ and the MX quantize).
 //
 // Why: an encode reads four bytes for each byte it writes and does tens of
 // instructions per element, so once its input comes from memory it
@@ -8,30 +8,31 @@
 // (family 6 model 207): without this, the AVX-512 nearest-even encode of 64
 // MiB of output ran at 0.66-0.69x of a plain load-and-store loop over the
 // same bytes, and with it at 0.93-1.02x (docs/performance.md, "Encode from
-// memory"). In the caches the requests cost a load-port slot per 64 bytes
-// and measured nothing.
+// memory").
 #pragma once
 
 #include <cstddef>
 
 #include "../config.hpp"
-#include "../target/cpu.hpp"
+#include "cpu.hpp"
 
 namespace mf {
-namespace bulk {
+namespace target {
 namespace detail {
 
 // How far ahead of the element being encoded the input is requested: enough
 // to cover a memory latency (about 100 ns) at one core's bandwidth with room
-// to spare; 4-16 KiB measured the same on the Xeon above.
+// to spare; 4-16 KiB measured the same on the Xeon above. The lines are
+// asked for with low temporal locality (prefetcht2 on x86: into the L2, not
+// the L1), which measured 3-5 % faster there than into the L1.
 inline constexpr std::size_t prefetch_distance_bytes = 8192;
+inline constexpr int prefetch_locality = 1;  // __builtin_prefetch's 0..3
 inline constexpr std::size_t prefetch_line_bytes = 64;
 
 // The requests of one call's loop over in[0, n). They are made only when
 // the input is larger than the core's L2 (CPUID; 1 MiB where the CPU does
-// not say): inside the L2 the loads find their lines soon enough, and there
-// the requests measured a 4-6 % loss (the same Xeon, the encodes through
-// binary16).
+// not say): inside the L2 the loads find their lines soon enough, and the
+// requests would only take load slots.
 class input_prefetch {
  public:
   input_prefetch(const float* in, std::size_t n) noexcept
@@ -47,7 +48,7 @@ class input_prefetch {
     const char* from = reinterpret_cast<const char*>(in_ + at + ahead);
     for (std::size_t b = 0; b < count * sizeof(float); b += prefetch_line_bytes) {
 #if defined(__GNUC__) || defined(__clang__)
-      __builtin_prefetch(from + b, 0, 3);
+      __builtin_prefetch(from + b, 0, prefetch_locality);
 #else
       (void)from;
 #endif
@@ -56,7 +57,7 @@ class input_prefetch {
 
  private:
   static std::size_t l2_bytes() noexcept {
-    const std::size_t reported = target::detail::caches().l2;
+    const std::size_t reported = caches().l2;
     return reported != 0 ? reported : std::size_t{1} << 20;
   }
 
@@ -66,5 +67,5 @@ class input_prefetch {
 };
 
 }  // namespace detail
-}  // namespace bulk
+}  // namespace target
 }  // namespace mf
