@@ -6,8 +6,8 @@
 // alternates between computing and waiting unless the loads are requested
 // early. The hardware prefetchers did not keep ahead of it on an Intel Xeon
 // (family 6 model 207): without this, the AVX-512 nearest-even encode of 64
-// MiB of output ran at 0.66-0.69x of a plain load-and-store loop over the
-// same bytes, and with it at 0.93-1.02x (docs/performance.md, "Encode from
+// MiB of output ran at 0.65-0.66x of a plain load-and-store loop over the
+// same bytes, and with it at 0.93-0.97x (docs/performance.md, "Encode from
 // memory").
 #pragma once
 

@@ -18,8 +18,8 @@
 // last, partial step runs through the same code from a zero-padded copy. A
 // stochastic encode's steps each start on a Philox block boundary of the
 // random stream, the elements before the first boundary taking the scalar
-// kernel. The input is requested a fixed distance ahead (target/prefetch.hpp): from
-// memory, the loop otherwise waits for it.
+// kernel. The input is requested a fixed distance ahead
+// (target/prefetch.hpp): from memory, the loop otherwise waits for it.
 
 #include "binary16_lanes.hpp"
 
