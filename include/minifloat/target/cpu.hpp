@@ -42,24 +42,33 @@ inline unsigned long long read_xcr0() noexcept {
   return (static_cast<unsigned long long>(edx) << 32) | eax;
 }
 
-// CPUID leaf 0's vendor string, EBX first: "GenuineIntel", "AuthenticAMD".
-inline cpu_vendor read_vendor() noexcept {
+// What CPUID leaf 0 says: the highest basic leaf (EAX) and whose core it
+// is (the vendor string, EBX first: "GenuineIntel", "AuthenticAMD").
+struct basic_identity {
+  unsigned max_leaf = 0;
+  cpu_vendor vendor = cpu_vendor::other;
+};
+
+inline basic_identity read_basic_identity() noexcept {
   unsigned r[4] = {0, 0, 0, 0};
   __cpuid(0, r[0], r[1], r[2], r[3]);
-  if (r[1] == 0x756E6547u) return cpu_vendor::intel;  // "Genu"
-  if (r[1] == 0x68747541u) return cpu_vendor::amd;    // "Auth"
-  return cpu_vendor::other;
+  basic_identity id;
+  id.max_leaf = r[0];
+  if (r[1] == 0x756E6547u) id.vendor = cpu_vendor::intel;  // "Genu"
+  if (r[1] == 0x68747541u) id.vendor = cpu_vendor::amd;    // "Auth"
+  return id;
 }
 
 inline cpu_features detect_cpu() noexcept {
   cpu_features f;
-  f.vendor = read_vendor();
+  const basic_identity id = read_basic_identity();
+  f.vendor = id.vendor;
   // cpuid writes all four registers; the leaves read here need only some,
   // and an array keeps nvcc from warning about the others.
   unsigned r[4] = {0, 0, 0, 0};
   unsigned& b = r[1];
   unsigned& c = r[2];
-  if (__get_cpuid_max(0, nullptr) < 7) return f;
+  if (id.max_leaf < 7) return f;
   __cpuid_count(1, 0, r[0], r[1], r[2], r[3]);
   const bool osxsave = (c >> 27) & 1u;
   const bool avx = (c >> 28) & 1u;
@@ -127,10 +136,10 @@ struct cache_sizes {
 inline cache_sizes detect_caches() noexcept {
   cache_sizes sizes;
   unsigned r[4] = {0, 0, 0, 0};
-  __cpuid(0, r[0], r[1], r[2], r[3]);
-  const bool amd = read_vendor() == cpu_vendor::amd;
+  const basic_identity id = read_basic_identity();
+  const bool amd = id.vendor == cpu_vendor::amd;
   const unsigned leaf = amd ? 0x8000001Du : 4u;
-  const unsigned max_leaf = amd ? __get_cpuid_max(0x80000000u, nullptr) : r[0];
+  const unsigned max_leaf = amd ? __get_cpuid_max(0x80000000u, nullptr) : id.max_leaf;
   if (max_leaf < leaf) return sizes;
   for (unsigned sub = 0; sub < 16; ++sub) {
     __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
