@@ -2,9 +2,9 @@
 // over one ISA's 32-bit integer operations (simd/<arch>/<isa>/
 // integer_ops.hpp). Included inside a target region, in the per-ISA
 // namespace of the module that uses it (bulk/avx2.hpp, bulk/avx512.hpp,
-// bulk/neon.hpp, mx/x86_lanes.hpp), so it compiles to that ISA's
-// instructions; no include guard, on purpose. Needs constants.hpp and
-// MF_FORCE_INLINE (config.hpp) declared before the region.
+// bulk/neon.hpp, mx/x86_lanes.hpp, mx/neon_lanes.hpp), so it compiles to
+// that ISA's instructions; no include guard, on purpose. Needs constants.hpp
+// and MF_FORCE_INLINE (config.hpp) declared before the region.
 //
 // Exact for every encoding: a normal moves its fields into place and
 // rebiases the exponent; a subnormal is magnitude * 2^(emin - M) (exact in

@@ -3,9 +3,9 @@
 // ISA's 32-bit integer operations (simd/<arch>/<isa>/integer_ops.hpp).
 // Included inside a target region, in the per-ISA namespace of the module
 // that uses it (bulk/avx2.hpp, bulk/avx512.hpp, bulk/neon.hpp,
-// mx/x86_lanes.hpp), so it compiles to that ISA's instructions; no include
-// guard, on purpose. Needs constants.hpp and MF_FORCE_INLINE (config.hpp)
-// declared before the region.
+// mx/x86_lanes.hpp, mx/neon_lanes.hpp), so it compiles to that ISA's
+// instructions; no include guard, on purpose. Needs constants.hpp and
+// MF_FORCE_INLINE (config.hpp) declared before the region.
 //
 // Vectors stay in locals and reference parameters, never in structs or
 // arrays, so that a scalable-vector ISA (SVE, RVV) can use the same source.

@@ -102,9 +102,10 @@ using const_element_span =
 
 namespace detail {
 
-// The block formats the SIMD kernels (quantize_avx512.hpp,
-// dequantize_avx2.hpp, dequantize_avx512.hpp) cover: float elements of 8 or
-// 4 bits, blocks of a multiple of 16.
+// The block formats the SIMD kernels (generic/quantize_loop.hpp,
+// generic/dequantize_loop.hpp, dequantize_avx512.hpp) cover: float elements
+// of 8 or 4 bits, blocks of a multiple of 16 (a whole number of vectors on
+// every ISA).
 template <class Fmt>
 inline constexpr bool simd_kernels_cover =
     !element_traits<typename Fmt::element>::is_integer && Fmt::block_size % 16 == 0 &&

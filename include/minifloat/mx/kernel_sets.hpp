@@ -10,11 +10,11 @@
 
 #include "../target/dispatch.hpp"
 #include "block.hpp"
-#include "dequantize_avx2.hpp"
 #include "dequantize_avx512.hpp"
+#include "neon_lanes.hpp"
 #include "packing_avx512.hpp"
-#include "quantize_avx512.hpp"
 #include "scale.hpp"
+#include "x86_lanes.hpp"
 
 namespace mf {
 namespace mx {
@@ -34,23 +34,31 @@ struct block_kernels {
   };
   template <isa I>
   static constexpr kernel_set row(isa_tag<I>) noexcept {
-    return {nullptr, nullptr};  // scalar, NEON: the scalar kernels do it all
+    return {nullptr, nullptr};  // scalar: the scalar kernels do it all
   }
 #if MF_HAS_X86_KERNELS
   static constexpr kernel_set row(isa_tag<isa::avx2>) noexcept {
     if constexpr (simd_kernels_cover<Fmt>) {
-      return {nullptr, &avx2::dequantize<Fmt>};
+      return {&avx2::quantize<Fmt>, &avx2::dequantize<Fmt>};
     } else {
       return {nullptr, nullptr};
     }
   }
   static constexpr kernel_set row(isa_tag<isa::avx512>) noexcept {
-    kernel_set set{nullptr, nullptr};
-    if constexpr (simd_kernels_cover<Fmt>) set.quantize = &avx512::quantize<Fmt>;
     if constexpr (simd_kernels_cover<Fmt>) {
-      set.dequantize = &avx512::dequantize<Fmt>;
+      return {&avx512::quantize<Fmt>, &avx512::dequantize<Fmt>};
+    } else {
+      return {nullptr, nullptr};
     }
-    return set;
+  }
+#endif
+#if MF_HAS_NEON_KERNELS
+  static constexpr kernel_set row(isa_tag<isa::neon>) noexcept {
+    if constexpr (simd_kernels_cover<Fmt>) {
+      return {&neon::quantize<Fmt>, &neon::dequantize<Fmt>};
+    } else {
+      return {nullptr, nullptr};
+    }
   }
 #endif
 };

@@ -1,10 +1,10 @@
 // MX quantize (float32 -> scales + elements) and dequantize, in the tensor
-// layout and the array-of-blocks layout of block.hpp. The AVX-512 kernels
-// (quantize_avx512.hpp, dequantize_avx512.hpp) run for MXFP8 and MXFP4
-// with blocks of a multiple of 16 when mf::target::active_isa() is avx512,
-// and dequantize_avx2.hpp's dequantize when it is avx2; everything else
-// (and a partial last block) takes the scalar path. All give the same bytes
-// and floats.
+// layout and the array-of-blocks layout of block.hpp. For MXFP8 and MXFP4
+// with blocks of a multiple of 16, the SIMD kernels of the active ISA
+// (kernel_sets.hpp: generic/quantize_loop.hpp and generic/dequantize_loop.hpp
+// on AVX2, AVX-512 and NEON, with dequantize_avx512.hpp on AVX-512) take the
+// whole blocks; everything else (and a partial last block) takes the scalar
+// path. All give the same bytes and floats.
 // Argument order as everywhere in the library: (inputs, outputs, n,
 // options).
 #pragma once

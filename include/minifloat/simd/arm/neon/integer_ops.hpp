@@ -1,5 +1,5 @@
 // NEON (AArch64 Advanced SIMD) operations on four 32-bit integer lanes, for
-// the generic bulk kernels (bulk/generic/). NEON is baseline on AArch64: no
+// the generic kernels (lanes/, bulk/generic/, mx/generic/). NEON is baseline on AArch64: no
 // target region. A mask is a vector of all-ones / all-zero lanes.
 #pragma once
 
@@ -61,8 +61,67 @@ struct int32_ops {
     v2 = vmovl_u16(vget_low_u16(high));
     v3 = vmovl_u16(vget_high_u16(high));
   }
+  // One vector of 1- or 2-byte encodings (four of them), zero-extended to
+  // the lanes.
+  template <class S>
+  static MF_FORCE_INLINE vec load_widened(const S* in) noexcept {
+    static_assert(sizeof(S) == 1 || sizeof(S) == 2, "one or two byte encodings");
+    if constexpr (sizeof(S) == 1) {
+      std::uint32_t word = 0;
+      __builtin_memcpy(&word, in, 4);
+      return vmovl_u16(vget_low_u16(vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(word)))));
+    } else {
+      return vmovl_u16(vld1_u16(reinterpret_cast<const std::uint16_t*>(in)));
+    }
+  }
   static MF_FORCE_INLINE vec max_unsigned(vec a, vec b) noexcept { return vmaxq_u32(a, b); }
   static MF_FORCE_INLINE std::uint32_t reduce_max_unsigned(vec a) noexcept { return vmaxvq_u32(a); }
+  // Lane b of the result: the largest lane of m[b], by pairwise maxima.
+  static MF_FORCE_INLINE vec reduce_max_each(const vec (&m)[lanes]) noexcept {
+    return vpmaxq_u32(vpmaxq_u32(m[0], m[1]), vpmaxq_u32(m[2], m[3]));
+  }
+  // The low bytes of the lanes (each below 256) to out[0..4).
+  static MF_FORCE_INLINE void store_low_bytes(void* out, vec a) noexcept {
+    const uint16x4_t half = vmovn_u32(a);
+    const std::uint32_t word =
+        vget_lane_u32(vreinterpret_u32_u8(vmovn_u16(vcombine_u16(half, half))), 0);
+    __builtin_memcpy(out, &word, 4);
+  }
+  // Lanes below 16, two to a byte (lane 2i in the low nibble of byte i), to
+  // out[0..2): the packed FP4 layout.
+  static MF_FORCE_INLINE void store_nibble_pairs(void* out, vec a) noexcept {
+    // The low byte of doubleword i becomes lane 2i | lane 2i+1 << 4.
+    const uint64x2_t q = vreinterpretq_u64_u32(a);
+    const uint32x2_t pairs = vmovn_u64(vorrq_u64(q, vshrq_n_u64(q, 28)));
+    const uint16x4_t half = vmovn_u32(vcombine_u32(pairs, pairs));
+    const std::uint16_t word =
+        vget_lane_u16(vreinterpret_u16_u8(vmovn_u16(vcombine_u16(half, half))), 0);
+    __builtin_memcpy(out, &word, 2);
+  }
+  // A table of 8 lanes for lookup8: two registers, looked up by byte.
+  using table8 = uint8x16x2_t;
+  static MF_FORCE_INLINE table8 make_table8(const std::uint32_t (&entries)[8]) noexcept {
+    return {{vreinterpretq_u8_u32(vld1q_u32(entries)),
+             vreinterpretq_u8_u32(vld1q_u32(entries + 4))}};
+  }
+  // Lane i: entry (index_i mod 8) of the table: the four bytes of entry e
+  // are bytes 4e..4e+3 of the pair.
+  static MF_FORCE_INLINE vec lookup8(table8 table, vec index) noexcept {
+    const uint32x4_t bytes = vaddq_u32(vmulq_u32(vandq_u32(index, vdupq_n_u32(7)),
+                                                 vdupq_n_u32(0x04040404u)),
+                                       vdupq_n_u32(0x03020100u));
+    return vreinterpretq_u32_u8(vqtbl2q_u8(table, vreinterpretq_u8_u32(bytes)));
+  }
+  // in[0..2) spread over the 4 lanes, the inverse of store_nibble_pairs:
+  // lane 2i holds the low nibble of byte i in its bits 0..3, lane 2i+1 the
+  // high nibble. The bits above are not cleared (a caller that needs the
+  // bare codes masks them).
+  static MF_FORCE_INLINE vec load_nibbles(const void* in) noexcept {
+    std::uint16_t word = 0;
+    __builtin_memcpy(&word, in, 2);
+    static constexpr std::int32_t right_shifts[4] = {0, -4, -8, -12};
+    return vshlq_u32(vdupq_n_u32(word), vld1q_s32(right_shifts));
+  }
   // a | (b & c).
   static MF_FORCE_INLINE vec bit_or_and(vec a, vec b, vec c) noexcept {
     return vorrq_u32(a, vandq_u32(b, c));

@@ -1,8 +1,8 @@
-// AVX2 operations on eight 32-bit integer lanes, for the generic bulk
-// kernels (bulk/generic/). A mask is a vector of all-ones / all-zero lanes.
-// equal / less / greater are signed: the generic kernels use them only on
-// lanes below 2^31 (magnitudes of encodings and float bit patterns);
-// less_unsigned compares the whole 32 bits.
+// AVX2 operations on eight 32-bit integer lanes, for the generic kernels
+// (lanes/, bulk/generic/, mx/generic/). A mask is a vector of all-ones /
+// all-zero lanes. equal / less / greater are signed: the generic kernels
+// use them only on lanes below 2^31 (magnitudes of encodings and float bit
+// patterns); less_unsigned compares the whole 32 bits.
 #pragma once
 
 #include <cstdint>
@@ -104,6 +104,65 @@ struct int32_ops {
     const __m128i quarter = _mm_max_epu32(half, _mm_shuffle_epi32(half, 0x4E));
     return static_cast<std::uint32_t>(
         _mm_cvtsi128_si32(_mm_max_epu32(quarter, _mm_shuffle_epi32(quarter, 0xB1))));
+  }
+  // Lane b of the result: the largest lane (unsigned) of m[b]. Pairs of
+  // vectors are merged with in-lane unpacks (dwords, then qwords), then the
+  // two 128-bit halves, each step halving the vector count.
+  static MF_FORCE_INLINE vec reduce_max_each(const vec (&m)[lanes]) noexcept {
+    __m256i t[4];
+    MF_UNROLL
+    for (int i = 0; i < 4; ++i) {
+      t[i] = _mm256_max_epu32(_mm256_unpacklo_epi32(m[2 * i], m[2 * i + 1]),
+                              _mm256_unpackhi_epi32(m[2 * i], m[2 * i + 1]));
+    }
+    __m256i u[2];
+    MF_UNROLL
+    for (int i = 0; i < 2; ++i) {
+      u[i] = _mm256_max_epu32(_mm256_unpacklo_epi64(t[2 * i], t[2 * i + 1]),
+                              _mm256_unpackhi_epi64(t[2 * i], t[2 * i + 1]));
+    }
+    return _mm256_max_epu32(_mm256_permute2x128_si256(u[0], u[1], 0x20),
+                            _mm256_permute2x128_si256(u[0], u[1], 0x31));
+  }
+  // The low bytes of the lanes (each below 256) to out[0..8).
+  static MF_FORCE_INLINE void store_low_bytes(void* out, vec a) noexcept {
+    // Bytes 0..3 of each 128-bit half: the low bytes of its four lanes.
+    const __m256i b = _mm256_shuffle_epi8(
+        a, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8,
+                            12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
+    _mm_storel_epi64(static_cast<__m128i*>(out),
+                     _mm_unpacklo_epi32(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1)));
+  }
+  // Lanes below 16, two to a byte (lane 2i in the low nibble of byte i), to
+  // out[0..4): the packed FP4 layout.
+  static MF_FORCE_INLINE void store_nibble_pairs(void* out, vec a) noexcept {
+    // The low byte of qword i becomes lane 2i | lane 2i+1 << 4.
+    const __m256i pairs = _mm256_or_si256(a, _mm256_srli_epi64(a, 28));
+    const __m256i b = _mm256_shuffle_epi8(
+        pairs, _mm256_setr_epi8(0, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 8,
+                                -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
+    const int word = _mm_cvtsi128_si32(
+        _mm_unpacklo_epi16(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1)));
+    __builtin_memcpy(out, &word, 4);
+  }
+  // A table of 8 lanes for lookup8: one register.
+  using table8 = __m256i;
+  static MF_FORCE_INLINE table8 make_table8(const std::uint32_t (&entries)[8]) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(entries));
+  }
+  // Lane i: entry (index_i mod 8) of the table.
+  static MF_FORCE_INLINE vec lookup8(table8 table, vec index) noexcept {
+    return _mm256_permutevar8x32_epi32(table, index);  // reads the low 3 bits
+  }
+  // in[0..4) spread over the 8 lanes, the inverse of store_nibble_pairs:
+  // lane 2i holds the low nibble of byte i in its bits 0..3, lane 2i+1 the
+  // high nibble. The bits above are not cleared (a caller that needs the
+  // bare codes masks them).
+  static MF_FORCE_INLINE vec load_nibbles(const void* in) noexcept {
+    int word = 0;
+    __builtin_memcpy(&word, in, 4);
+    const __m256i q = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(word));
+    return _mm256_or_si256(q, _mm256_slli_epi64(q, 28));
   }
   static MF_FORCE_INLINE mask equal(vec a, vec b) noexcept { return _mm256_cmpeq_epi32(a, b); }
   static MF_FORCE_INLINE mask less(vec a, vec b) noexcept { return _mm256_cmpgt_epi32(b, a); }

@@ -1,5 +1,5 @@
-// AVX-512 operations on sixteen 32-bit integer lanes, for the generic bulk
-// kernels (bulk/generic/). A mask is an opmask register (__mmask16).
+// AVX-512 operations on sixteen 32-bit integer lanes, for the generic
+// kernels (lanes/, bulk/generic/, mx/generic/). A mask is an opmask register (__mmask16).
 #pragma once
 
 #include <cstdint>
@@ -87,6 +87,42 @@ struct int32_ops {
   static MF_FORCE_INLINE vec max_unsigned(vec a, vec b) noexcept { return _mm512_max_epu32(a, b); }
   static MF_FORCE_INLINE std::uint32_t reduce_max_unsigned(vec a) noexcept {
     return static_cast<std::uint32_t>(_mm512_reduce_max_epu32(a));
+  }
+  // Lane b of the result: the largest lane (unsigned) of m[b]. Pairs of
+  // vectors are merged with in-lane unpacks, then 128-bit lanes with
+  // shuffles, each step halving the vector count.
+  static MF_FORCE_INLINE vec reduce_max_each(const vec (&m)[lanes]) noexcept {
+    __m512i t[8];
+    MF_UNROLL
+    for (int i = 0; i < 8; ++i) {
+      t[i] = _mm512_max_epu32(_mm512_unpacklo_epi32(m[2 * i], m[2 * i + 1]),
+                              _mm512_unpackhi_epi32(m[2 * i], m[2 * i + 1]));
+    }
+    __m512i u[4];
+    MF_UNROLL
+    for (int i = 0; i < 4; ++i) {
+      u[i] = _mm512_max_epu32(_mm512_unpacklo_epi64(t[2 * i], t[2 * i + 1]),
+                              _mm512_unpackhi_epi64(t[2 * i], t[2 * i + 1]));
+    }
+    __m512i v[2];
+    MF_UNROLL
+    for (int i = 0; i < 2; ++i) {
+      v[i] = _mm512_max_epu32(_mm512_shuffle_i32x4(u[2 * i], u[2 * i + 1], 0x88),
+                              _mm512_shuffle_i32x4(u[2 * i], u[2 * i + 1], 0xDD));
+    }
+    return _mm512_max_epu32(_mm512_shuffle_i32x4(v[0], v[1], 0x88),
+                            _mm512_shuffle_i32x4(v[0], v[1], 0xDD));
+  }
+  // The low bytes of the lanes (each below 256) to out[0..16).
+  static MF_FORCE_INLINE void store_low_bytes(void* out, vec a) noexcept {
+    _mm_storeu_si128(static_cast<__m128i*>(out), _mm512_cvtepi32_epi8(a));
+  }
+  // Lanes below 16, two to a byte (lane 2i in the low nibble of byte i), to
+  // out[0..8): the packed FP4 layout.
+  static MF_FORCE_INLINE void store_nibble_pairs(void* out, vec a) noexcept {
+    // Lane 2i sits in the low dword of a qword, lane 2i+1 in the high one.
+    const __m512i pairs = _mm512_or_si512(a, _mm512_srli_epi64(a, 28));
+    _mm_storel_epi64(static_cast<__m128i*>(out), _mm512_cvtepi64_epi8(pairs));
   }
   // Compares of lanes below 2^31 (the generic kernels' magnitudes, exponent
   // fields and encodings): unsigned here, signed in the AVX2 set; alike there.
