@@ -37,16 +37,17 @@ inline std::string_view class_name(value_class c) {
   return "?";
 }
 
+// The class of an encoding: the library's mf::fpclassify, in the tool's
+// words.
 template <class T>
 constexpr value_class classify(std::uint32_t encoding) {
-  using format = typename T::format;
-  if (format::is_nan(encoding)) return value_class::nan;
-  if (format::is_inf(encoding)) return value_class::inf;
-  const std::uint32_t magnitude = encoding & format::magnitude_mask;
-  if (!format::has_subnormals) return value_class::normal;  // e8m0fnu: no zero
-  if (magnitude == 0) return value_class::zero;
-  return (magnitude >> format::mantissa_bits) == 0 ? value_class::subnormal
-                                                   : value_class::normal;
+  switch (mf::fpclassify(T::from_bits(static_cast<typename T::storage_type>(encoding)))) {
+    case FP_NAN: return value_class::nan;
+    case FP_INFINITE: return value_class::inf;
+    case FP_ZERO: return value_class::zero;
+    case FP_SUBNORMAL: return value_class::subnormal;
+    default: return value_class::normal;
+  }
 }
 
 // The exact value of an encoding (every value of every format is a float).
