@@ -52,9 +52,11 @@ TEST(DispatchTable, EachX86RowHoldsItsOwnKernels) {
   EXPECT_EQ(kernels_of<format_free>(isa::avx2).amax_bits, &a2::amax_bits);
   EXPECT_EQ(kernels_of<format_free>(isa::avx2).narrow_to_odd,
             &mf::bulk::detail::narrow_to_odd_scalar);
-  // MX: quantize on AVX-512 only, dequantize on both, packing on AVX-512.
-  EXPECT_EQ(kernels_of<mx_blocks>(isa::avx2).quantize, nullptr);
-  EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).dequantize, nullptr);
+  // MX: the generic block loops on AVX2, packing on AVX-512 only.
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::avx2).quantize,
+            &mf::mx::avx2::quantize<mf::mx::mxfp8_e4m3>);
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::avx2).dequantize,
+            &mf::mx::avx2::dequantize<mf::mx::mxfp8_e4m3>);
   EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::avx2).pack_fp6, nullptr);
   // The MatMul tiles.
   namespace hk = mf::hybrid::kernels;
@@ -79,6 +81,7 @@ TEST(DispatchTable, Avx512RowHoldsItsOwnKernels) {
   EXPECT_EQ(kernels_of<mx_blocks>(isa::avx512).quantize,
             &mf::mx::avx512::quantize<mf::mx::mxfp8_e4m3>);
   EXPECT_NE(kernels_of<mx_blocks>(isa::avx512).dequantize, nullptr);
+  EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).quantize, kernels_of<mx_blocks>(isa::avx512).quantize);
   EXPECT_NE(kernels_of<mx_blocks>(isa::avx2).dequantize,
             kernels_of<mx_blocks>(isa::avx512).dequantize);
   EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::avx512).pack_fp6,
@@ -103,6 +106,10 @@ TEST(DispatchTable, NeonRowHoldsTheNeonKernels) {
   EXPECT_EQ(kernels_of<wide>(isa::neon).decode, &n::decode<mf::bfloat16>);
   EXPECT_EQ(kernels_of<fused>(isa::neon), (&n::encode_fused<mf::e5m2, true, true, false>));
   EXPECT_EQ(kernels_of<format_free>(isa::neon).amax_bits, &n::amax_bits);
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::neon).quantize,
+            &mf::mx::neon::quantize<mf::mx::mxfp8_e4m3>);
+  EXPECT_EQ(kernels_of<mx_blocks>(isa::neon).dequantize,
+            &mf::mx::neon::dequantize<mf::mx::mxfp8_e4m3>);
   // x86 is not compiled here: those rows are the scalar one.
   EXPECT_EQ(kernels_of<plain>(isa::avx2), kernels_of<plain>(isa::scalar));
 }
