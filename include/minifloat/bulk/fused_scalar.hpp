@@ -17,6 +17,7 @@
 #include "../scalar_convert.hpp"
 #include "../lanes/magnitude_bits.hpp"
 #include "mode_dispatch.hpp"
+#include "scalar.hpp"
 
 namespace mf {
 namespace bulk {
@@ -97,11 +98,7 @@ template <class Fmt>
 inline void decode_scaled(const typename Fmt::storage_type* in, float* out,
                           std::size_t n, float scale) {
   using F = typename Fmt::format;
-  for (std::size_t i = 0; i < n; ++i) {
-    out[i] = mf::detail::decode_to_float<F>(
-                 static_cast<unsigned>(in[i]) & (F::magnitude_mask | F::sign_mask)) *
-             scale;
-  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = decode_one<F>(in[i]) * scale;
 }
 
 // Integer max of |x| bits; with finite_only, NaN and Inf are skipped.

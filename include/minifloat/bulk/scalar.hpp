@@ -12,6 +12,7 @@
 #include "../rounding.hpp"
 #include "../scalar_convert.hpp"
 #include "../lanes/constants.hpp"
+#include "../lanes/decode_table.hpp"
 #include "mode_dispatch.hpp"
 
 namespace mf {
@@ -48,14 +49,23 @@ inline void encode(const float* in, typename Fmt::storage_type* out, std::size_t
   });
 }
 
+// The value of one encoding: formats of 8 bits or fewer through their
+// table of values (lanes/decode_table.hpp: one load, no branch), wider
+// ones through the scalar decode.
+template <class F>
+MF_FORCE_INLINE float decode_one(unsigned encoding) {
+  if constexpr (F::bits <= 8) {
+    return lanes::value_table_of<F>.value[encoding & 0xFFu];
+  } else {
+    return mf::detail::decode_to_float<F>(encoding & (F::magnitude_mask | F::sign_mask));
+  }
+}
+
 template <class Fmt>
 inline void decode(const typename Fmt::storage_type* in, float* out,
                    std::size_t n) {
   using F = typename Fmt::format;
-  for (std::size_t i = 0; i < n; ++i) {
-    out[i] = mf::detail::decode_to_float<F>(
-        static_cast<unsigned>(in[i]) & (F::magnitude_mask | F::sign_mask));
-  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = decode_one<F>(in[i]);
 }
 
 }  // namespace scalar

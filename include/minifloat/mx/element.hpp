@@ -9,6 +9,7 @@
 
 #include "../convert.hpp"
 #include "../formats.hpp"
+#include "../lanes/decode_table.hpp"
 
 namespace mf {
 namespace mx {
@@ -110,32 +111,6 @@ constexpr std::uint8_t encode_element(std::uint32_t scaled_bits) noexcept {
   }
 }
 
-namespace detail {
-
-// Every code's value, so that decoding a code is one load. At most 256
-// floats; the decode's branches (normal or subnormal) mispredict on data
-// where both are common, such as FP4's 0 and 0.5 among its normals: the
-// scalar MXFP4 dequantize ran at half speed once the data outgrew what the
-// branch predictor could learn.
-template <class Elem>
-struct element_values {
-  float value[1u << element_traits<Elem>::bits];
-};
-
-template <class Elem>
-constexpr element_values<Elem> make_element_values() noexcept {
-  element_values<Elem> table{};
-  for (unsigned code = 0; code < (1u << element_traits<Elem>::bits); ++code) {
-    table.value[code] = static_cast<float>(Elem::from_bits(static_cast<std::uint8_t>(code)));
-  }
-  return table;
-}
-
-template <class Elem>
-inline constexpr element_values<Elem> element_value_table = make_element_values<Elem>();
-
-}  // namespace detail
-
 // The element's value (without the block scale), exactly.
 template <class Elem>
 constexpr float decode_element(std::uint8_t code) noexcept {
@@ -143,8 +118,10 @@ constexpr float decode_element(std::uint8_t code) noexcept {
     const int p = code < 128 ? static_cast<int>(code) : static_cast<int>(code) - 256;
     return static_cast<float>(p) * 0.015625f;  // exact: 2^-6
   } else {
-    constexpr unsigned code_mask = (1u << element_traits<Elem>::bits) - 1u;
-    return detail::element_value_table<Elem>.value[code & code_mask];
+    // One load (lanes/decode_table.hpp): the scalar MXFP4 dequantize ran at
+    // half speed with the branching decode once the data outgrew what the
+    // branch predictor could learn (FP4's 0 and 0.5 among its normals).
+    return lanes::value_table_of<typename element_traits<Elem>::format>.value[code];
   }
 }
 
