@@ -305,17 +305,12 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeLargeOutputs, mft::all_format_list, mft
   check_decode_large_outputs<TypeParam>(dispatched_decode<TypeParam>, mf::target::isa_name(isa));
 }
 
-#if MF_HAS_AVX512_KERNELS
-// Each AVX-512 byte decode route called directly, so that a machine with
-// VBMI runs every route whichever one its dispatch picks (the route depends
-// on the CPU's vendor): e5m2 through binary16 and through the table, every
-// pattern at every length and offset, whatever MXCSR holds (vcvtph2ps
-// ignores DAZ), and past the non-temporal threshold.
-template <class Fmt, mf::bulk::avx512::byte_route Route>
-void check_byte_route(const char* what) {
-  const auto decode = [](const std::uint8_t* in, float* out, std::size_t n) {
-    mf::bulk::avx512::decode_bytes<Fmt, Route>(in, out, n);
-  };
+#if MF_HAS_X86_KERNELS
+// A decode route called directly: every pattern at every length and
+// offset, whatever MXCSR holds (vcvtph2ps ignores DAZ), and past the
+// non-temporal threshold.
+template <class Fmt, class Decode>
+void check_decode_route(Decode decode, const char* what) {
   check_decode_every_pattern<Fmt>(decode, what);
   const unsigned saved = _mm_getcsr();
   for (unsigned bits : {0x6000u, 0x0040u, 0x8000u, 0x8040u | 0x2000u}) {
@@ -324,6 +319,30 @@ void check_byte_route(const char* what) {
     _mm_setcsr(saved);
   }
   check_decode_large_outputs<Fmt>(decode, what);
+}
+
+// The AVX2 decode of e5m2, through binary16 (F16C).
+TEST(BulkDecodeRoutes, Avx2Binary16Route) {
+  if (!mf::target::isa_supported(mf::target::isa::avx2)) GTEST_SKIP() << "no AVX2 on this CPU";
+  check_decode_route<mf::e5m2>(
+      [](const std::uint8_t* in, float* out, std::size_t n) {
+        mf::bulk::avx2::decode<mf::e5m2>(in, out, n);
+      },
+      "avx2 e5m2 through binary16");
+}
+#endif
+
+#if MF_HAS_AVX512_KERNELS
+// Each AVX-512 byte decode route called directly, so that a machine with
+// VBMI runs every route whichever one its dispatch picks (the route depends
+// on the CPU's vendor): e5m2 through binary16 and through the table.
+template <class Fmt, mf::bulk::avx512::byte_route Route>
+void check_byte_route(const char* what) {
+  check_decode_route<Fmt>(
+      [](const std::uint8_t* in, float* out, std::size_t n) {
+        mf::bulk::avx512::decode_bytes<Fmt, Route>(in, out, n);
+      },
+      what);
 }
 
 TEST(BulkDecodeRoutes, Avx512ByteRoutes) {

@@ -223,11 +223,6 @@ MF_TARGET_AVX512VBMI inline std::size_t decode_table_loop(const std::uint8_t* in
 // above the 0.50-0.54x this route reaches on the Xeon; the route itself has
 // not been timed on an AMD core (the decode_route rows of
 // bench/bulk_bench.cpp time both routes, forced).
-template <class F>
-inline constexpr bool encodings_are_binary16_top_byte =
-    F::is_signed && F::has_subnormals && F::exponent_bits == 5 && F::mantissa_bits == 2 &&
-    F::bias == 15 && F::encoding == specials::ieee;
-
 // Byte positions of vpermb that put input byte j into the top byte of 16-bit
 // lane j (low bytes zeroed by the mask): first elements 0..31, then 32..63.
 struct half_positions {
@@ -253,7 +248,7 @@ MF_TARGET_AVX512 inline __m512i halves_to_floats(const std::uint16_t* halves) {
 template <class Fmt, bool Stream>
 MF_TARGET_AVX512VBMI inline std::size_t decode_binary16_loop(const std::uint8_t* in,
                                                              float* out, std::size_t n) {
-  static_assert(encodings_are_binary16_top_byte<typename Fmt::format>, "e5m2's layout");
+  static_assert(lanes::encodings_are_binary16_top_byte<typename Fmt::format>, "e5m2's layout");
   const __m512i low_elements = _mm512_load_si512(binary16_half_positions.low_elements);
   const __m512i high_elements = _mm512_load_si512(binary16_half_positions.high_elements);
   const __mmask64 top_bytes = 0xAAAAAAAAAAAAAAAAull;
@@ -328,7 +323,7 @@ inline byte_route byte_route_of(std::size_t n) {
   using F = typename Fmt::format;
   if constexpr (F::bits <= 8) {
     if (!target::active_optional_features().avx512vbmi) return byte_route::none;
-    if constexpr (encodings_are_binary16_top_byte<F>) {
+    if constexpr (lanes::encodings_are_binary16_top_byte<F>) {
       if (target::detail::cpu().vendor == target::detail::cpu_vendor::intel &&
           n * (sizeof(float) + 1) <= target::detail::caches().l1d) {
         return byte_route::binary16;
@@ -348,7 +343,7 @@ MF_TARGET_AVX512 inline void decode(const typename Fmt::storage_type* in,
   if constexpr (F::bits <= 8) {
     if (n >= 64) {
       const byte_route route = byte_route_of<Fmt>(n);
-      if constexpr (encodings_are_binary16_top_byte<F>) {
+      if constexpr (lanes::encodings_are_binary16_top_byte<F>) {
         if (route == byte_route::binary16) {
           return decode_bytes<Fmt, byte_route::binary16>(in, out, n);
         }

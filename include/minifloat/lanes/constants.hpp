@@ -48,6 +48,14 @@ struct encode_constants {
   static_assert(emin >= -127 && M <= 10, "range the kernels handle");
 };
 
+// Whether F's encodings are the top byte of the binary16 (IEEE 754) of
+// their values (e5m2): then a decode is the half b << 8 widened by the
+// hardware's binary16 conversion, NaN aside (bulk/avx2.hpp, bulk/avx512.hpp).
+template <class F>
+inline constexpr bool encodings_are_binary16_top_byte =
+    F::is_signed && F::has_subnormals && F::exponent_bits == 5 && F::mantissa_bits == 2 &&
+    F::bias == 15 && F::encoding == specials::ieee;
+
 // Decode constants: float bits of the format's normals are
 // (magnitude << (23 - M)) + ((127 - bias) << 23).
 template <class F>
