@@ -121,7 +121,8 @@ constexpr float decode_element(std::uint8_t code) noexcept {
     // One load (lanes/decode_table.hpp): the scalar MXFP4 dequantize ran at
     // half speed with the branching decode once the data outgrew what the
     // branch predictor could learn (FP4's 0 and 0.5 among its normals).
-    return lanes::value_table_of<typename element_traits<Elem>::format>.value[code];
+    constexpr unsigned code_mask = (1u << element_traits<Elem>::bits) - 1u;
+    return lanes::value_table_of<typename element_traits<Elem>::format>.value[code & code_mask];
   }
 }
 
