@@ -120,7 +120,9 @@ constexpr float decode_element(std::uint8_t code) noexcept {
   } else {
     // One load (lanes/decode_table.hpp): the scalar MXFP4 dequantize ran at
     // half speed with the branching decode once the data outgrew what the
-    // branch predictor could learn (FP4's 0 and 0.5 among its normals).
+    // branch predictor could learn (FP4's 0 and 0.5 among its normals). The
+    // mask changes no index, but without it g++ 12 -O3 made the scalar
+    // dequantize 6-11 % slower.
     constexpr unsigned code_mask = (1u << element_traits<Elem>::bits) - 1u;
     return lanes::value_table_of<typename element_traits<Elem>::format>.value[code & code_mask];
   }
