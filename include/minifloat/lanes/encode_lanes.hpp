@@ -324,6 +324,14 @@ inline constexpr bool takes_nearest_fast_path =
     Mode == rounding::nearest_even && nearest_fast_path<F, Ovf>::eligible &&
     (FloatAddIsNearest || !nearest_fast_path<F, Ovf>::small_path);
 
+// Ops::float_add_is_nearest(), which only the sets whose float_add is
+// `environment` have (MXCSR checked per call): named through a template, so
+// that the other sets' instantiations never look the name up.
+template <class Ops>
+MF_FORCE_INLINE bool environment_float_add_is_nearest() {
+  return Ops::float_add_is_nearest();
+}
+
 // Encodes the float bit patterns x into encodings of F (32-bit lanes), in
 // rounding Mode and overflow Ovf.
 template <class F, rounding Mode, overflow Ovf, class Ops, bool FloatAddIsNearest>

@@ -206,14 +206,6 @@ template <class F, rounding Mode, overflow Ovf>
 inline constexpr bool fast_path_needs_float_add =
     takes_nearest_fast_path<F, Mode, Ovf, true> != takes_nearest_fast_path<F, Mode, Ovf, false>;
 
-// Ops::float_add_is_nearest(), which only the sets whose float_add is
-// `environment` have: named through a template, so that the other sets'
-// instantiations never look the name up.
-template <class Ops>
-MF_FORCE_INLINE bool environment_float_add_is_nearest() {
-  return Ops::float_add_is_nearest();
-}
-
 // The fused encode's entry: the run-time modes become template constants,
 // and the fast path's float add is used where it rounds to nearest-even.
 // Each element is multiplied by `scale` first when Scale. Returns the

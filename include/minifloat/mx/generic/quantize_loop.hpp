@@ -19,6 +19,17 @@
 // a fixed-width shape, unlike the lane-wise conversions, which a
 // scalable-vector ISA would write another way.
 
+// Float-subnormal magnitudes (integers below 2^23 as bits, standing for
+// a * 2^-149) made float normals by an exact conversion to float, halved
+// (times_power_of_two's range), so that their exponent field is 148 below
+// the value's; the other lanes unchanged.
+MF_FORCE_INLINE typename ops::vec normalise_subnormals(typename ops::vec magnitude,
+                                                       typename ops::mask subnormal) {
+  return ops::select(subnormal,
+                     ops::template times_power_of_two<-1>(ops::keep_where(subnormal, magnitude)),
+                     magnitude);
+}
+
 // scale.hpp's shared_scale on the amax bit patterns of ops::lanes blocks.
 template <class Elem, scale_rounding Mode>
 MF_FORCE_INLINE typename ops::vec shared_scale_lanes(typename ops::vec amax) {
@@ -26,12 +37,8 @@ MF_FORCE_INLINE typename ops::vec shared_scale_lanes(typename ops::vec amax) {
   using T = element_traits<Elem>;
   const typename ops::mask special = ops::greater(amax, ops::splat(0x7F7FFFFFu));
   const typename ops::mask zero = ops::is_zero(amax);
-  // A float-subnormal amax (an integer below 2^23 as bits, standing for
-  // amax * 2^-149) is normalised by an exact conversion to float, halved
-  // (times_power_of_two's range): its exponent field is then 148 lower.
   const typename ops::mask subnormal = ops::less(amax, ops::splat(0x00800000u));
-  const vec f = ops::select(
-      subnormal, ops::template times_power_of_two<-1>(ops::keep_where(subnormal, amax)), amax);
+  const vec f = normalise_subnormals(amax, subnormal);
   const vec fraction = ops::bit_and(f, ops::splat(0x7FFFFFu));
   constexpr auto offset = static_cast<std::uint32_t>(127 + T::emax);
   vec x = ops::sub(ops::template shift_right<23>(f),
@@ -52,15 +59,14 @@ MF_FORCE_INLINE typename ops::vec shared_scale_lanes(typename ops::vec amax) {
 }
 
 // scale.hpp's scale_by_power_of_two on the lanes: V * 2^shift exactly,
-// below 2^-126 +-0. shift_subnormal is shift - 148: a float-subnormal V is
-// normalised as in shared_scale_lanes.
+// below 2^-126 +-0. shift_subnormal is shift - 148, for the float-subnormal
+// V that normalise_subnormals moves.
 MF_FORCE_INLINE typename ops::vec scale_lanes(typename ops::vec x, typename ops::vec shift,
                                               typename ops::vec shift_subnormal) {
   using vec = typename ops::vec;
   const vec a = ops::bit_and(x, ops::splat(0x7FFFFFFFu));
   const typename ops::mask subnormal = ops::less(a, ops::splat(0x00800000u));
-  const vec source = ops::select(
-      subnormal, ops::template times_power_of_two<-1>(ops::keep_where(subnormal, a)), a);
+  const vec source = normalise_subnormals(a, subnormal);
   const vec adjust = ops::select(subnormal, shift_subnormal, shift);
   // The result's exponent field; at 0 or below, |result| < 2^-126.
   const vec field = ops::add(ops::template shift_right<23>(source), adjust);
@@ -186,14 +192,6 @@ inline void quantize_blocks(const float* in, std::size_t blocks, std::uint8_t* s
   }
 }
 
-// Ops::float_add_is_nearest(), which only the sets whose float_add is
-// `environment` have: named through a template, so that the other sets'
-// instantiations never look the name up.
-template <class Ops>
-MF_FORCE_INLINE bool float_add_is_nearest_here() {
-  return Ops::float_add_is_nearest();
-}
-
 // `blocks` whole blocks of Fmt::block_size elements: the scale rule and
 // whether the float add rounds to nearest become template constants.
 template <class Fmt, class Ops = ops>
@@ -205,7 +203,7 @@ inline void quantize(const float* in, std::size_t blocks, std::uint8_t* scales,
     if constexpr (Ops::float_add == simd::float_add_rounding::nearest_always) {
       quantize_blocks<Fmt, Mode, true>(in, blocks, scales, elements);
     } else if constexpr (Ops::float_add == simd::float_add_rounding::environment) {
-      if (float_add_is_nearest_here<Ops>()) {
+      if (environment_float_add_is_nearest<Ops>()) {
         quantize_blocks<Fmt, Mode, true>(in, blocks, scales, elements);
       } else {
         quantize_blocks<Fmt, Mode, false>(in, blocks, scales, elements);
