@@ -36,7 +36,7 @@ TEST(DispatchTable, ScalarRowHoldsTheScalarKernels) {
   EXPECT_EQ(kernels_of<plain>(isa::scalar), &s::encode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<plain_decode>(isa::scalar).decode, &s::decode<mf::e4m3fn>);
   EXPECT_EQ(kernels_of<wide>(isa::scalar).decode_scaled, &s::decode_scaled<mf::bfloat16>);
-  EXPECT_EQ(kernels_of<fused>(isa::scalar), (&s::encode_fused<mf::e5m2, true>));
+  EXPECT_EQ(kernels_of<fused>(isa::scalar), (&s::encode_fused<mf::e5m2, true, true>));
   EXPECT_EQ(kernels_of<format_free>(isa::scalar).amax_bits, &s::amax_bits);
   EXPECT_EQ(kernels_of<mx_blocks>(isa::scalar).quantize, nullptr);
   EXPECT_EQ(kernels_of<mf::mx::detail::packing_kernels>(isa::scalar).pack_fp4, nullptr);

@@ -85,16 +85,15 @@ struct decode_kernels {
 
 // The encode with fused steps (stochastic rounding, scale, amax) from a
 // float source (encode.hpp widens every other source to float first): the
-// conversion and the scale (used when Scale). The scalar set takes the
-// stochastic step from the conversion at run time (only the scale is a
-// template flag there).
+// conversion and the scale (used when Scale). The scalar set computes the
+// maximum whether Amax or not (one compare per element).
 template <class Fmt, bool Stochastic, bool Scale, bool Amax>
 struct fused_kernels {
   using storage = typename Fmt::storage_type;
   using kernel = std::uint32_t (*)(const float*, storage*, std::size_t, const conversion&,
                                    float scale);
   static constexpr kernel row(isa_tag<isa::scalar>) noexcept {
-    return &scalar::encode_fused<Fmt, Scale>;
+    return &scalar::encode_fused<Fmt, Stochastic, Scale>;
   }
 #if MF_HAS_X86_KERNELS
   static constexpr kernel row(isa_tag<isa::avx2>) noexcept {

@@ -1,7 +1,7 @@
 // The encode loop written once, over one ISA's int32_ops (`ops`): the plain
 // encode and the fused ones (stochastic rounding, the fused scale, the fused
-// absolute maximum) from float. Same bits as scalar::
-// encode_fused_range (fused_scalar.hpp) for every input.
+// absolute maximum) from float. Same bits as scalar::encode_fused
+// (fused_scalar.hpp) for every input.
 //
 // Included inside the ISA's target region and kernel namespace after
 // lanes/encode_lanes.hpp, stochastic_lanes.hpp and philox_lanes.hpp
@@ -158,7 +158,9 @@ inline std::uint32_t encode_fused_loop(const float* in, typename Fmt::storage_ty
   if constexpr (Stochastic) {
     head = static_cast<std::size_t>((per_block - c.stream.offset % per_block) % per_block);
     if (head > n) head = n;
-    amax = scalar::encode_fused_range<Fmt, Scale>(in, out, head, 0, c, scale_factor);
+    MF_SIMD_CLEAR_UPPER_STATE();  // the scalar kernel is compiled without the region
+    amax = scalar::encode_fused_range<Fmt, true, rounding::nearest_even, Ovf, Scale>(
+        in, out, head, 0, c.stream, scale_factor);
   }
   const typename ops::vec scale = ops::splat(mf::detail::bit_cast<std::uint32_t>(scale_factor));
   typename ops::vec acc = ops::splat(0);
