@@ -164,14 +164,6 @@ inline constexpr int amx_rows = 4, amx_vectors = 4;
 inline constexpr int reduced_rows = 4, reduced_vectors = 4;
 inline constexpr int block_rows = 4, block_vectors = 4;
 inline constexpr bool has_bf16_pairs = true;
-#include "generic/epilogue_span.hpp"
-#include "generic/eltwise_span.hpp"
-#include "generic/fma_tile.hpp"
-#include "generic/amx_pairs_tile.hpp"
-#include "generic/reduced_tile.hpp"
-#include "generic/reduced_block_tile.hpp"
-#include "generic/exact_tile.hpp"
-#include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
 }  // namespace mf::hybrid::kernels::scalar
 MF_SIMD_REGION_END_SCALAR
@@ -192,14 +184,6 @@ inline constexpr int reduced_rows = 4, reduced_vectors = 2;
 // The block variant keeps a block of products per element (16 KiB).
 inline constexpr int block_rows = 4, block_vectors = 2;
 inline constexpr bool has_bf16_pairs = false;
-#include "generic/epilogue_span.hpp"
-#include "generic/eltwise_span.hpp"
-#include "generic/fma_tile.hpp"
-#include "generic/amx_pairs_tile.hpp"
-#include "generic/reduced_tile.hpp"
-#include "generic/reduced_block_tile.hpp"
-#include "generic/exact_tile.hpp"
-#include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
 }  // namespace mf::hybrid::kernels::avx2
 MF_SIMD_REGION_END
@@ -220,14 +204,6 @@ inline constexpr int reduced_rows = 6, reduced_vectors = 4;
 // The block variant keeps a block of products per element (32 KiB).
 inline constexpr int block_rows = 4, block_vectors = 2;
 inline constexpr bool has_bf16_pairs = true;
-#include "generic/epilogue_span.hpp"
-#include "generic/eltwise_span.hpp"
-#include "generic/fma_tile.hpp"
-#include "generic/amx_pairs_tile.hpp"
-#include "generic/reduced_tile.hpp"
-#include "generic/reduced_block_tile.hpp"
-#include "generic/exact_tile.hpp"
-#include "generic/pack.hpp"
 #include "generic/target_kernels.hpp"
 }  // namespace mf::hybrid::kernels::avx512
 MF_SIMD_REGION_END

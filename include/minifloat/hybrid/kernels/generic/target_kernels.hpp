@@ -1,9 +1,11 @@
 // The kernels of one target, written once: the FP32 tile (sequential_fp32),
 // the float64 tile (exact), the chunked tile (chunked_exact), the
 // reduced_precision tile, the element-wise arithmetic, the epilogue
-// and the packers, over the target's vector operations. Included by
-// targets.hpp inside each target's region and namespace, after the generic
-// tiles; no include guard, on purpose. The including namespace defines:
+// and the packers, over the target's vector operations: the generic tiles
+// included here, and one entry per kernel. Included by targets.hpp inside
+// each target's region and namespace, so that a new generic kernel is added
+// here once for every target; no include guard, on purpose (nor in the
+// tiles). The including namespace defines:
 //   float_ops, double_ops   the target's vector operations (simd/...)
 //   byte_ops                its integer MatMul step (byte_dot_ops.hpp)
 //   rows, vectors           the register tile: rows x vectors vectors
@@ -11,6 +13,15 @@
 //   reduced_rows, reduced_vectors  the reduced_precision tile (seq)
 //   block_rows, block_vectors      its block variant's tile
 //   has_bf16_pairs          whether float_ops packs the BF16 pair layout
+
+#include "epilogue_span.hpp"
+#include "eltwise_span.hpp"
+#include "fma_tile.hpp"
+#include "amx_pairs_tile.hpp"
+#include "reduced_tile.hpp"
+#include "reduced_block_tile.hpp"
+#include "exact_tile.hpp"
+#include "pack.hpp"
 
 inline void epilogue_kernel(const scale_options& s, const float* acc, std::size_t i,
                             std::size_t first_column, std::size_t count, float* y3,
