@@ -4,8 +4,9 @@
 // conversions they use (lanes/encode_lanes.hpp, lanes/decode_lanes.hpp).
 // AVX-512 takes its own dequantize (dequantize_avx512.hpp: the byte-table
 // decoders, which the bulk decode measured faster than the decode from the
-// fields there), so only the generic quantize is compiled into mx::avx512. Included once by every MX x86 kernel header, so the generic
-// sources are included once per namespace.
+// fields there), so only the generic quantize is compiled into mx::avx512.
+// Included once by every MX x86 kernel header, so the generic sources are
+// included once per namespace.
 #pragma once
 
 #include <cstddef>
