@@ -17,7 +17,6 @@
 // the library's traits. Nothing here includes a library header.
 #pragma once
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -296,13 +295,24 @@ class reference {
   // ---- encoding --------------------------------------------------------
   // Index into table() of the largest entry <= magnitude; -1 below the
   // smallest (only possible without zero, e8m0fnu).
+  // A branch-free binary search written out rather than std::upper_bound:
+  // the tests' own code is built at -Og in CI, where the standard
+  // algorithm's iterator helpers stay calls, and the search was most of a
+  // bulk sweep's time.
   template <class T>
   std::ptrdiff_t lower_index(T magnitude) const {
     using W = wide_t<T>;
-    const auto it = std::upper_bound(
-        table_.begin(), table_.end(), static_cast<W>(magnitude),
-        [](W v, double entry) { return v < static_cast<W>(entry); });
-    return (it - table_.begin()) - 1;
+    const W v = static_cast<W>(magnitude);
+    const double* entries = table_.data();
+    const double* base = entries;  // every entry before base is <= v
+    std::size_t count = table_.size();
+    while (count > 1) {
+      const std::size_t half = count / 2;
+      base += v < static_cast<W>(base[half]) ? 0 : half;
+      count -= half;
+    }
+    const std::ptrdiff_t at_most_v = (base - entries) + (v < static_cast<W>(*base) ? 0 : 1);
+    return at_most_v - 1;
   }
 
   // Encodes x (double, long double or float) in the given mode. For the

@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <minifloat/bulk.hpp>
@@ -83,6 +85,35 @@ std::vector<typename Fmt::storage_type> reference_encode(
   std::vector<typename Fmt::storage_type> out(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
     out[i] = reference_encode_one<Fmt>(in[i], mode, ovf);
+  }
+  return out;
+}
+
+// reference_encode for every pair of kModes x kOverflows, in that order
+// (overflow varying fastest): the reference's neighbour search, most of its
+// time, once per input instead of once per pair.
+template <class Fmt>
+std::vector<std::vector<typename Fmt::storage_type>> reference_encode_every_mode(
+    const std::vector<float>& in) {
+  using S = typename Fmt::storage_type;
+  const mfref::reference& ref = mftest::reference_for<Fmt>();
+  std::vector<std::ptrdiff_t> lower(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (std::isfinite(in[i])) lower[i] = ref.lower_index(std::fabs(static_cast<double>(in[i])));
+  }
+  std::vector<std::vector<S>> out;
+  for (mf::rounding mode : kModes) {
+    for (mf::overflow ovf : kOverflows) {
+      std::vector<S> encoded(in.size());
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        encoded[i] = static_cast<S>(
+            std::isfinite(in[i])
+                ? ref.decide(lower[i], static_cast<double>(in[i]), reference_mode(mode),
+                             reference_overflow(ovf), 0u, 0)
+                : ref.encode(in[i], reference_mode(mode), reference_overflow(ovf)));
+      }
+      out.push_back(std::move(encoded));
+    }
   }
   return out;
 }
