@@ -18,6 +18,8 @@
 #include <cstring>
 #include <limits>
 
+#include "../config.hpp"
+
 namespace mf::hybrid {
 
 // How a truncation to fewer bits treats a negative value: toward_zero cuts
@@ -78,15 +80,10 @@ struct magnitude {
   // Index of the highest set bit; -1 for zero.
   int top_bit() const noexcept {
     for (int i = used - 1; i >= 0; --i) {
-      if (limb[i] != 0) {
-        int b = 63;
-        while (((limb[i] >> b) & 1u) == 0) --b;
-        return i * 64 + b;
-      }
+      if (limb[i] != 0) return i * 64 + 63 - mf::detail::count_leading_zeros(limb[i]);
     }
     return -1;
   }
-  bool bit(int i) const noexcept { return i >= 0 && ((limb[i / 64] >> (i % 64)) & 1u); }
   // Any bit below position i set?
   bool any_below(int i) const noexcept {
     if (i <= 0) return false;
@@ -97,13 +94,15 @@ struct magnitude {
     const int rest = i % 64;
     return rest != 0 && (limb[whole] & ((std::uint64_t{1} << rest) - 1u)) != 0;
   }
-  // Bits [from, from + count) as an integer, count <= 64.
+  // Bits [from, from + count) as an integer, 0 <= from, 1 <= count <= 64,
+  // from + count <= 64 * used: the limb holding bit `from` shifted down,
+  // the next limb's low bits above it, then the count kept.
   std::uint64_t bits(int from, int count) const noexcept {
-    std::uint64_t r = 0;
-    for (int k = 0; k < count; ++k) {
-      if (bit(from + k)) r |= std::uint64_t{1} << k;
-    }
-    return r;
+    const int index = from / 64;
+    const int shift = from % 64;
+    std::uint64_t r = limb[index] >> shift;
+    if (shift != 0 && shift + count > 64) r |= limb[index + 1] << (64 - shift);
+    return count == 64 ? r : r & ((std::uint64_t{1} << count) - 1u);
   }
 };
 
