@@ -139,10 +139,13 @@ class wide_sum {
       return;
     }
     if (x == 0) return;
-    int e = 0;
-    const double f = std::frexp(std::fabs(x), &e);  // |x| = f * 2^e, f in [0.5, 1)
-    auto m = static_cast<std::uint64_t>(std::ldexp(f, 53));
-    int shift = e - 53 - lsb_;
+    // |x| = m * 2^(biased - 1075) with the 53-bit significand m, read from
+    // the bits (frexp and ldexp were libm calls, most of an exact model's
+    // time): x is a normal double, as a nonzero multiple of 2^lsb_ >= 2^-298.
+    const auto bits = mf::detail::bit_cast<std::uint64_t>(x);
+    const int biased = static_cast<int>((bits >> 52) & 0x7FFu);
+    std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1u)) | (std::uint64_t{1} << 52);
+    int shift = biased - 1075 - lsb_;
     if (shift < 0) {  // x is a multiple of the unit (the contract): the bits cut are zeros
       m >>= -shift;
       shift = 0;
