@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../config.hpp"
 #include "wide_sum.hpp"
 
 namespace mf::hybrid {
@@ -36,6 +37,24 @@ inline float denormal_as_zero(float x) noexcept {
   return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
 }
 
+// The rare case of fma_ftz below, r = fma(a, b, c) with |r| <= 2^-126 (a
+// value just below 2^-126 can round up to it on the subnormal grid): the
+// exact value may be tiny, or an exact zero. Tiny nonzero sums need both
+// terms below 2^-60 (terms that nearly cancel above that are multiples of
+// 2^-108, and so is their sum), so scaling c and the smaller factor by 2^64
+// is exact, and a sum near 2^-126 lands in the normal range, where fma
+// rounds to 24 bits. Out of line, so that fma_ftz itself is small enough
+// for g++ to inline into the models' loops.
+MF_NOINLINE inline float fma_ftz_small_result(float a, float b, float c, float r) noexcept {
+  const double product = static_cast<double>(a) * static_cast<double>(b);
+  if (std::fabs(product) >= 0x1p-60 || std::fabs(c) >= 0x1p-60f) return r;  // r is exact
+  const bool scale_a = std::fabs(a) <= std::fabs(b);
+  const float scaled = std::fma(scale_a ? a * 0x1p64f : a, scale_a ? b : b * 0x1p64f,
+                                c * 0x1p64f);
+  if (std::fabs(scaled) < 0x1p-62f) return std::copysign(0.0f, scaled == 0 ? r : scaled);
+  return std::ldexp(scaled, -64);
+}
+
 // fma(a, b, c) as VDPBF16PS, TDPBF16PS and TDPFP16PS compute each step
 // (Intel SDM): inputs already DAZ-treated by the caller as the instruction
 // requires, the accumulator `c` read with DAZ, one rounding to nearest even,
@@ -48,19 +67,7 @@ inline float fma_ftz(float a, float b, float c) noexcept {
   c = denormal_as_zero(c);
   const float r = std::fma(a, b, c);
   if (!(std::fabs(r) <= 0x1p-126f)) return r;  // above 2^-126, Inf or NaN
-  // |r| <= 2^-126 (a value just below 2^-126 can round up to it on the
-  // subnormal grid): the exact value may be tiny, or an exact zero. Tiny nonzero
-  // sums need both terms below 2^-60 (terms that nearly cancel above that
-  // are multiples of 2^-108, and so is their sum), so scaling c and the
-  // smaller factor by 2^64 is exact, and a sum near 2^-126 lands in the
-  // normal range, where fma rounds to 24 bits.
-  const double product = static_cast<double>(a) * static_cast<double>(b);
-  if (std::fabs(product) >= 0x1p-60 || std::fabs(c) >= 0x1p-60f) return r;  // r is exact
-  const bool scale_a = std::fabs(a) <= std::fabs(b);
-  const float scaled = std::fma(scale_a ? a * 0x1p64f : a, scale_a ? b : b * 0x1p64f,
-                                c * 0x1p64f);
-  if (std::fabs(scaled) < 0x1p-62f) return std::copysign(0.0f, scaled == 0 ? r : scaled);
-  return std::ldexp(scaled, -64);
+  return fma_ftz_small_result(a, b, c, r);
 }
 
 // The one NaN every model returns, 0x7FC00000 (the hardware's NaN payloads
