@@ -12,6 +12,7 @@
 #include <limits>
 #include <sstream>
 #include <type_traits>
+#include <utility>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <xmmintrin.h>
@@ -240,8 +241,8 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeEveryPattern, mft::all_format_list, mft
 }
 
 // Outputs past the non-temporal threshold (streaming stores after an
-// aligning head), at misaligned starts; toward zero too, which some sets
-// encode through the cache at every size (through binary16).
+// aligning head), at misaligned starts; toward zero in both overflow modes
+// too, which some sets encode through binary16.
 MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLargeOutputs, mft::all_format_list, mft::format_names) {
   using Fmt = TypeParam;
   using S = typename Fmt::storage_type;
@@ -250,22 +251,26 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeLargeOutputs, mft::all_format_list, mft
   const auto pool_index = [&](std::size_t k) { return (k * 7919u) % pool.size(); };
   std::vector<float> in(n + 4);
   for (std::size_t k = 0; k < in.size(); ++k) in[k] = pool[pool_index(k)];
-  for (mf::rounding mode : {mf::rounding::nearest_even, mf::rounding::toward_zero}) {
+  const std::pair<mf::rounding, mf::overflow> requests[] = {
+      {mf::rounding::nearest_even, mf::overflow::non_saturating},
+      {mf::rounding::toward_zero, mf::overflow::non_saturating},
+      {mf::rounding::toward_zero, mf::overflow::saturating}};
+  for (const auto& [mode, ovf] : requests) {
     // The reference of each pool value once; the expected output is laid
     // out as the input is (8 M elements through the reference per mode
     // and ISA were most of this program's time).
-    const std::vector<S> pool_expected =
-        reference_encode<Fmt>(pool, mode, mf::overflow::non_saturating);
+    const std::vector<S> pool_expected = reference_encode<Fmt>(pool, mode, ovf);
     for (std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
       std::vector<S> expected(n + 8, static_cast<S>(0xA5A5u));
       for (std::size_t k = offset; k < offset + n; ++k) expected[k] = pool_expected[pool_index(k)];
       std::vector<S> out(n + 8, static_cast<S>(0xA5A5u));
       mft::bulk_encode<Fmt>(in.data() + offset, out.data() + offset, n,
-                            mf::conversion::with(mode, mf::overflow::non_saturating));
+                            mf::conversion::with(mode, ovf));
       const long long at = first_difference(out.data(), expected.data(), out.size());
       const std::size_t k = at < 0 ? 0 : static_cast<std::size_t>(at);
       ASSERT_LT(at, 0) << mf::target::isa_name(isa) << " mode " << static_cast<int>(mode)
-                       << " offset " << offset << " k=" << k << ": got 0x" << std::hex
+                       << " overflow " << static_cast<int>(ovf) << " offset " << offset
+                       << " k=" << k << ": got 0x" << std::hex
                        << +out[k] << ", expected 0x" << +expected[k];
     }
   }

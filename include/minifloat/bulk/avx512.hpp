@@ -96,24 +96,31 @@ MF_TARGET_AVX512 inline void store_vectors(Storage* out, __m512i r0, __m512i r1,
   }
 }
 
-// One-byte encodings of whole blocks of 64 with non-temporal stores (out
-// 64-byte aligned); returns how many elements were done.
+// 64 floats to their one-byte encodings on the 32-bit lanes.
 template <class Fmt, rounding Mode, overflow Ovf>
+struct encode_block_on_32bit_lanes {
+  MF_TARGET_AVX512 MF_FORCE_INLINE static __m512i encode(const float* in) {
+    using F = typename Fmt::format;
+    return narrow_to_bytes(encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in)),
+                           encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + 16)),
+                           encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + 32)),
+                           encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + 48)));
+  }
+};
+
+// One-byte encodings of whole blocks of 64 with non-temporal stores (out
+// 64-byte aligned), each block's bytes from Block::encode; returns how many
+// elements were done.
+template <class Fmt, class Block>
 MF_TARGET_AVX512 inline std::size_t encode_streamed_blocks(const float* in,
                                                            typename Fmt::storage_type* out,
                                                            std::size_t n) {
-  using F = typename Fmt::format;
   static_assert(sizeof(typename Fmt::storage_type) == 1, "one-byte encodings");
   const mf::target::detail::input_prefetch prefetch(in, n);
   std::size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     prefetch.ahead_of(i, 64);
-    const __m512i all =
-        narrow_to_bytes(encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i)),
-                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 16)),
-                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 32)),
-                        encode_vector<F, Mode, Ovf>(_mm512_loadu_si512(in + i + 48)));
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(out + i), all);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(out + i), Block::encode(in + i));
   }
   _mm_sfence();
   return i;
@@ -121,13 +128,14 @@ MF_TARGET_AVX512 inline std::size_t encode_streamed_blocks(const float* in,
 
 // Outputs of nontemporal_threshold_bytes or more: aligns the output to 64
 // bytes, then streams.
-template <class Fmt, rounding Mode, overflow Ovf>
+template <class Fmt, rounding Mode, overflow Ovf,
+          class Block = encode_block_on_32bit_lanes<Fmt, Mode, Ovf>>
 MF_TARGET_AVX512 inline void encode_streamed(const float* in, typename Fmt::storage_type* out,
                                              std::size_t n) {
   const auto address = reinterpret_cast<std::uintptr_t>(out);
   std::size_t done = (64 - address % 64) % 64;
   encode_masked<Fmt, Mode, Ovf>(in, out, done);
-  done += encode_streamed_blocks<Fmt, Mode, Ovf>(in + done, out + done, n - done);
+  done += encode_streamed_blocks<Fmt, Block>(in + done, out + done, n - done);
   encode_masked<Fmt, Mode, Ovf>(in + done, out + done, n - done);
 }
 

@@ -32,6 +32,16 @@ using philox_ops = simd::avx512::philox_ops;
 using binary16_ops = simd::avx512::int16_ops;
 #include "generic/amax_loop.hpp"
 #include "generic/encode_loop.hpp"
+
+// 64 floats to their one-byte encodings through binary16, for the streamed
+// stores of encode_streamed (avx512.hpp).
+template <class Fmt, overflow Ovf>
+struct encode_block_through_binary16 {
+  static MF_FORCE_INLINE __m512i encode(const float* in) {
+    return encoded_through_binary16<Fmt, Ovf, binary16_ops, ops>(
+        ops::load(in), ops::load(in + 16), ops::load(in + 32), ops::load(in + 48));
+  }
+};
 }  // namespace mf::bulk::avx512
 MF_SIMD_REGION_END
 
@@ -44,16 +54,16 @@ MF_TARGET_AVX512 inline void encode(const float* in, typename Fmt::storage_type*
                                     std::size_t n, const conversion& c) {
   if constexpr (sizeof(typename Fmt::storage_type) == 1) {
     if (n >= nontemporal_threshold_bytes) {
-      bool streamed = false;
       detail::with_mode_and_overflow(c.mode, c.on_overflow, [&](auto m, auto o) {
-        // The streamed stores serve the 32-bit lanes; an encode through
-        // binary16 is fast enough that the cached loop keeps up with memory.
-        if constexpr (!takes_binary16_route<Fmt, decltype(m)::value, binary16_ops>) {
-          encode_streamed<Fmt, decltype(m)::value, decltype(o)::value>(in, out, n);
-          streamed = true;
+        constexpr rounding mode = decltype(m)::value;
+        constexpr overflow ovf = decltype(o)::value;
+        if constexpr (takes_binary16_route<Fmt, mode, binary16_ops>) {
+          encode_streamed<Fmt, mode, ovf, encode_block_through_binary16<Fmt, ovf>>(in, out, n);
+        } else {
+          encode_streamed<Fmt, mode, ovf>(in, out, n);
         }
       });
-      if (streamed) return;
+      return;
     }
   }
   encode_through_cache<Fmt>(in, out, n, c);

@@ -55,12 +55,13 @@ MF_FORCE_INLINE typename Ops16::vec encode_binary16_toward_zero(typename Ops16::
       signed_encoding<F, constants, Ops16>(kept, negative), magnitude, negative);
 }
 
-// Encodes the float bit patterns x0..x3 (four vectors of Ops32) into out,
-// toward zero.
+// The encodings toward zero of the float bit patterns x0..x3 (four vectors
+// of Ops32), one byte each, in order in one vector of Ops16.
 template <class Fmt, overflow Ovf, class Ops16, class Ops32>
-MF_FORCE_INLINE void encode_through_binary16(typename Fmt::storage_type* out,
-                                             typename Ops32::vec x0, typename Ops32::vec x1,
-                                             typename Ops32::vec x2, typename Ops32::vec x3) {
+MF_FORCE_INLINE typename Ops16::vec encoded_through_binary16(typename Ops32::vec x0,
+                                                              typename Ops32::vec x1,
+                                                              typename Ops32::vec x2,
+                                                              typename Ops32::vec x3) {
   using F = typename Fmt::format;
   static_assert(2 * Ops32::lanes == Ops16::lanes, "two float vectors fill one 16-bit vector");
   if constexpr (F::bias != 15) {
@@ -71,7 +72,7 @@ MF_FORCE_INLINE void encode_through_binary16(typename Fmt::storage_type* out,
     x2 = Ops32::multiply_float(x2, scale);
     x3 = Ops32::multiply_float(x3, scale);
   }
-  Ops16::store_low_bytes(
-      out, encode_binary16_toward_zero<F, Ovf, Ops16>(Ops16::binary16_toward_zero(x0, x1)),
+  return Ops16::low_bytes(
+      encode_binary16_toward_zero<F, Ovf, Ops16>(Ops16::binary16_toward_zero(x0, x1)),
       encode_binary16_toward_zero<F, Ovf, Ops16>(Ops16::binary16_toward_zero(x2, x3)));
 }

@@ -256,10 +256,13 @@ struct int16_ops {
     const __m128i high = _mm256_cvtps_ph(_mm256_castsi256_ps(b), toward_zero);
     return _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
   }
-  // The low bytes of the lanes of a then b (each below 256) to out[0..31].
-  static MF_FORCE_INLINE void store_low_bytes(void* out, vec a, vec b) noexcept {
+  // The low bytes of the lanes of a then b (each below 256), in order.
+  static MF_FORCE_INLINE vec low_bytes(vec a, vec b) noexcept {
     const __m256i bytes = _mm256_packus_epi16(a, b);  // a0-7 b0-7 | a8-15 b8-15
-    _mm256_storeu_si256(static_cast<__m256i*>(out), _mm256_permute4x64_epi64(bytes, 0xD8));
+    return _mm256_permute4x64_epi64(bytes, 0xD8);
+  }
+  static MF_FORCE_INLINE void store(void* out, vec a) noexcept {
+    _mm256_storeu_si256(static_cast<__m256i*>(out), a);
   }
 };
 

@@ -221,13 +221,13 @@ struct int16_ops {
     const __m256i high = _mm512_cvtps_ph(_mm512_castsi512_ps(b), toward_zero);
     return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1);
   }
-  // The low bytes of the lanes of a then b (each below 256) to out[0..63].
-  static MF_FORCE_INLINE void store_low_bytes(void* out, vec a, vec b) noexcept {
+  // The low bytes of the lanes of a then b (each below 256), in order.
+  static MF_FORCE_INLINE vec low_bytes(vec a, vec b) noexcept {
     // packus leaves a0-7 b0-7 | a8-15 b8-15 | ...: the quadwords back in order.
     const __m512i bytes = _mm512_packus_epi16(a, b);
-    _mm512_storeu_si512(out, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
-                                                      bytes));
+    return _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), bytes);
   }
+  static MF_FORCE_INLINE void store(void* out, vec a) noexcept { _mm512_storeu_si512(out, a); }
 };
 
 }  // namespace mf::simd::avx512
