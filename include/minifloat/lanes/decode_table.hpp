@@ -50,6 +50,28 @@ struct decode_table {
   bool exact;                             // every low half was zero
 };
 
+// How the values of the bytes with the top bit set relate to the others,
+// which decides how many lookups the table decode needs: the same values
+// (formats of fewer than 8 bits, whose high bits are ignored: half the
+// lookups, no blend), the same values negated, the sign being the top bit
+// (a sign-magnitude byte format with a signed NaN: half the lookups and the
+// sign put back), or neither (fnuz, whose 0x80 is NaN; e8m0fnu).
+enum class upper_half_values { same, negated, other };
+
+template <class F>
+constexpr upper_half_values upper_half_of() noexcept {
+  bool same = true, negated = true;
+  for (unsigned b = 0; b < 128; ++b) {
+    const std::uint32_t low = mf::detail::bit_cast<std::uint32_t>(value_table_of<F>.value[b]);
+    const std::uint32_t high =
+        mf::detail::bit_cast<std::uint32_t>(value_table_of<F>.value[b | 0x80u]);
+    same = same && high == low;
+    negated = negated && high == (low ^ 0x80000000u);
+  }
+  return same ? upper_half_values::same
+              : negated ? upper_half_values::negated : upper_half_values::other;
+}
+
 template <class F>
 inline const decode_table<F>& decode_table_of() {
   static const decode_table<F> table = [] {
