@@ -152,8 +152,8 @@ MF_TARGET_AVX512 inline void decode_generic(const typename Fmt::storage_type* in
 // up with two vpermi2b and a blend on the index's top bit, or with one where
 // the upper half of the table holds the lower half's values (formats of
 // fewer than 8 bits) or their negations (the sign put back with one
-// ternary-logic step): the shuffles are what this loop waits on (11 per 64
-// elements on the Zen 5's two shuffle pipes, 9 with one lookup per plane).
+// ternary-logic step): 9 shuffles per 64 elements instead of 11, and the
+// shuffles are what this loop waits on (1.08-1.13x in L1 on a Zen 5).
 // The byte order the table decode permutes its input into: position
 // j*16 + k takes element (k/4)*16 + 4j + k%4, so that the in-lane unpacks
 // leave the elements in order. A constant: built per call, g++ -O2 left its
@@ -239,8 +239,8 @@ MF_TARGET_AVX512VBMI inline std::size_t decode_table_loop(const std::uint8_t* in
 // 0.7-0.9x past it, where the two extra stores per 64 elements wait in the
 // store buffer behind the outputs' misses (docs/performance.md). AMD cores
 // keep the table: it measured 0.77-0.79x of vcvtph2ps in L1 on a Zen 4,
-// above the 0.50-0.54x this route reaches on the Xeon; the route itself has
-// not been timed on an AMD core (the decode_route rows of
+// above the 0.50-0.54x this route reaches on the Xeon, and on a Zen 5 the
+// route runs at 0.64x of the table in L1 (the decode_route rows of
 // bench/bulk_bench.cpp time both routes, forced).
 // Byte positions of vpermb that put input byte j into the top byte of 16-bit
 // lane j (low bytes zeroed by the mask): first elements 0..31, then 32..63.

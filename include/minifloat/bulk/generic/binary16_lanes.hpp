@@ -19,8 +19,10 @@
 // keeps at least two bits more than these formats, so the second rounding
 // is then correct). The conversion back and compare that find the inexact
 // lanes made it slower than encode_lanes_nearest on AVX2 (Zen 1) and no
-// faster on AVX-512 (Zen 4; docs/performance.md), so no set takes that
-// route.
+// faster on AVX-512 (Zen 4); two directed conversions instead (their
+// smaller magnitude is the truncation, their difference the sticky bit)
+// were no faster on a Zen 5, AVX2 or AVX-512 (docs/performance.md). So no
+// set takes that route.
 //
 // Included by generic/encode_loop.hpp in each ISA's kernel namespace; the
 // set names its 16-bit operations `binary16_ops` (void where it has no
