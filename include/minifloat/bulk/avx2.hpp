@@ -3,6 +3,8 @@
 // these after CPUID and XCR0 said the CPU and OS support them.
 #pragma once
 
+#include <type_traits>
+
 #include "../target/region.hpp"
 #include "../simd/x86/avx2/integer_ops.hpp"
 #include "../target/dispatch.hpp"
@@ -78,13 +80,56 @@ MF_TARGET_AVX2 inline std::size_t decode_binary16_loop(const std::uint8_t* in, f
   return i;
 }
 
-// generic/decode_loop.hpp; e5m2 through binary16, its last 0..15 elements
-// through the generic loop.
+// ---- decode through binary16 (F16C), e4m3fn -----------------------------
+// An e4m3fn encoding with its magnitude shifted left by 7 and its sign moved
+// to bit 15 is the binary16 of its value times 2^-8: the exponent field
+// (bias 7 against binary16's 15) and the mantissa keep their places, for
+// subnormals too. vcvtph2ps widens it exactly and x 256 restores the value
+// exactly (the product is a normal float, so neither MXCSR's rounding nor
+// DAZ/FTZ can change it). The NaN bytes (magnitude 0x7F, which binary16
+// reads as a finite 1.875 x 2^0) become sign | 0x7E00 first, the quiet NaN
+// that the multiply passes through. About 9 instructions per 8 elements
+// against about 14 for the decode from the fields.
+template <class Fmt>
+inline constexpr bool decodes_as_scaled_binary16 =
+    std::is_same_v<typename Fmt::format, typename mf::e4m3fn::format>;
+
+template <class Fmt>
+MF_TARGET_AVX2 inline std::size_t decode_scaled_binary16_loop(const std::uint8_t* in, float* out,
+                                                              std::size_t n) {
+  static_assert(decodes_as_scaled_binary16<Fmt>, "e4m3fn's layout");
+  const __m256i magnitude = _mm256_set1_epi16(0x7F);
+  const __m256i sign = _mm256_set1_epi16(0x80);
+  const __m256i quiet_nan = _mm256_set1_epi16(0x7E00);
+  const __m256 scale = _mm256_set1_ps(256.0f);
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i bytes =
+        _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)));
+    // (b + (b & 0x80)) << 7 is (b & 0x7F) << 7 with the sign at bit 15.
+    const __m256i signs = _mm256_and_si256(bytes, sign);
+    __m256i halves = _mm256_slli_epi16(_mm256_add_epi16(bytes, signs), 7);
+    const __m256i nan = _mm256_cmpeq_epi16(_mm256_and_si256(bytes, magnitude), magnitude);
+    halves = _mm256_blendv_epi8(halves, _mm256_or_si256(_mm256_slli_epi16(signs, 8), quiet_nan),
+                                nan);
+    _mm256_storeu_ps(out + i,
+                     _mm256_mul_ps(_mm256_cvtph_ps(_mm256_castsi256_si128(halves)), scale));
+    _mm256_storeu_ps(out + i + 8,
+                     _mm256_mul_ps(_mm256_cvtph_ps(_mm256_extracti128_si256(halves, 1)), scale));
+  }
+  return i;
+}
+
+// generic/decode_loop.hpp; e5m2 and e4m3fn through binary16, their last
+// 0..15 elements through the generic loop.
 template <class Fmt>
 MF_TARGET_AVX2 inline void decode(const typename Fmt::storage_type* in, float* out,
                                   std::size_t n) {
   if constexpr (lanes::encodings_are_binary16_top_byte<typename Fmt::format>) {
     const std::size_t done = decode_binary16_loop<Fmt>(in, out, n);
+    decode_loop<Fmt, false>(in + done, out + done, n - done, 1.0f);
+  } else if constexpr (decodes_as_scaled_binary16<Fmt>) {
+    const std::size_t done = decode_scaled_binary16_loop<Fmt>(in, out, n);
     decode_loop<Fmt, false>(in + done, out + done, n - done, 1.0f);
   } else {
     decode_loop<Fmt, false>(in, out, n, 1.0f);
