@@ -78,3 +78,12 @@ MF_FORCE_INLINE typename Ops16::vec encoded_through_binary16(typename Ops32::vec
       encode_binary16_toward_zero<F, Ovf, Ops16>(Ops16::binary16_toward_zero(x0, x1)),
       encode_binary16_toward_zero<F, Ovf, Ops16>(Ops16::binary16_toward_zero(x2, x3)));
 }
+
+// Encodes the float bit patterns x0..x3 (four vectors of Ops32) into out,
+// toward zero.
+template <class Fmt, overflow Ovf, class Ops16, class Ops32>
+MF_FORCE_INLINE void encode_through_binary16(typename Fmt::storage_type* out,
+                                             typename Ops32::vec x0, typename Ops32::vec x1,
+                                             typename Ops32::vec x2, typename Ops32::vec x3) {
+  Ops16::store(out, encoded_through_binary16<Fmt, Ovf, Ops16, Ops32>(x0, x1, x2, x3));
+}

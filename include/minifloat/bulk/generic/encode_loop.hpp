@@ -99,7 +99,7 @@ MF_FORCE_INLINE void encode_and_store(typename Fmt::storage_type* out, typename 
                                       const random_source<Stochastic>& random, std::size_t v) {
   using F = typename Fmt::format;
   if constexpr (!Stochastic && takes_binary16_route<Fmt, Mode, binary16_ops>) {
-    binary16_ops::store(out, encoded_through_binary16<Fmt, Ovf, binary16_ops, ops>(x0, x1, x2, x3));
+    encode_through_binary16<Fmt, Ovf, binary16_ops, ops>(out, x0, x1, x2, x3);
     return;
   }
   store_vectors(out,
