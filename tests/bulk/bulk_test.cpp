@@ -126,6 +126,11 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeStridedSweep, mft::all_format_list, mft
 }
 
 #if defined(__x86_64__) || defined(_M_X64)
+// The MXCSR settings the kernels are run under (bits 13-14 the rounding
+// direction, 6 DAZ, 15 FTZ): each direction, DAZ, FTZ, and all at once.
+constexpr unsigned kMxcsrSettings[] = {0x2000u, 0x4000u, 0x6000u,
+                                       0x0040u, 0x8000u, 0x8040u | 0x6000u};
+
 // The kernels give the scalar bits whatever MXCSR holds: every rounding
 // direction, DAZ and FTZ.
 MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeIndependentOfMxcsr, mft::all_format_list,
@@ -135,7 +140,7 @@ MFT_TYPED_PER_ISA_TEST(BulkFormat, EncodeIndependentOfMxcsr, mft::all_format_lis
   const std::vector<float> in = boundary_set<Fmt>();
   const std::vector<std::vector<S>> expected = reference_encode_every_mode<Fmt>(in);
   const unsigned saved = _mm_getcsr();
-  for (unsigned bits : {0x2000u, 0x4000u, 0x6000u, 0x0040u, 0x8000u, 0x8040u | 0x6000u}) {
+  for (unsigned bits : kMxcsrSettings) {
     std::size_t k = 0;
     for (mf::rounding mode : kModes) {
       for (mf::overflow ovf : kOverflows) {
@@ -258,7 +263,7 @@ auto under_mxcsr(unsigned bits, Decode decode) {
 // multiply after the hardware conversion.
 MFT_TYPED_PER_ISA_TEST(BulkFormat, DecodeIndependentOfMxcsr, mft::all_format_list,
                        mft::format_names) {
-  for (unsigned bits : {0x2000u, 0x4000u, 0x6000u, 0x0040u, 0x8000u, 0x8040u | 0x6000u}) {
+  for (unsigned bits : kMxcsrSettings) {
     check_decode_every_pattern<TypeParam>(under_mxcsr(bits, dispatched_decode<TypeParam>),
                                           mf::target::isa_name(isa));
     if (::testing::Test::HasFatalFailure()) {
