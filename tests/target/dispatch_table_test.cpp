@@ -124,10 +124,12 @@ TEST(DispatchTable, OptionalFeaturesOnlyInTheirRows) {
       EXPECT_EQ(f.avx512vbmi, mf::target::detail::cpu().avx512vbmi);
       EXPECT_EQ(f.avx512bf16, mf::target::detail::cpu().avx512bf16);
       EXPECT_EQ(f.avx512vnni, mf::target::detail::cpu().avx512vnni);
+      EXPECT_EQ(f.avx512ifma, mf::target::detail::cpu().avx512ifma);
     } else {
       EXPECT_FALSE(f.avx512vbmi) << mf::target::isa_name(i);
       EXPECT_FALSE(f.avx512bf16) << mf::target::isa_name(i);
       EXPECT_FALSE(f.avx512vnni) << mf::target::isa_name(i);
+      EXPECT_FALSE(f.avx512ifma) << mf::target::isa_name(i);
     }
     if (i == isa::avx2 && MF_HAS_X86_KERNELS) {
       EXPECT_EQ(f.avxvnni, mf::target::detail::cpu().avxvnni);
@@ -206,6 +208,7 @@ TEST(CpuFeatures, AgreeWithLinux) {
     EXPECT_EQ(cpu.avx512vnni, has("avx512_vnni"));
     EXPECT_EQ(cpu.avx512bf16, has("avx512_bf16"));
     EXPECT_EQ(cpu.avx512vbmi, has("avx512vbmi"));
+    EXPECT_EQ(cpu.avx512ifma, has("avx512ifma"));
   }
 }
 #endif

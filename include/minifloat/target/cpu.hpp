@@ -30,6 +30,7 @@ struct cpu_features {
   bool avx512vbmi = false;
   bool avx512bf16 = false;  // VDPBF16PS (the hybrid avx512_bf16_pairs kernel)
   bool avx512vnni = false;  // VPDPBUSD (the integer MatMul)
+  bool avx512ifma = false;  // VPMADD52LUQ/HUQ (the exact model's E5M2 x E5M2 sum)
   bool avxvnni = false;     // VPDPBUSD on ymm, VEX-encoded (the integer MatMul on AVX2)
 };
 
@@ -89,14 +90,17 @@ inline cpu_features detect_cpu() noexcept {
   const bool avx512vl = (b >> 31) & 1u;
   const bool avx512vbmi = (c >> 1) & 1u;
   const bool avx512vnni = (c >> 11) & 1u;  // CPUID.(EAX=7,ECX=0):ECX[11]
+  const bool avx512ifma = (b >> 21) & 1u;  // CPUID.(EAX=7,ECX=0):EBX[21]
   // Exactly region.hpp's feature lists (MF_SIMD_AVX2_FEATURES,
-  // MF_SIMD_AVX512_FEATURES, + VBMI, + BF16, + VNNI, and AVX2 + AVX-VNNI):
+  // MF_SIMD_AVX512_FEATURES, + VBMI, + BF16, + VNNI, + IFMA, and AVX2 +
+  // AVX-VNNI):
   // the compiler may use any listed instruction anywhere in a kernel.
   f.avx2 = ymm_state && avx2 && fma && f16c && bmi1 && bmi2;
   f.avx512 = f.avx2 && zmm_state && avx512f && avx512dq && avx512cd &&
              avx512bw && avx512vl;
   f.avx512vbmi = f.avx512 && avx512vbmi;
   f.avx512vnni = f.avx512 && avx512vnni;
+  f.avx512ifma = f.avx512 && avx512ifma;
   const unsigned max_subleaf = r[0];
   if (max_subleaf >= 1) {
     __cpuid_count(7, 1, r[0], r[1], r[2], r[3]);
@@ -110,6 +114,7 @@ inline cpu_features detect_cpu() noexcept {
   f.avx512vbmi = f.avx2;
   f.avx512bf16 = false;
   f.avx512vnni = false;
+  f.avx512ifma = false;
   f.avxvnni = false;
 #endif
   return f;

@@ -198,22 +198,23 @@ MF_FORCE_INLINE const auto& active_kernels() noexcept {
 
 // The optional instructions a kernel set may use, only where CPUID reports
 // them: the AVX-512 kernels VBMI (byte permutes across the register),
-// AVX512_BF16 (VDPBF16PS) and AVX512_VNNI (VPDPBUSD), the AVX2 kernels
-// AVX-VNNI (VPDPBUSD on ymm).
+// AVX512_BF16 (VDPBF16PS), AVX512_VNNI (VPDPBUSD) and AVX512_IFMA
+// (VPMADD52LUQ/HUQ), the AVX2 kernels AVX-VNNI (VPDPBUSD on ymm).
 struct optional_features {
   bool avx512vbmi;
   bool avx512bf16;
   bool avx512vnni;
   bool avxvnni;
+  bool avx512ifma;
 };
 
 namespace detail {
 struct optional_features_family {
   template <isa I>
   static optional_features row(isa_tag<I>) noexcept {
-    if (I == isa::avx2) return {false, false, false, cpu().avxvnni};
-    if (I != isa::avx512) return {false, false, false, false};
-    return {cpu().avx512vbmi, cpu().avx512bf16, cpu().avx512vnni, false};
+    if (I == isa::avx2) return {false, false, false, cpu().avxvnni, false};
+    if (I != isa::avx512) return {false, false, false, false, false};
+    return {cpu().avx512vbmi, cpu().avx512bf16, cpu().avx512vnni, false, cpu().avx512ifma};
   }
 };
 }  // namespace detail
