@@ -307,8 +307,9 @@ struct pair_bf16_e4m3_bf16 {
   static constexpr const char* name = "bf16_e4m3_bf16";
   static constexpr bool bf16_exact = true;
 };
-// The exact model's split E5M2 operands (kernels/split_sum.hpp): E5M2 x
-// E5M2 is in no vendor's FP8 table, so table `any`.
+// The exact model on E5M2 operands (kernels/limb_sum.hpp with AVX512_IFMA,
+// kernels/split_sum.hpp elsewhere): E5M2 x E5M2 is in no vendor's FP8
+// table, so table `any`.
 struct pair_e5m2_e5m2_bf16 {
   using table = mf::hybrid::any;
   using a = mf::e5m2;

@@ -390,6 +390,40 @@ TEST_P(HybridKernels, ExactWithSplitE5M2Operands) {
   ASSERT_TRUE(matches_reference(p, with(hy::models::exact())));
 }
 
+// E5M2 x E5M2 as integers in two 52-bit limbs where the CPU has
+// AVX512_IFMA (kernels/limb_sum.hpp), the split chains elsewhere: K past
+// the tile's carry interval (2048 steps) and four K blocks, wide-range
+// codes; every product at +-57344^2 (the largest sums in the high limbs);
+// +-8 x 7, whose packed products (8 * 2^16 + 2^32)(7 * 2^16 + 2^32) and
+// (-8 * 2^16 + 2^32)(7 * 2^16 + 2^32) both have low limbs above
+// 0.93 * 2^52, so that 8200 of them pass 2^64 unless carried; zero sums
+// from exact cancellation (+0).
+TEST_P(HybridKernels, ExactE5M2TimesE5M2AcrossLimbCarries) {
+  const bool limbs = GetParam() == mf::target::isa::avx512 && mf::target::optional_features_of(GetParam()).avx512ifma;
+  const auto kernel = hy::kernels::kernel_for(hy::models::exact(), T::bf8, T::bf8, 4096, GetParam());
+  EXPECT_EQ(kernel.operands == hy::kernels::packing::offset_integers, limbs);
+  std::mt19937_64 rng(23);
+  const hy::matmul_options o = with(hy::models::exact());
+  for (const std::size_t k : {2049u, 4100u}) {
+    const auto p = random_problem({T::bf8, T::bf8, T::f32}, 7, 17, k, 0, rng, false);
+    ASSERT_TRUE(matches_reference(p, o)) << "k " << k;
+  }
+  const std::size_t k = 8200;
+  auto extreme = random_problem({T::bf8, T::bf8, T::f32}, 3, 5, k, 0, rng, false);
+  const std::uint32_t max = hybrid_test::encode(T::bf8, 57344.0);
+  for (std::size_t i = 0; i < extreme.a.size(); ++i) extreme.a[i] = max | (i % 3 == 0 ? 0x80u : 0u);
+  for (std::size_t i = 0; i < extreme.b.size(); ++i) extreme.b[i] = max | (i % 7 == 0 ? 0x80u : 0u);
+  ASSERT_TRUE(matches_reference(extreme, o));
+  for (std::size_t i = 0; i < extreme.a.size(); ++i) extreme.a[i] = max | (i % 2 == 0 ? 0x80u : 0u);
+  for (std::size_t i = 0; i < extreme.b.size(); ++i) extreme.b[i] = max;
+  ASSERT_TRUE(matches_reference(extreme, o));  // each row's sum cancels to +0
+  const std::uint32_t eight = hybrid_test::encode(T::bf8, 8.0), seven = hybrid_test::encode(T::bf8, 7.0);
+  for (std::size_t i = 0; i < extreme.a.size(); ++i) extreme.a[i] = eight | (i % 2 == 0 ? 0x80u : 0u);
+  extreme.a[k - 1] = hybrid_test::encode(T::bf8, 0x1p-16);  // row 0: sum 7 * 2^-16
+  for (std::size_t i = 0; i < extreme.b.size(); ++i) extreme.b[i] = seven;
+  ASSERT_TRUE(matches_reference(extreme, o));
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);

@@ -21,6 +21,13 @@
 // micro-panel: its mr large rows, then its mr small rows). The tile runs
 // unchanged over that doubled operand, and the epilogue first sums each
 // element's chains (combined_chains).
+//
+// Limbs (the exact model on E5M2 x E5M2 with AVX512_IFMA, limb_sum.hpp):
+// the operands are packed as offset integers, each element has two
+// accumulators laid out as two columns are along a split B (its low limb,
+// then nr columns further its high limb), and the driver sums each row's
+// and each column's values while packing: the last step's correction for
+// the offset (combined_limbs).
 #pragma once
 
 #include <algorithm>
@@ -37,6 +44,7 @@
 #include "../amax.hpp"
 #include "../fp32_rounding.hpp"
 #include "../matmul_options.hpp"
+#include "limb_sum.hpp"
 #include "split_sum.hpp"
 #include "targets.hpp"
 
@@ -134,7 +142,7 @@ class aligned_buffer {
 // ends): a fresh multi-megabyte allocation per call costs page faults that
 // took a quarter of a 256^3 MatMul's time.
 struct packing_buffers {
-  aligned_buffer b_panel, a_block, accumulators, row, second_row, split_row;
+  aligned_buffer b_panel, a_block, accumulators, row, second_row, split_row, operand_sums;
 };
 
 inline packing_buffers& this_thread_buffers() {
@@ -180,7 +188,7 @@ struct problem {
 };
 
 inline std::size_t packed_value_bytes(const tile_kernel& kernel) noexcept {
-  return kernel.operands == packing::float64 ? 8 : 4;
+  return kernel.operands == packing::float64 || kernel.operands == packing::offset_integers ? 8 : 4;
 }
 
 // The blocking with fewer rows per A block where a kernel's runs (chunk,
@@ -218,6 +226,8 @@ class block_worker {
         nr_(static_cast<std::size_t>(kernel.columns)),
         sa_(split_factor(kernel.split_a)),
         sb_(split_factor(kernel.split_b)),
+        limbs_(kernel.operands == packing::offset_integers),
+        acc_b_(limbs_ ? 2 : sb_),
         mc_(round_up(std::min(b.mc, p.m), mr_)),
         kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
                               : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
@@ -227,13 +237,15 @@ class block_worker {
         accumulators_(this_thread_buffers().accumulators),
         row_(this_thread_buffers().row),
         second_row_(this_thread_buffers().second_row),
-        split_row_(this_thread_buffers().split_row) {
+        split_row_(this_thread_buffers().split_row),
+        operand_sums_(this_thread_buffers().operand_sums) {
     b_panel_.reserve(steps_ * sb_ * nc_ * value_bytes_);
     a_block_.reserve(sa_ * mc_ * kc_ * value_bytes_);
-    accumulators_.reserve(sa_ * mc_ * sb_ * nc_ * acc_bytes_);
+    accumulators_.reserve(sa_ * mc_ * acc_b_ * nc_ * acc_bytes_);
     row_.reserve(std::max(kc_, nc_) * sizeof(float));
     second_row_.reserve(sb_ * nc_ * sizeof(float));
     if (sa_ * sb_ > 1) split_row_.reserve(std::max(kc_, nc_) * 2 * sizeof(float));
+    if (limbs_) operand_sums_.reserve((mc_ + nc_) * sizeof(double));
   }
 
   // C[rows, columns), rows within one row range, columns within one panel.
@@ -248,7 +260,7 @@ class block_worker {
       const std::size_t rows = std::min(mc_, row_end - ic);
       const std::size_t padded_rows = round_up(rows, mr_);
       if (p_.k == 0) {
-        std::fill(acc, acc + sa_ * mc_ * sb_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
+        std::fill(acc, acc + sa_ * mc_ * acc_b_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
       }
       for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
         const std::size_t depth = std::min(kc_, p_.k - pc);
@@ -259,8 +271,8 @@ class block_worker {
           for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
             const tile_args args{block + sa_ * ir * block_steps * value_bytes_,
                                  b,
-                                 acc + (sa_ * ir * sb_ * nc_ + sb_ * jr) * acc_bytes_,
-                                 sb_ * nc_,
+                                 acc + (sa_ * ir * acc_b_ * nc_ + acc_b_ * jr) * acc_bytes_,
+                                 acc_b_ * nc_,
                                  block_steps,
                                  pc == 0,
                                  kernel_.chunk,
@@ -302,6 +314,10 @@ class block_worker {
           row[j] = row[j] * (sc.b_columns ? sc.b_columns[col_begin + j] : sc.b);  // b' = RN32(b * sb)
         }
       }
+      if (limbs_) {
+        double* sums = column_sums();
+        for (std::size_t j = 0; j < columns; ++j) sums[j] = (step == 0 ? 0.0 : sums[j]) + row[j];
+      }
       const bool has_odd = per_step_ == 2 && p + 1 < p_.k;
       if (has_odd) p_.b.decode(p_.b.base, (p + 1) * p_.b.ld + col_begin, columns, odd);
       if (sb_ > 1) {
@@ -341,6 +357,17 @@ class block_worker {
         continue;
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
+      if (limbs_) {
+        // Four chains (every partial sum is exact: limb_sum_to_fp32), so the
+        // additions do not wait on each other.
+        double sum[4] = {pc == 0 ? 0.0 : row_sums()[i], 0.0, 0.0, 0.0};
+        std::size_t q = 0;
+        for (; q + 4 <= depth; q += 4) {
+          for (int c = 0; c < 4; ++c) sum[c] += row[q + c];
+        }
+        for (; q < depth; ++q) sum[0] += row[q];
+        row_sums()[i] = (sum[0] + sum[1]) + (sum[2] + sum[3]);
+      }
       if (sa_ > 1) {
         float* small = split_row_.as<float>();
         for (std::size_t q = 0; q < depth; ++q) {
@@ -368,7 +395,9 @@ class block_worker {
     float* y3 = row_.as<float>();
     for (std::size_t i = 0; i < rows; ++i) {
       const float* acc = accumulators_.as<float>() + i * nc_;
-      if (sa_ * sb_ > 1) {
+      if (limbs_) {
+        acc = combined_limbs(i, columns);
+      } else if (sa_ * sb_ > 1) {
         acc = combined_chains(i, columns);
       } else if (acc_bytes_ == 8) {
         const double* wide = accumulators_.as<double>() + i * nc_;
@@ -401,10 +430,28 @@ class block_worker {
     return out;
   }
 
+  // Row i's exact sums from its limbs (limb_sum.hpp), each rounded once to
+  // float32.
+  const float* combined_limbs(std::size_t i, std::size_t columns) {
+    float* out = second_row_.as<float>();
+    kernel_.combine_limbs(accumulators_.as<std::uint64_t>() + i * acc_b_ * nc_, nr_, row_sums()[i],
+                          column_sums(), p_.k, columns, out);
+    return out;
+  }
+
+  // The sums of the operands' values that limb_sum.hpp corrects by: per row
+  // of the A block (over all of K), then per column of the B panel; exact
+  // in float64 (limb_sum_to_fp32 says why).
+  double* row_sums() noexcept { return operand_sums_.as<double>(); }
+  double* column_sums() noexcept { return operand_sums_.as<double>() + mc_; }
+
   tile_kernel kernel_;
   const problem& p_;
-  std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, sa_, sb_, mc_, kc_, nc_;
-  aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_;
+  std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, sa_, sb_;
+  bool limbs_;
+  std::size_t acc_b_;  // accumulators per element along B: sb_, or the two limbs
+  std::size_t mc_, kc_, nc_;
+  aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_, &operand_sums_;
   hybrid::detail::amax_tracker amax_;
 };
 

@@ -7,8 +7,9 @@
 // Fast, with a nearest-even output (saturating or not): sequential_fp32 for
 // every float type pair the table accepts, on every ISA, with the scales in
 // the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
-// exact (rounded to float32, K <= 2^17) for every FP8 pair (E5M2 operands
-// split, on finite operands), chunked_exact (both roundings,
+// exact (rounded to float32, K <= 2^17) for every FP8 pair (E5M2 x E5M2 as
+// integers where the CPU has AVX512_IFMA, other E5M2 operands split; on
+// finite operands), chunked_exact (both roundings,
 // with or without pre-rounding, chunk <= 2^17) for E4M3 x E4M3, on every
 // ISA;
 // amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
@@ -189,8 +190,9 @@ inline bool amx_pairs_operands_fit(element_type ta, element_type tb, const opera
 }
 
 // Whether every value of an operand is finite: a split operand's Inf
-// would meet the other class's +0 (Inf x 0 = NaN), so such requests take
-// the reference (split_sum.hpp).
+// would meet the other class's +0 (Inf x 0 = NaN), and Inf or NaN has no
+// integer for the limb sum, so such requests take the reference
+// (split_sum.hpp, limb_sum.hpp).
 inline bool operand_finite(const operand_reader& x, std::size_t rows, std::size_t columns) {
   std::vector<float> row(columns);
   for (std::size_t i = 0; i < rows; ++i) {
@@ -234,7 +236,8 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
     return false;
   }
   const tile_kernel kernel = kernel_for(o.model, ta, tb, k, target::active_isa());
-  if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
+  const bool needs_finite = kernel.split_a || kernel.split_b || kernel.operands == packing::offset_integers;
+  if (needs_finite && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
     return false;
   }
   run_blocked(kernel, {a, b, c, m, n, k, &o});

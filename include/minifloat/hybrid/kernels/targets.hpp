@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "../../target/dispatch.hpp"
 #include "../../simd/scalar/vector_ops.hpp"
@@ -63,8 +64,9 @@ using epilogue_function = void (*)(const scale_options& s, const float* acc, std
 
 // How the driver packs the operands for a kernel: one float32 per k, a pair
 // of BF16 values per 32-bit word (k and k + 1, K padded to even with +0, as
-// detail::bf16_pairs_sum pads), or one float64 per k.
-enum class packing : unsigned char { float32, bf16_pairs, float64 };
+// detail::bf16_pairs_sum pads), one float64 per k, or one unsigned 64-bit
+// integer per k (the E5M2 value times 2^16, plus 2^32: limb_sum.hpp).
+enum class packing : unsigned char { float32, bf16_pairs, float64, offset_integers };
 
 // The layout transform of the packing, compiled per target
 // (generic/pack.hpp has the layouts): one step of B into a panel, one row
@@ -78,6 +80,13 @@ struct packers {
   pack_b_function b = nullptr;
   pack_a_function a = nullptr;
 };
+
+// One row of finished limb sums rounded to float32 (x86/avx512/limb_tile.hpp):
+// accumulators, nr, the row's A value sum, the columns' B value sums, K,
+// columns, output.
+using limb_row_function = void (*)(const std::uint64_t* acc, std::size_t nr, double row_sum,
+                                   const double* column_sums, std::size_t k, std::size_t columns,
+                                   float* out) noexcept;
 
 struct tile_kernel {
   int rows = 0;
@@ -102,6 +111,8 @@ struct tile_kernel {
   // `rows` x `columns` is the tile of C elements.
   bool split_a = false;
   bool split_b = false;
+  // packing::offset_integers: the rounding of a row's limb sums (limb_sum.hpp).
+  limb_row_function combine_limbs = nullptr;
 };
 
 // Chains per element along a split operand.
@@ -147,9 +158,19 @@ struct target_kernels {
   int block_rows = 0;
   int block_columns = 0;
   eltwise_function eltwise = nullptr;
+  // exact, E5M2 x E5M2, as integers in two 52-bit limbs (AVX512_IFMA):
+  // limb_rows x limb_columns elements, two uint64 accumulators each.
+  tile_function exact_limbs = nullptr;
+  int limb_rows = 0;
+  int limb_columns = 0;
+  packers limb_pack = {};  // packing::offset_integers
+  limb_row_function limb_row = nullptr;
 };
 
 }  // namespace mf::hybrid::kernels
+
+// A kernel written per ISA that needs tile_args.
+#include "x86/avx512/limb_tile.hpp"
 
 // Each target: generic/target_kernels.hpp over its vector operations, with
 // the tile sizes of its registers. Scalar: 4 x 4 tiles of plain floats, the
@@ -269,6 +290,11 @@ struct target_family {
                   "the VNNI tile has the shape of the AVX-512 row's integer tile");
     row.vnni_bytes = &avx512_vnni::byte_kernel;
     row.requantize = &avx512::requantize_row;
+    row.exact_limbs = &avx512_ifma::limb_kernel;
+    row.limb_rows = avx512_ifma::rows;
+    row.limb_columns = avx512_ifma::vectors * 8;
+    row.limb_pack = {&avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row};
+    row.limb_row = &avx512_ifma::limb_row;
 #endif
     return row;
   }
@@ -331,10 +357,19 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.rows, target.float_columns, target.fma, packing::float32, false, 0,
               target.epilogue, {}};
     case model_kind::exact: {
-      // E4M3 x E4M3 on one chain; E5M2 operands split (split_sum.hpp), on
-      // the same register tile: half the C rows or columns per split operand.
+      // E4M3 x E4M3 on one chain; E5M2 x E5M2 as integers where the CPU
+      // has AVX512_IFMA (limb_sum.hpp); otherwise E5M2 operands split
+      // (split_sum.hpp), on the same register tile: half the C rows or
+      // columns per split operand.
       const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
       if (!fp8(ta) || !fp8(tb) || model.exact_to_output || k > exact_e4m3_max_k) return {};
+      if (ta == element_type::bf8 && tb == element_type::bf8 && target.exact_limbs != nullptr &&
+          target::optional_features_of(isa).avx512ifma) {
+        tile_kernel kernel{target.limb_rows, target.limb_columns, target.exact_limbs,
+                           packing::offset_integers, true, 0, target.epilogue, {}};
+        kernel.combine_limbs = target.limb_row;
+        return kernel;
+      }
       tile_kernel kernel{target.rows, target.double_columns, target.exact, packing::float64, true, 0,
                          target.epilogue, {}};
       kernel.split_a = ta == element_type::bf8;
@@ -411,7 +446,8 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
 inline tile_kernel kernel_for(const accumulation_model& model, element_type ta, element_type tb,
                               std::size_t k, target::isa isa) noexcept {
   tile_kernel kernel = micro_kernel_for(model, ta, tb, k, isa);
-  kernel.pack = detail::packers_for(isa, kernel.operands);
+  kernel.pack = kernel.operands == packing::offset_integers ? detail::target_for(isa).limb_pack
+                                                             : detail::packers_for(isa, kernel.operands);
   return kernel;
 }
 
