@@ -30,6 +30,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../../bulk/amax.hpp"
 #include "../../bulk/encode.hpp"
 #include "../element_type.hpp"
 #include "../matmul_options.hpp"
@@ -197,9 +198,7 @@ inline bool operand_finite(const operand_reader& x, std::size_t rows, std::size_
   std::vector<float> row(columns);
   for (std::size_t i = 0; i < rows; ++i) {
     x.decode(x.base, i * x.ld, columns, row.data());
-    for (float v : row) {
-      if (!std::isfinite(v)) return false;
-    }
+    if (!std::isfinite(mf::bulk::amax(row.data(), columns))) return false;  // Inf or NaN (propagated)
   }
   return true;
 }
