@@ -973,7 +973,7 @@ void register_all() {
                                       M::reduced_precision14_128_floor,
                                       M::reduced_precision14_128_block});
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs});
-  register_pair<pair_f16_e5m2_f16>({M::sequential_fp32});
+  register_pair<pair_f16_e5m2_f16>({M::sequential_fp32, M::exact});
   register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact});
   register_pair<pair_e4m3_e5m2_bf16>({M::sequential_fp32, M::exact});
   register_integer();

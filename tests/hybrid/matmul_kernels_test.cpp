@@ -390,38 +390,49 @@ TEST_P(HybridKernels, ExactWithSplitE5M2Operands) {
   ASSERT_TRUE(matches_reference(p, with(hy::models::exact())));
 }
 
-// E5M2 x E5M2 as integers in two 52-bit limbs where the CPU has
-// AVX512_IFMA (kernels/limb_sum.hpp), the split chains elsewhere: K past
-// the tile's carry interval (2048 steps) and four K blocks, wide-range
-// codes; every product at +-57344^2 (the largest sums in the high limbs);
-// +-8 x 7, whose packed products (8 * 2^16 + 2^32)(7 * 2^16 + 2^32) and
-// (-8 * 2^16 + 2^32)(7 * 2^16 + 2^32) both have low limbs above
-// 0.93 * 2^52, so that 8200 of them pass 2^64 unless carried; zero sums
-// from exact cancellation (+0).
-TEST_P(HybridKernels, ExactE5M2TimesE5M2AcrossLimbCarries) {
+// The exact model on E5M2 and FP16 operands as integers in two 52-bit
+// limbs where the CPU has AVX512_IFMA (kernels/limb_sum.hpp; elsewhere FP8
+// pairs take the split chains and FP16 pairs the reference): every pair of
+// E4M3, E5M2 and FP16 but E4M3 x E4M3, wide-range codes with K past the
+// tile's carry interval (2048 steps) and across four K blocks; every
+// product at the type's largest magnitude, with signs (the largest sums
+// in the high limbs) and cancelling to +0; products whose packed low
+// limbs are above 0.98 * 2^52 (E5M2 7 * 2^-10 x 7 * 2^-7, FP16
+// 0.00780487060546875 x 64.0625), 8200 of which pass 2^64 unless carried.
+TEST_P(HybridKernels, ExactOnIntegerLimbs) {
   const bool limbs = GetParam() == mf::target::isa::avx512 && mf::target::optional_features_of(GetParam()).avx512ifma;
-  const auto kernel = hy::kernels::kernel_for(hy::models::exact(), T::bf8, T::bf8, 4096, GetParam());
-  EXPECT_EQ(kernel.operands == hy::kernels::packing::offset_integers, limbs);
-  std::mt19937_64 rng(23);
   const hy::matmul_options o = with(hy::models::exact());
-  for (const std::size_t k : {2049u, 4100u}) {
-    const auto p = random_problem({T::bf8, T::bf8, T::f32}, 7, 17, k, 0, rng, false);
-    ASSERT_TRUE(matches_reference(p, o)) << "k " << k;
+  const kernel_test::type_triple pairs[] = {{T::bf8, T::bf8, T::f32}, {T::f16, T::f16, T::f32},
+                                            {T::f16, T::bf8, T::f16}, {T::hf8, T::f16, T::f32},
+                                            {T::bf8, T::hf8, T::bf16}};
+  std::mt19937_64 rng(23);
+  for (const auto& types : pairs) {
+    const auto kernel = hy::kernels::kernel_for(hy::models::exact(), types.a, types.b, 4096, GetParam());
+    EXPECT_EQ(kernel.operands == hy::kernels::packing::offset_integers, limbs) << hy::name(types.a);
+    if (kernel.run == nullptr) continue;  // FP16 without IFMA: the reference
+    for (const std::size_t k : {0u, 1u, 300u, 2049u, 4100u}) {
+      const auto p = random_problem(types, 1 + rng() % 13, 1 + rng() % 40, k, rng() % 3, rng, false);
+      ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
+    }
   }
   const std::size_t k = 8200;
-  auto extreme = random_problem({T::bf8, T::bf8, T::f32}, 3, 5, k, 0, rng, false);
-  const std::uint32_t max = hybrid_test::encode(T::bf8, 57344.0);
-  for (std::size_t i = 0; i < extreme.a.size(); ++i) extreme.a[i] = max | (i % 3 == 0 ? 0x80u : 0u);
-  for (std::size_t i = 0; i < extreme.b.size(); ++i) extreme.b[i] = max | (i % 7 == 0 ? 0x80u : 0u);
-  ASSERT_TRUE(matches_reference(extreme, o));
-  for (std::size_t i = 0; i < extreme.a.size(); ++i) extreme.a[i] = max | (i % 2 == 0 ? 0x80u : 0u);
-  for (std::size_t i = 0; i < extreme.b.size(); ++i) extreme.b[i] = max;
-  ASSERT_TRUE(matches_reference(extreme, o));  // each row's sum cancels to +0
-  const std::uint32_t eight = hybrid_test::encode(T::bf8, 8.0), seven = hybrid_test::encode(T::bf8, 7.0);
-  for (std::size_t i = 0; i < extreme.a.size(); ++i) extreme.a[i] = eight | (i % 2 == 0 ? 0x80u : 0u);
-  extreme.a[k - 1] = hybrid_test::encode(T::bf8, 0x1p-16);  // row 0: sum 7 * 2^-16
-  for (std::size_t i = 0; i < extreme.b.size(); ++i) extreme.b[i] = seven;
-  ASSERT_TRUE(matches_reference(extreme, o));
+  for (const element_type t : {T::bf8, T::f16}) {
+    if (t == T::f16 && !limbs) continue;
+    auto p = random_problem({t, t, T::f32}, 3, 5, k, 0, rng, false);
+    const std::uint32_t max = hybrid_test::encode(t, t == T::bf8 ? 57344.0 : 65504.0);
+    const std::uint32_t sign = t == T::bf8 ? 0x80u : 0x8000u;
+    for (std::size_t i = 0; i < p.a.size(); ++i) p.a[i] = max | (i % 3 == 0 ? sign : 0u);
+    for (std::size_t i = 0; i < p.b.size(); ++i) p.b[i] = max | (i % 7 == 0 ? sign : 0u);
+    ASSERT_TRUE(matches_reference(p, o)) << hy::name(t);
+    for (std::size_t i = 0; i < p.a.size(); ++i) p.a[i] = max | (i % 2 == 0 ? sign : 0u);
+    for (std::size_t i = 0; i < p.b.size(); ++i) p.b[i] = max;
+    ASSERT_TRUE(matches_reference(p, o)) << hy::name(t);  // each row's sum cancels to +0
+    const double x = t == T::bf8 ? 0x7p-10 : 0.00780487060546875, y = t == T::bf8 ? 0x7p-7 : 64.0625;
+    for (auto& code : p.a) code = hybrid_test::encode(t, x);
+    for (auto& code : p.b) code = hybrid_test::encode(t, y);
+    p.a[k - 1] = hybrid_test::encode(t, t == T::bf8 ? 0x1p-16 : 0x1p-24);
+    ASSERT_TRUE(matches_reference(p, o)) << hy::name(t);
+  }
 }
 
 // The fast path rejects what the reference rejects, with the same message.

@@ -22,11 +22,11 @@
 // unchanged over that doubled operand, and the epilogue first sums each
 // element's chains (combined_chains).
 //
-// Limbs (the exact model on E5M2 x E5M2 with AVX512_IFMA, limb_sum.hpp):
-// the operands are packed as offset integers, each element has two
-// accumulators laid out as two columns are along a split B (its low limb,
-// then nr columns further its high limb), and the driver sums each row's
-// and each column's values while packing: the last step's correction for
+// Limbs (the exact model on E5M2 and FP16 operands with AVX512_IFMA,
+// limb_sum.hpp): the operands are packed as offset integers, each element
+// has two accumulators laid out as two columns are along a split B (its
+// low limb, then nr columns further its high limb), and the packing sums
+// each row's and each column's integers: the last step's correction for
 // the offset (combined_limbs).
 #pragma once
 
@@ -245,7 +245,7 @@ class block_worker {
     row_.reserve(std::max(kc_, nc_) * sizeof(float));
     second_row_.reserve(sb_ * nc_ * sizeof(float));
     if (sa_ * sb_ > 1) split_row_.reserve(std::max(kc_, nc_) * 2 * sizeof(float));
-    if (limbs_) operand_sums_.reserve((mc_ + nc_) * sizeof(double));
+    if (limbs_) operand_sums_.reserve((mc_ + nc_) * sizeof(std::int64_t));
   }
 
   // C[rows, columns), rows within one row range, columns within one panel.
@@ -261,6 +261,7 @@ class block_worker {
       const std::size_t padded_rows = round_up(rows, mr_);
       if (p_.k == 0) {
         std::fill(acc, acc + sa_ * mc_ * acc_b_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
+        if (limbs_) std::fill(row_sums(), row_sums() + mc_ + nc_, std::int64_t{0});  // and no operand
       }
       for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
         const std::size_t depth = std::min(kc_, p_.k - pc);
@@ -315,8 +316,10 @@ class block_worker {
         }
       }
       if (limbs_) {
-        double* sums = column_sums();
-        for (std::size_t j = 0; j < columns; ++j) sums[j] = (step == 0 ? 0.0 : sums[j]) + row[j];
+        if (step == 0) std::fill(column_sums(), column_sums() + columns, std::int64_t{0});
+        kernel_.limbs.pack_b(row, columns, padded_columns, nr_, steps_, step, kernel_.scale_b,
+                             b_panel_.as<unsigned char>(), column_sums());
+        continue;
       }
       const bool has_odd = per_step_ == 2 && p + 1 < p_.k;
       if (has_odd) p_.b.decode(p_.b.base, (p + 1) * p_.b.ld + col_begin, columns, odd);
@@ -351,6 +354,10 @@ class block_worker {
       const std::size_t panel_rows = sa_ * mr_;
       unsigned char* tile = block + ((i / mr_) * panel_rows * block_steps + i % mr_) * value_bytes_;
       unsigned char* small_tile = tile + mr_ * value_bytes_;
+      if (i >= rows && limbs_) {
+        kernel_.limbs.pack_a(nullptr, depth, block_steps, mr_, kernel_.scale_a, tile);
+        continue;
+      }
       if (i >= rows) {
         kernel_.pack.a(nullptr, depth, block_steps, panel_rows, tile);
         if (sa_ > 1) kernel_.pack.a(nullptr, depth, block_steps, panel_rows, small_tile);
@@ -358,15 +365,9 @@ class block_worker {
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
       if (limbs_) {
-        // Four chains (every partial sum is exact: limb_sum_to_fp32), so the
-        // additions do not wait on each other.
-        double sum[4] = {pc == 0 ? 0.0 : row_sums()[i], 0.0, 0.0, 0.0};
-        std::size_t q = 0;
-        for (; q + 4 <= depth; q += 4) {
-          for (int c = 0; c < 4; ++c) sum[c] += row[q + c];
-        }
-        for (; q < depth; ++q) sum[0] += row[q];
-        row_sums()[i] = (sum[0] + sum[1]) + (sum[2] + sum[3]);
+        const std::int64_t sum = kernel_.limbs.pack_a(row, depth, block_steps, mr_, kernel_.scale_a, tile);
+        row_sums()[i] = (pc == 0 ? 0 : row_sums()[i]) + sum;
+        continue;
       }
       if (sa_ > 1) {
         float* small = split_row_.as<float>();
@@ -434,16 +435,15 @@ class block_worker {
   // float32.
   const float* combined_limbs(std::size_t i, std::size_t columns) {
     float* out = second_row_.as<float>();
-    kernel_.combine_limbs(accumulators_.as<std::uint64_t>() + i * acc_b_ * nc_, nr_, row_sums()[i],
-                          column_sums(), p_.k, columns, out);
+    kernel_.limbs.finish_row(accumulators_.as<std::uint64_t>() + i * acc_b_ * nc_, nr_, row_sums()[i],
+                             column_sums(), p_.k, kernel_.scale_a + kernel_.scale_b, columns, out);
     return out;
   }
 
-  // The sums of the operands' values that limb_sum.hpp corrects by: per row
-  // of the A block (over all of K), then per column of the B panel; exact
-  // in float64 (limb_sum_to_fp32 says why).
-  double* row_sums() noexcept { return operand_sums_.as<double>(); }
-  double* column_sums() noexcept { return operand_sums_.as<double>() + mc_; }
+  // The sums of the operands' integers that limb_sum.hpp corrects by: per
+  // row of the A block (over all of K), then per column of the B panel.
+  std::int64_t* row_sums() noexcept { return operand_sums_.as<std::int64_t>(); }
+  std::int64_t* column_sums() noexcept { return operand_sums_.as<std::int64_t>() + mc_; }
 
   tile_kernel kernel_;
   const problem& p_;

@@ -7,9 +7,10 @@
 // Fast, with a nearest-even output (saturating or not): sequential_fp32 for
 // every float type pair the table accepts, on every ISA, with the scales in
 // the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
-// exact (rounded to float32, K <= 2^17) for every FP8 pair (E5M2 x E5M2 as
-// integers where the CPU has AVX512_IFMA, other E5M2 operands split; on
-// finite operands), chunked_exact (both roundings,
+// exact (rounded to float32, K <= 2^17) for every FP8 pair, and for FP16
+// with FP8 or FP16 where the CPU has AVX512_IFMA (E5M2 and FP16 operands as
+// integers there, E5M2 operands split elsewhere; on finite operands),
+// chunked_exact (both roundings,
 // with or without pre-rounding, chunk <= 2^17) for E4M3 x E4M3, on every
 // ISA;
 // amx_tile_pairs (both orders) for every pair it accepts, on every ISA,

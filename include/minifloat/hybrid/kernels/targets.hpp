@@ -81,12 +81,25 @@ struct packers {
   pack_a_function a = nullptr;
 };
 
-// One row of finished limb sums rounded to float32 (x86/avx512/limb_tile.hpp):
-// accumulators, nr, the row's A value sum, the columns' B value sums, K,
-// columns, output.
-using limb_row_function = void (*)(const std::uint64_t* acc, std::size_t nr, double row_sum,
-                                   const double* column_sums, std::size_t k, std::size_t columns,
-                                   float* out) noexcept;
+// The exact sum in two 52-bit limbs (limb_sum.hpp; AVX512_IFMA,
+// x86/avx512/limb_tile.hpp): the tile, its packing (one step of B, adding
+// each column's integers to column_sums; one row of A, returning the sum
+// of its integers; values times 2^scale), and the last step of a row of
+// finished elements (accumulators, nr, the row's sum, the columns' sums, K,
+// sa + sb, columns, output).
+struct limb_kernels {
+  tile_function tile = nullptr;
+  int rows = 0;
+  int columns = 0;
+  void (*pack_b)(const float* row, std::size_t columns, std::size_t padded_columns, std::size_t nr,
+                 std::size_t steps, std::size_t step, int scale, void* panel,
+                 std::int64_t* column_sums) noexcept = nullptr;
+  std::int64_t (*pack_a)(const float* row, std::size_t depth, std::size_t block_steps, std::size_t mr,
+                         int scale, void* tile) noexcept = nullptr;
+  void (*finish_row)(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
+                     const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
+                     float* out) noexcept = nullptr;
+};
 
 struct tile_kernel {
   int rows = 0;
@@ -111,8 +124,11 @@ struct tile_kernel {
   // `rows` x `columns` is the tile of C elements.
   bool split_a = false;
   bool split_b = false;
-  // packing::offset_integers: the rounding of a row's limb sums (limb_sum.hpp).
-  limb_row_function combine_limbs = nullptr;
+  // packing::offset_integers: the limb kernels and each operand's 2^scale
+  // (limb_sum.hpp).
+  limb_kernels limbs = {};
+  int scale_a = 0;
+  int scale_b = 0;
 };
 
 // Chains per element along a split operand.
@@ -158,13 +174,9 @@ struct target_kernels {
   int block_rows = 0;
   int block_columns = 0;
   eltwise_function eltwise = nullptr;
-  // exact, E5M2 x E5M2, as integers in two 52-bit limbs (AVX512_IFMA):
-  // limb_rows x limb_columns elements, two uint64 accumulators each.
-  tile_function exact_limbs = nullptr;
-  int limb_rows = 0;
-  int limb_columns = 0;
-  packers limb_pack = {};  // packing::offset_integers
-  limb_row_function limb_row = nullptr;
+  // exact with E5M2 or FP16 operands, as integers in two 52-bit limbs
+  // (AVX512_IFMA): rows x columns elements, two uint64 accumulators each.
+  limb_kernels limbs = {};
 };
 
 }  // namespace mf::hybrid::kernels
@@ -290,11 +302,8 @@ struct target_family {
                   "the VNNI tile has the shape of the AVX-512 row's integer tile");
     row.vnni_bytes = &avx512_vnni::byte_kernel;
     row.requantize = &avx512::requantize_row;
-    row.exact_limbs = &avx512_ifma::limb_kernel;
-    row.limb_rows = avx512_ifma::rows;
-    row.limb_columns = avx512_ifma::vectors * 8;
-    row.limb_pack = {&avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row};
-    row.limb_row = &avx512_ifma::limb_row;
+    row.limbs = {&avx512_ifma::limb_kernel, avx512_ifma::rows, avx512_ifma::vectors * 8,
+                 &avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row, &avx512_ifma::limb_row};
 #endif
     return row;
   }
@@ -357,19 +366,23 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.rows, target.float_columns, target.fma, packing::float32, false, 0,
               target.epilogue, {}};
     case model_kind::exact: {
-      // E4M3 x E4M3 on one chain; E5M2 x E5M2 as integers where the CPU
-      // has AVX512_IFMA (limb_sum.hpp); otherwise E5M2 operands split
-      // (split_sum.hpp), on the same register tile: half the C rows or
-      // columns per split operand.
-      const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
-      if (!fp8(ta) || !fp8(tb) || model.exact_to_output || k > exact_e4m3_max_k) return {};
-      if (ta == element_type::bf8 && tb == element_type::bf8 && target.exact_limbs != nullptr &&
+      // E4M3 x E4M3 on one float64 chain. Any other pair of E4M3, E5M2
+      // and FP16 as integers where the CPU has AVX512_IFMA (limb_sum.hpp);
+      // otherwise E5M2 operands split (split_sum.hpp), on the same register
+      // tile as E4M3: half the C rows or columns per split operand.
+      if (model.exact_to_output || k > exact_e4m3_max_k) return {};
+      const int sa = detail::limb_scale(ta), sb = detail::limb_scale(tb);
+      if (!e4m3 && sa != 0 && sb != 0 && target.limbs.tile != nullptr &&
           target::optional_features_of(isa).avx512ifma) {
-        tile_kernel kernel{target.limb_rows, target.limb_columns, target.exact_limbs,
+        tile_kernel kernel{target.limbs.rows, target.limbs.columns, target.limbs.tile,
                            packing::offset_integers, true, 0, target.epilogue, {}};
-        kernel.combine_limbs = target.limb_row;
+        kernel.limbs = target.limbs;
+        kernel.scale_a = sa;
+        kernel.scale_b = sb;
         return kernel;
       }
+      const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
+      if (!fp8(ta) || !fp8(tb)) return {};
       tile_kernel kernel{target.rows, target.double_columns, target.exact, packing::float64, true, 0,
                          target.epilogue, {}};
       kernel.split_a = ta == element_type::bf8;
@@ -446,8 +459,7 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
 inline tile_kernel kernel_for(const accumulation_model& model, element_type ta, element_type tb,
                               std::size_t k, target::isa isa) noexcept {
   tile_kernel kernel = micro_kernel_for(model, ta, tb, k, isa);
-  kernel.pack = kernel.operands == packing::offset_integers ? detail::target_for(isa).limb_pack
-                                                             : detail::packers_for(isa, kernel.operands);
+  if (kernel.operands != packing::offset_integers) kernel.pack = detail::packers_for(isa, kernel.operands);
   return kernel;
 }
 

@@ -1,7 +1,8 @@
-// The exact model's E5M2 x E5M2 micro-kernel on AVX512_IFMA: the sum of
-// products as an integer in two 52-bit limbs per element (kernels/
-// limb_sum.hpp says why that is exact and how it becomes float32).
-// Included by kernels/targets.hpp after tile_args.
+// The exact model's micro-kernel for E5M2 and FP16 operands on
+// AVX512_IFMA: the sum of products as an integer in two 52-bit limbs per
+// element (kernels/limb_sum.hpp says why that is exact and how it becomes
+// float32), with its packing and its last step. Included by
+// kernels/targets.hpp after tile_args.
 //
 // Packed operands (kernels/driver.hpp, packing::offset_integers): `a` holds
 // the tile's A as `steps` steps of Rows unsigned integers, `b` holds B as
@@ -16,6 +17,7 @@
 // x 2 zmm: 24 accumulators, 2 of B and a broadcast in 32 registers.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -87,72 +89,94 @@ inline void limb_kernel(const tile_args& t) noexcept { limb_tile<rows, vectors>(
 
 // One row of finished elements (limb_sum.hpp's last step): the carried
 // limbs of `columns` elements, in micro-panels of nr columns (nr low limbs,
-// then nr high limbs; nr a multiple of 8), the sum of the row's A values and
-// those of the columns' B values, each element rounded once to float32.
+// then nr high limbs; nr a multiple of 8), the sum of the row's n and
+// those of the columns', each element rounded once to float32.
 // Eight at a time where every |H| < 2^11 (then S is an int64 and
 // VCVTQQ2PS rounds it, nearest even, as limb_sum_to_fp32 does); the other
 // elements through limb_sum_to_fp32.
-inline void limb_row(const std::uint64_t* acc, std::size_t nr, double row_sum, const double* column_sums,
-                     std::size_t k, std::size_t columns, float* out) noexcept {
-  const __m512i k_term = _mm512_set1_epi64(static_cast<long long>(k << 12));
-  const __m512i r_mask = _mm512_set1_epi64((1 << 20) - 1);
+inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
+                     const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
+                     float* out) noexcept {
+  constexpr int q_shift = detail::limb_bits - detail::limb_offset_bits;
+  const __m512i k_term = _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
+  const __m512i r_mask = _mm512_set1_epi64((1 << q_shift) - 1);
+  const __m256 scale = _mm256_set1_ps(std::ldexp(1.0f, -value_scale));
   for (std::size_t jr = 0; jr < columns; jr += nr) {
     const std::uint64_t* low = acc + 2 * jr;
     const std::size_t width = nr < columns - jr ? nr : columns - jr;
     std::size_t j = 0;
     for (; j + 8 <= width; j += 8) {
-      const __m512d sums = _mm512_add_pd(_mm512_set1_pd(row_sum), _mm512_loadu_pd(column_sums + jr + j));
-      const __m512i n = _mm512_cvtpd_epi64(_mm512_mul_pd(sums, _mm512_set1_pd(65536.0)));  // exact
-      const __m512i r = _mm512_and_si512(n, r_mask);
-      const __m512i q = _mm512_srai_epi64(_mm512_sub_epi64(n, r), 20);
+      const __m512i sums = _mm512_add_epi64(_mm512_set1_epi64(row_sum), _mm512_loadu_si512(column_sums + jr + j));
+      const __m512i r = _mm512_and_si512(sums, r_mask);
+      const __m512i q = _mm512_srai_epi64(_mm512_sub_epi64(sums, r), q_shift);
       const __m512i h = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_loadu_si512(low + nr + j), k_term), q);
-      const __m512i l = _mm512_sub_epi64(_mm512_loadu_si512(low + j), _mm512_slli_epi64(r, 32));
+      const __m512i l = _mm512_sub_epi64(_mm512_loadu_si512(low + j), _mm512_slli_epi64(r, detail::limb_offset_bits));
       // h in (-2^11, 2^11): h + 2047 below 4095, unsigned.
       const __mmask8 small = _mm512_cmplt_epu64_mask(_mm512_add_epi64(h, _mm512_set1_epi64(2047)),
                                                      _mm512_set1_epi64(4095));
       if (small == 0xFF) {
         const __m256 s = _mm512_cvtepi64_ps(_mm512_add_epi64(_mm512_slli_epi64(h, detail::limb_bits), l));
-        _mm256_storeu_ps(out + jr + j, _mm256_mul_ps(s, _mm256_set1_ps(0x1p-32f)));
+        _mm256_storeu_ps(out + jr + j, _mm256_mul_ps(s, scale));
         continue;
       }
       for (std::size_t e = j; e < j + 8; ++e) {
-        out[jr + e] = detail::limb_sum_to_fp32(low[e], low[nr + e], row_sum + column_sums[jr + e], k);
+        out[jr + e] = detail::limb_sum_to_fp32(low[e], low[nr + e], row_sum + column_sums[jr + e], k, value_scale);
       }
     }
     for (; j < width; ++j) {
-      out[jr + j] = detail::limb_sum_to_fp32(low[j], low[nr + j], row_sum + column_sums[jr + j], k);
+      out[jr + j] = detail::limb_sum_to_fp32(low[j], low[nr + j], row_sum + column_sums[jr + j], k, value_scale);
     }
   }
 }
 
-// The packing (kernels/generic/pack.hpp's layouts and signatures, the
-// values as offset integers, limb_sum.hpp): eight values of `from` from j
-// on (+0 from `count` on) times 2^16, converted to int64 (exact: integers
-// below 2^32 in magnitude, VCVTPD2QQ), plus 2^32.
-MF_FORCE_INLINE __m512i operands_at(const float* from, std::size_t j, std::size_t count) noexcept {
+// The packing (kernels/generic/pack.hpp's layouts, the values as offset
+// integers, limb_sum.hpp): eight values of `from` from j on (+0 from
+// `count` on, all +0 for a null `from`) times 2^scale, converted to int64
+// (exact: integers below 2^40 in magnitude, VCVTPD2QQ).
+MF_FORCE_INLINE __m512i integers_at(const float* from, std::size_t j, std::size_t count, const __m512d& scale) noexcept {
   const std::size_t left = j < count ? count - j : 0;
   const __mmask8 present = left >= 8 ? __mmask8{0xFF} : static_cast<__mmask8>((1u << left) - 1);
   const __m256 v = from == nullptr ? _mm256_setzero_ps() : _mm256_maskz_loadu_ps(present, from + j);
-  const __m512d scaled = _mm512_mul_pd(_mm512_cvtps_pd(v), _mm512_set1_pd(65536.0));
-  return _mm512_add_epi64(_mm512_cvtpd_epi64(scaled), _mm512_set1_epi64(detail::limb_operand_offset));
+  return _mm512_cvtpd_epi64(_mm512_mul_pd(_mm512_cvtps_pd(v), scale));
 }
 
-inline void pack_b_step(const float* row, const float*, std::size_t columns, std::size_t padded_columns,
-                        std::size_t nr, std::size_t steps, std::size_t step, void* panel_bytes) noexcept {
+// One step of B into every micro-panel of a panel (pack.hpp's pack_b_step
+// layout), each column's n added to column_sums[j] (j < columns).
+inline void pack_b_step(const float* row, std::size_t columns, std::size_t padded_columns, std::size_t nr,
+                        std::size_t steps, std::size_t step, int scale, void* panel_bytes,
+                        std::int64_t* column_sums) noexcept {
   auto* panel = static_cast<std::uint64_t*>(panel_bytes);
+  const __m512d factor = _mm512_set1_pd(std::ldexp(1.0, scale));
+  const __m512i offset = _mm512_set1_epi64(detail::limb_operand_offset);
   for (std::size_t j = 0; j < padded_columns; j += 8) {
-    _mm512_storeu_si512(panel + (j / nr) * nr * steps + step * nr + j % nr, operands_at(row, j, columns));
+    const __m512i n = integers_at(row, j, columns, factor);
+    _mm512_storeu_si512(panel + (j / nr) * nr * steps + step * nr + j % nr, _mm512_add_epi64(n, offset));
+    if (j + 8 <= columns) {
+      _mm512_storeu_si512(column_sums + j, _mm512_add_epi64(_mm512_loadu_si512(column_sums + j), n));
+    } else if (j < columns) {
+      const auto present = static_cast<__mmask8>((1u << (columns - j)) - 1);
+      _mm512_mask_storeu_epi64(column_sums + j, present,
+                               _mm512_add_epi64(_mm512_maskz_loadu_epi64(present, column_sums + j), n));
+    }
   }
 }
 
-inline void pack_a_row(const float* row, std::size_t depth, std::size_t block_steps, std::size_t mr,
-                       void* tile_bytes) noexcept {
+// One row of an A block into its micro-panel (pack.hpp's pack_a_row
+// layout; a null row is a padding row, +0); returns the sum of its n.
+inline std::int64_t pack_a_row(const float* row, std::size_t depth, std::size_t block_steps, std::size_t mr,
+                               int scale, void* tile_bytes) noexcept {
   auto* tile = static_cast<std::uint64_t*>(tile_bytes);
+  const __m512d factor = _mm512_set1_pd(std::ldexp(1.0, scale));
+  const __m512i offset = _mm512_set1_epi64(detail::limb_operand_offset);
+  __m512i sum = _mm512_setzero_si512();
   alignas(64) std::uint64_t eight[8];
   for (std::size_t q = 0; q < block_steps; q += 8) {
-    _mm512_store_si512(eight, operands_at(row, q, depth));
+    const __m512i n = integers_at(row, q, depth, factor);
+    sum = _mm512_add_epi64(sum, n);
+    _mm512_store_si512(eight, _mm512_add_epi64(n, offset));
     for (std::size_t l = 0; l < 8 && q + l < block_steps; ++l) tile[(q + l) * mr] = eight[l];
   }
+  return _mm512_reduce_add_epi64(sum);
 }
 
 }  // namespace mf::hybrid::kernels::avx512_ifma
