@@ -89,15 +89,23 @@ struct type_triple {
   element_type a, b, c;
 };
 
-// Whether the model has a fast kernel for these operand types (the BF16
-// pair model needs BF16-exact operands; the exact kernels are E4M3 x E4M3;
-// reduced_precision takes no BF16).
-inline bool accepts(const hy::accumulation_model& m, type_triple t) {
+// Whether the ISA sums the exact model's products as integers in 52-bit
+// limbs (AVX512_IFMA, kernels/limb_sum.hpp).
+inline bool has_limbs(mf::target::isa isa) {
+  return isa == mf::target::isa::avx512 && mf::target::optional_features_of(isa).avx512ifma;
+}
+
+// Whether the model has a fast kernel for these operand types on `isa` (the
+// BF16 pair model needs BF16-exact operands; the exact kernels take FP8
+// pairs, and with the limbs FP16 too; reduced_precision takes no BF16).
+inline bool accepts(const hy::accumulation_model& m, type_triple t,
+                    mf::target::isa isa = mf::target::active_isa()) {
   switch (m.kind) {
     case hy::model_kind::avx512_bf16_pairs:
       return t.a != element_type::f16 && t.b != element_type::f16;
-    case hy::model_kind::exact:  // FP8 pairs (E5M2 split)
-      return hy::is_fp8(t.a) && hy::is_fp8(t.b);
+    case hy::model_kind::exact:  // FP8 pairs (E5M2 split), or on the limbs
+      return (hy::is_fp8(t.a) && hy::is_fp8(t.b)) ||
+             (has_limbs(isa) && t.a != element_type::bf16 && t.b != element_type::bf16);
     case hy::model_kind::chunked_exact: return t.a == element_type::hf8 && t.b == element_type::hf8;
     case hy::model_kind::amx_tile_pairs:  // no instruction multiplies BF16 by FP16
       return !((t.a == element_type::bf16 && t.b == element_type::f16) ||
@@ -109,12 +117,13 @@ inline bool accepts(const hy::accumulation_model& m, type_triple t) {
 }
 
 // The float type combinations of table `any` that the model accepts.
-inline std::vector<type_triple> float_triples(const hy::accumulation_model& m) {
+inline std::vector<type_triple> float_triples(const hy::accumulation_model& m,
+                                              mf::target::isa isa = mf::target::active_isa()) {
   std::vector<type_triple> out;
   for (element_type a : float_inputs) {
     for (element_type b : float_inputs) {
       for (element_type c : float_outputs) {
-        if (accepts(m, {a, b, c})) out.push_back({a, b, c});
+        if (accepts(m, {a, b, c}, isa)) out.push_back({a, b, c});
       }
     }
   }

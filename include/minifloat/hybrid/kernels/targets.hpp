@@ -65,7 +65,8 @@ using epilogue_function = void (*)(const scale_options& s, const float* acc, std
 // How the driver packs the operands for a kernel: one float32 per k, a pair
 // of BF16 values per 32-bit word (k and k + 1, K padded to even with +0, as
 // detail::bf16_pairs_sum pads), one float64 per k, or one unsigned 64-bit
-// integer per k (the E5M2 value times 2^16, plus 2^32: limb_sum.hpp).
+// integer per k (the value over its smallest subnormal, plus 2^40:
+// limb_sum.hpp).
 enum class packing : unsigned char { float32, bf16_pairs, float64, offset_integers };
 
 // The layout transform of the packing, compiled per target
@@ -459,7 +460,9 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
 inline tile_kernel kernel_for(const accumulation_model& model, element_type ta, element_type tb,
                               std::size_t k, target::isa isa) noexcept {
   tile_kernel kernel = micro_kernel_for(model, ta, tb, k, isa);
-  if (kernel.operands != packing::offset_integers) kernel.pack = detail::packers_for(isa, kernel.operands);
+  if (kernel.operands != packing::offset_integers) {  // the limb kernels pack for themselves
+    kernel.pack = detail::packers_for(isa, kernel.operands);
+  }
   return kernel;
 }
 

@@ -49,8 +49,8 @@ void limb_tile(const tile_args& args) noexcept {
   }
   const __m512i low_mask = _mm512_set1_epi64(static_cast<long long>(detail::low_limb_mask));
   for (std::size_t begin = 0; begin < args.steps; begin += detail::limb_steps_per_carry) {
-    const std::size_t end = args.steps - begin < detail::limb_steps_per_carry ? args.steps
-                                                                              : begin + detail::limb_steps_per_carry;
+    const std::size_t end =
+        args.steps - begin < detail::limb_steps_per_carry ? args.steps : begin + detail::limb_steps_per_carry;
     for (std::size_t p = begin; p < end; ++p) {
       __m512i row[Vectors];
       MF_UNROLL
@@ -98,7 +98,8 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
                      const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
                      float* out) noexcept {
   constexpr int q_shift = detail::limb_bits - detail::limb_offset_bits;
-  const __m512i k_term = _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
+  const __m512i k_term =
+      _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
   const __m512i r_mask = _mm512_set1_epi64((1 << q_shift) - 1);
   const __m256 scale = _mm256_set1_ps(std::ldexp(1.0f, -value_scale));
   for (std::size_t jr = 0; jr < columns; jr += nr) {
@@ -106,25 +107,29 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
     const std::size_t width = nr < columns - jr ? nr : columns - jr;
     std::size_t j = 0;
     for (; j + 8 <= width; j += 8) {
-      const __m512i sums = _mm512_add_epi64(_mm512_set1_epi64(row_sum), _mm512_loadu_si512(column_sums + jr + j));
+      const __m512i sums =
+          _mm512_add_epi64(_mm512_set1_epi64(row_sum), _mm512_loadu_si512(column_sums + jr + j));
       const __m512i r = _mm512_and_si512(sums, r_mask);
       const __m512i q = _mm512_srai_epi64(_mm512_sub_epi64(sums, r), q_shift);
       const __m512i h = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_loadu_si512(low + nr + j), k_term), q);
-      const __m512i l = _mm512_sub_epi64(_mm512_loadu_si512(low + j), _mm512_slli_epi64(r, detail::limb_offset_bits));
+      const __m512i l =
+          _mm512_sub_epi64(_mm512_loadu_si512(low + j), _mm512_slli_epi64(r, detail::limb_offset_bits));
       // h in (-2^11, 2^11): h + 2047 below 4095, unsigned.
-      const __mmask8 small = _mm512_cmplt_epu64_mask(_mm512_add_epi64(h, _mm512_set1_epi64(2047)),
-                                                     _mm512_set1_epi64(4095));
+      const __mmask8 small =
+          _mm512_cmplt_epu64_mask(_mm512_add_epi64(h, _mm512_set1_epi64(2047)), _mm512_set1_epi64(4095));
       if (small == 0xFF) {
         const __m256 s = _mm512_cvtepi64_ps(_mm512_add_epi64(_mm512_slli_epi64(h, detail::limb_bits), l));
         _mm256_storeu_ps(out + jr + j, _mm256_mul_ps(s, scale));
         continue;
       }
       for (std::size_t e = j; e < j + 8; ++e) {
-        out[jr + e] = detail::limb_sum_to_fp32(low[e], low[nr + e], row_sum + column_sums[jr + e], k, value_scale);
+        out[jr + e] =
+            detail::limb_sum_to_fp32(low[e], low[nr + e], row_sum + column_sums[jr + e], k, value_scale);
       }
     }
     for (; j < width; ++j) {
-      out[jr + j] = detail::limb_sum_to_fp32(low[j], low[nr + j], row_sum + column_sums[jr + j], k, value_scale);
+      out[jr + j] =
+          detail::limb_sum_to_fp32(low[j], low[nr + j], row_sum + column_sums[jr + j], k, value_scale);
     }
   }
 }
@@ -133,7 +138,8 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
 // integers, limb_sum.hpp): eight values of `from` from j on (+0 from
 // `count` on, all +0 for a null `from`) times 2^scale, converted to int64
 // (exact: integers below 2^40 in magnitude, VCVTPD2QQ).
-MF_FORCE_INLINE __m512i integers_at(const float* from, std::size_t j, std::size_t count, const __m512d& scale) noexcept {
+MF_FORCE_INLINE __m512i integers_at(const float* from, std::size_t j, std::size_t count,
+                                    const __m512d& scale) noexcept {
   const std::size_t left = j < count ? count - j : 0;
   const __mmask8 present = left >= 8 ? __mmask8{0xFF} : static_cast<__mmask8>((1u << left) - 1);
   const __m256 v = from == nullptr ? _mm256_setzero_ps() : _mm256_maskz_loadu_ps(present, from + j);
@@ -162,7 +168,8 @@ inline void pack_b_step(const float* row, std::size_t columns, std::size_t padde
 }
 
 // One row of an A block into its micro-panel (pack.hpp's pack_a_row
-// layout; a null row is a padding row, +0); returns the sum of its n.
+// layout; a null row is a padding row, packed as +0's); returns the sum of
+// its n.
 inline std::int64_t pack_a_row(const float* row, std::size_t depth, std::size_t block_steps, std::size_t mr,
                                int scale, void* tile_bytes) noexcept {
   auto* tile = static_cast<std::uint64_t*>(tile_bytes);
