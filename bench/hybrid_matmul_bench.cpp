@@ -32,7 +32,7 @@
 //       (seconds per row; the reference models would take hours)
 // <pair> is a_b_out: e4m3_e4m3_bf16 (the cuBLASLt table; the vendor table has
 // no BF16 output for it), bf16_e4m3_bf16 and f16_e5m2_f16 (vendor table),
-// e4m3_e5m2_bf16 (cuBLASLt) and e5m2_e5m2_bf16 (table `any`).
+// e4m3_e5m2_bf16 (cuBLASLt), e5m2_e5m2_bf16 and bf16_bf16_bf16 (table `any`).
 // Peers that were not found at configure time, a CPU without AVX512_BF16, or
 // a library without the thread-count option skip their rows with a message.
 // At 256^3 every library and peer row also reports differs_from_reference:
@@ -324,6 +324,17 @@ struct pair_e4m3_e5m2_bf16 {
   using b = mf::e5m2;
   using c = mf::bfloat16;
   static constexpr const char* name = "e4m3_e5m2_bf16";
+  static constexpr bool bf16_exact = true;
+};
+// BF16 x BF16 is in no vendor's FP8 table (table `any`); the exact model
+// runs on integer limbs where the matrices' values span at most 40 bits
+// (kernels/limb_sum.hpp), as N(0, 1) data does.
+struct pair_bf16_bf16_bf16 {
+  using table = mf::hybrid::any;
+  using a = mf::bfloat16;
+  using b = mf::bfloat16;
+  using c = mf::bfloat16;
+  static constexpr const char* name = "bf16_bf16_bf16";
   static constexpr bool bf16_exact = true;
 };
 struct pair_f16_e5m2_f16 {
@@ -972,7 +983,8 @@ void register_all() {
                                       M::reduced_precision14_128,
                                       M::reduced_precision14_128_floor,
                                       M::reduced_precision14_128_block});
-  register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs});
+  register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact});
+  register_pair<pair_bf16_bf16_bf16>({M::sequential_fp32, M::exact});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32, M::exact});
   register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact});
   register_pair<pair_e4m3_e5m2_bf16>({M::sequential_fp32, M::exact});

@@ -436,6 +436,63 @@ TEST_P(HybridKernels, ExactOnIntegerLimbs) {
   }
 }
 
+// BF16 operands on the limbs (kernels/limb_sum.hpp): the scale is read from
+// each matrix, and a matrix whose values span more than 40 bits (largest
+// exponent + 1 less the smallest quantum) goes to the reference. Spans of
+// 32 and exactly 40 bits, with every other type; matrices of huge values
+// (sums past float32's range: Inf) and of tiny ones (subnormal and zero
+// results), where the last step cannot convert eight at a time.
+TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
+  if (!kernel_test::has_limbs(GetParam())) {  // no AVX512_IFMA: BF16 exact takes the reference
+    EXPECT_EQ(hy::kernels::kernel_for(hy::models::exact(), T::bf16, T::bf16, 64, GetParam()).run, nullptr);
+    return;
+  }
+  std::mt19937_64 rng(24);
+  // BF16 codes with exponents in [low, high] (random sign and significand).
+  const auto bf16_within = [&](std::vector<std::uint32_t>& v, int low, int high) {
+    for (auto& code : v) {
+      const auto field = static_cast<std::uint32_t>(127 + low + static_cast<int>(rng() % (high - low + 1)));
+      code = static_cast<std::uint32_t>(rng() & 0x807Fu) | (field << 7);
+    }
+  };
+  const auto fits = [](const kernel_test::problem& p) {
+    const hy::kernels::operand_reader a{p.a.data(), p.lda, hy::kernels::detail::code_decoder(p.types.a)};
+    const hy::kernels::operand_reader b{p.b.data(), p.ldb, hy::kernels::detail::code_decoder(p.types.b)};
+    int sa = 0, sb = 0;
+    return hy::kernels::limb_scale_fits(p.types.a, a, p.m, p.k, sa) &&
+           hy::kernels::limb_scale_fits(p.types.b, b, p.k, p.n, sb);
+  };
+  const hy::matmul_options o = with(hy::models::exact());
+  const kernel_test::type_triple pairs[] = {{T::bf16, T::bf16, T::f32}, {T::bf16, T::hf8, T::bf16},
+                                            {T::bf8, T::bf16, T::f32}, {T::bf16, T::f16, T::f16}};
+  for (const auto& types : pairs) {
+    for (const std::size_t k : {1u, 77u, 2100u}) {
+      auto p = random_problem(types, 1 + rng() % 9, 1 + rng() % 40, k, rng() % 3, rng, false);
+      if (types.a == T::bf16) bf16_within(p.a, -12, 12);  // quanta from 2^-19, below 2^13: 32 bits
+      if (types.b == T::bf16) bf16_within(p.b, -20, 12);  // exactly 40 bits
+      ASSERT_TRUE(fits(p)) << hy::name(types.a) << " x " << hy::name(types.b);
+      ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
+    }
+  }
+  auto p = random_problem({T::bf16, T::bf16, T::f32}, 5, 19, 300, 0, rng, false);
+  bf16_within(p.a, -12, 12);
+  bf16_within(p.b, -21, 12);  // 41 bits: the reference
+  EXPECT_FALSE(fits(p));
+  ASSERT_TRUE(matches_reference(p, o));
+  bf16_within(p.a, 95, 110);
+  bf16_within(p.b, 100, 120);  // products up to 2^232: Inf sums
+  ASSERT_TRUE(fits(p));
+  ASSERT_TRUE(matches_reference(p, o));
+  bf16_within(p.a, -110, -95);
+  bf16_within(p.b, -120, -100);  // products down to 2^-244: subnormal and zero sums
+  ASSERT_TRUE(fits(p));
+  ASSERT_TRUE(matches_reference(p, o));
+  bf16_within(p.a, -70, -66);
+  bf16_within(p.b, -72, -68);  // sums near 2^-130: rounded once into float32's subnormals
+  ASSERT_TRUE(fits(p));
+  ASSERT_TRUE(matches_reference(p, o));
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);

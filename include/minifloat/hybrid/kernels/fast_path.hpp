@@ -8,9 +8,9 @@
 // every float type pair the table accepts, on every ISA, with the scales in
 // the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
 // exact (rounded to float32, K <= 2^17) for every FP8 pair, and for FP16
-// with FP8 or FP16 where the CPU has AVX512_IFMA (E5M2 and FP16 operands as
-// integers there, E5M2 operands split elsewhere; on finite operands),
-// chunked_exact (both roundings,
+// and BF16 with any of these where the CPU has AVX512_IFMA (integers there,
+// a BF16 matrix only within a span of 40 bits; E5M2 operands split
+// elsewhere; on finite operands), chunked_exact (both roundings,
 // with or without pre-rounding, chunk <= 2^17) for E4M3 x E4M3, on every
 // ISA;
 // amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
@@ -204,6 +204,34 @@ inline bool operand_finite(const operand_reader& x, std::size_t rows, std::size_
   return true;
 }
 
+// The limb sum's scale for a BF16 operand (limb_sum.hpp): every nonzero
+// value is an integer times 2^q, q its exponent less 7 (2^-133 for a
+// subnormal), and with q the smallest such quantum among them, s = -q
+// serves where every value is below 2^(q + 40). False (the reference) for a
+// wider span or a value that is not finite; other types keep their scale.
+inline bool limb_scale_fits(element_type t, const operand_reader& x, std::size_t rows,
+                            std::size_t columns, int& scale) {
+  if (t != element_type::bf16) return true;
+  int smallest_quantum = 1000, largest_exponent = -1000;
+  std::vector<float> row(columns);
+  for (std::size_t i = 0; i < rows; ++i) {
+    x.decode(x.base, i * x.ld, columns, row.data());
+    for (float v : row) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      const int field = static_cast<int>((bits >> 23) & 0xFFu);
+      if (field == 0xFF) return false;
+      if ((bits & 0x7FFFFFFFu) == 0) continue;
+      const int exponent = field == 0 ? -127 : field - 127;  // a subnormal is below 2^-126
+      smallest_quantum = std::min(smallest_quantum, (field == 0 ? -126 : exponent) - 7);
+      largest_exponent = std::max(largest_exponent, exponent);
+    }
+  }
+  if (largest_exponent == -1000) smallest_quantum = 0;  // all zeros: any scale
+  scale = -smallest_quantum;
+  return largest_exponent + 1 - smallest_quantum <= detail::limb_offset_bits;
+}
+
 // Whether a fast kernel computes this request on the active ISA (the
 // checks aside; amx_tile_pairs also needs amx_pairs_operands_fit).
 inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
@@ -235,9 +263,13 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
   if (o.model.kind == model_kind::amx_tile_pairs && !amx_pairs_operands_fit(ta, tb, a, b, m, n, k)) {
     return false;
   }
-  const tile_kernel kernel = kernel_for(o.model, ta, tb, k, target::active_isa());
+  tile_kernel kernel = kernel_for(o.model, ta, tb, k, target::active_isa());
   const bool needs_finite = kernel.split_a || kernel.split_b || kernel.operands == packing::offset_integers;
   if (needs_finite && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
+    return false;
+  }
+  if (kernel.operands == packing::offset_integers &&
+      !(limb_scale_fits(ta, a, m, k, kernel.scale_a) && limb_scale_fits(tb, b, k, n, kernel.scale_b))) {
     return false;
   }
   run_blocked(kernel, {a, b, c, m, n, k, &o});

@@ -1,15 +1,20 @@
-// The exact model's sum for E5M2 and FP16 operands (with E4M3, or each
-// other) as an integer held in two 52-bit limbs, the operands packed as
-// unsigned integers: what the AVX512_IFMA tile (x86/avx512/limb_tile.hpp)
-// computes, and the last step that rounds it once to float32.
+// The exact model's sum for E5M2, FP16 and BF16 operands (with E4M3, or
+// each other) as an integer held in two 52-bit limbs, the operands packed
+// as unsigned integers: what the AVX512_IFMA tile (x86/avx512/
+// limb_tile.hpp) computes, and the last step that rounds it once to
+// float32.
 //
 // Why integers. A value of these types is an integer n times its smallest
 // subnormal 2^-s: E4M3 s = 9, |n| <= 448 * 2^9 < 2^18; E5M2 s = 16,
 // |n| <= 57344 * 2^16 < 2^32; FP16 s = 24, |n| <= 65504 * 2^24 < 2^40. A
-// product is an integer times 2^-(sa + sb), and a sum of K of them needs up
-// to 64 + log2 K bits (E5M2 x E5M2) or 80 + log2 K (FP16 x FP16): more than
-// float64's 53 (the split route, split_sum.hpp, needs four float64 chains
-// for E5M2 x E5M2). VPMADD52LUQ and VPMADD52HUQ (Intel SDM vol. 2,
+// BF16 matrix spans up to 2^-133 .. 2^128, too wide; but its values are
+// integers times 2^q, q the smallest quantum among them (a value's exponent
+// less 7), and where they are all below 2^(q + 40) (a span of 40 bits: 32
+// binades, as most layers' operands are), s = -q serves as well
+// (fast_path.hpp reads the matrix once to find q). A product is an integer
+// times 2^-(sa + sb), and a sum of K of them needs up to 64 + log2 K bits
+// (E5M2 x E5M2) or 80 + log2 K (FP16 x FP16): more than float64's 53 (the
+// split route, split_sum.hpp, needs four float64 chains for E5M2 x E5M2). VPMADD52LUQ and VPMADD52HUQ (Intel SDM vol. 2,
 // "VPMADD52LUQ", "VPMADD52HUQ") multiply unsigned 52-bit integers into their
 // 104-bit product and add its low, or its high, 52 bits to a 64-bit lane:
 // two instructions per eight products give the sum exactly, as an integer.
@@ -32,10 +37,13 @@
 // L = low - r 2^40 (in (-2^52, 2^52)): both exact in float64, and so are
 // c0 = H 2^(52 - sa - sb) and c1 = L 2^-(sa + sb), whose sum is the exact
 // sum S 2^-(sa + sb). Their TwoSum and rounding to odd (split_sum.hpp)
-// round it once to float32. Where |H| < 2^11, S itself is below 2^63 and
-// its int64 -> float32 conversion is that one rounding (times 2^-(sa + sb),
-// exact: a nonzero result is at least 2^-48, a normal float32). A zero sum
-// has H = L = 0 and gives +0, as the model's. Operands must be finite
+// round it once to float32 (a subnormal or overflowing result included:
+// rounding the round-to-odd value of 53 >= 24 + 2 bits is rounding the
+// exact sum). Where |H| < 2^11, S itself is below 2^63 and its int64 ->
+// float32 conversion is that one rounding when times 2^-(sa + sb) keeps it
+// normal and finite, so for -64 <= sa + sb <= 126 (a nonzero S is at
+// least 1 and below 2^63); with FP8 and FP16 operands sa + sb <= 48. A
+// zero sum has H = L = 0 and gives +0, as the model's. Operands must be finite
 // (fast_path.hpp sends Inf and NaN to the reference).
 #pragma once
 
@@ -54,7 +62,8 @@ inline constexpr int limb_bits = 52;
 inline constexpr std::uint64_t low_limb_mask = (std::uint64_t{1} << limb_bits) - 1;
 inline constexpr std::size_t limb_steps_per_carry = 2048;
 
-// s, where a value of type t is an integer times 2^-s; 0 for a type the
+// s, where every value of type t is an integer below 2^40 times 2^-s; 0
+// for BF16 (s depends on the matrix: bf16_limb_scale) and for a type the
 // limbs do not take.
 constexpr int limb_scale(element_type t) noexcept {
   switch (t) {
@@ -63,6 +72,15 @@ constexpr int limb_scale(element_type t) noexcept {
     case element_type::f16: return 24;
     default: return 0;
   }
+}
+
+constexpr bool limb_operand(element_type t) noexcept {
+  return limb_scale(t) != 0 || t == element_type::bf16;
+}
+
+// The sums that the last step may convert eight at a time (above).
+constexpr bool limb_fast_conversion(int value_scale) noexcept {
+  return value_scale >= -64 && value_scale <= 126;
 }
 
 // An element's S = H 2^52 + L (above), from its carried limbs and its
@@ -87,7 +105,7 @@ inline limb_parts limb_parts_of(std::uint64_t low, std::uint64_t high, std::int6
 inline float limb_sum_to_fp32(std::uint64_t low, std::uint64_t high, std::int64_t operand_sums,
                               std::size_t k, int value_scale) noexcept {
   const limb_parts s = limb_parts_of(low, high, operand_sums, k);
-  if (s.high > -2048 && s.high < 2048) {
+  if (s.high > -2048 && s.high < 2048 && limb_fast_conversion(value_scale)) {
     return std::ldexp(static_cast<float>(s.high * (std::int64_t{1} << limb_bits) + s.low), -value_scale);
   }
   const double chains[2] = {std::ldexp(static_cast<double>(s.high), limb_bits - value_scale),

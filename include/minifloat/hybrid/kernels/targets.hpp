@@ -367,19 +367,21 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.rows, target.float_columns, target.fma, packing::float32, false, 0,
               target.epilogue, {}};
     case model_kind::exact: {
-      // E4M3 x E4M3 on one float64 chain. Any other pair of E4M3, E5M2
-      // and FP16 as integers where the CPU has AVX512_IFMA (limb_sum.hpp);
-      // otherwise E5M2 operands split (split_sum.hpp), on the same register
-      // tile as E4M3: half the C rows or columns per split operand.
+      // E4M3 x E4M3 on one float64 chain. Any other pair of E4M3, E5M2,
+      // FP16 and BF16 as integers where the CPU has AVX512_IFMA
+      // (limb_sum.hpp; a BF16 operand's scale is read from its values by
+      // fast_path.hpp, which sends a BF16 matrix of too wide a span to the
+      // reference); otherwise E5M2 operands split (split_sum.hpp), on the
+      // same register tile as E4M3: half the C rows or columns per split
+      // operand.
       if (model.exact_to_output || k > exact_e4m3_max_k) return {};
-      const int sa = detail::limb_scale(ta), sb = detail::limb_scale(tb);
-      if (!e4m3 && sa != 0 && sb != 0 && target.limbs.tile != nullptr &&
+      if (!e4m3 && detail::limb_operand(ta) && detail::limb_operand(tb) && target.limbs.tile != nullptr &&
           target::optional_features_of(isa).avx512ifma) {
         tile_kernel kernel{target.limbs.rows, target.limbs.columns, target.limbs.tile,
                            packing::offset_integers, true, 0, target.epilogue, {}};
         kernel.limbs = target.limbs;
-        kernel.scale_a = sa;
-        kernel.scale_b = sb;
+        kernel.scale_a = detail::limb_scale(ta);
+        kernel.scale_b = detail::limb_scale(tb);
         return kernel;
       }
       const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };

@@ -91,9 +91,9 @@ inline void limb_kernel(const tile_args& t) noexcept { limb_tile<rows, vectors>(
 // limbs of `columns` elements, in micro-panels of nr columns (nr low limbs,
 // then nr high limbs; nr a multiple of 8), the sum of the row's n and
 // those of the columns', each element rounded once to float32.
-// Eight at a time where every |H| < 2^11 (then S is an int64 and
-// VCVTQQ2PS rounds it, nearest even, as limb_sum_to_fp32 does); the other
-// elements through limb_sum_to_fp32.
+// Eight at a time where every |H| < 2^11 and the scale keeps the results
+// normal (then S is an int64 and VCVTQQ2PS rounds it, nearest even, as
+// limb_sum_to_fp32 does); the other elements through limb_sum_to_fp32.
 inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
                      const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
                      float* out) noexcept {
@@ -102,6 +102,7 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
       _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
   const __m512i r_mask = _mm512_set1_epi64((1 << q_shift) - 1);
   const __m256 scale = _mm256_set1_ps(std::ldexp(1.0f, -value_scale));
+  const bool fast = detail::limb_fast_conversion(value_scale);
   for (std::size_t jr = 0; jr < columns; jr += nr) {
     const std::uint64_t* low = acc + 2 * jr;
     const std::size_t width = nr < columns - jr ? nr : columns - jr;
@@ -117,7 +118,7 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
       // h in (-2^11, 2^11): h + 2047 below 4095, unsigned.
       const __mmask8 small =
           _mm512_cmplt_epu64_mask(_mm512_add_epi64(h, _mm512_set1_epi64(2047)), _mm512_set1_epi64(4095));
-      if (small == 0xFF) {
+      if (small == 0xFF && fast) {
         const __m256 s = _mm512_cvtepi64_ps(_mm512_add_epi64(_mm512_slli_epi64(h, detail::limb_bits), l));
         _mm256_storeu_ps(out + jr + j, _mm256_mul_ps(s, scale));
         continue;
