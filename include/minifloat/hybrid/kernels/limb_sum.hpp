@@ -7,17 +7,19 @@
 // Why integers. A value of these types is an integer n times its smallest
 // subnormal 2^-s: E4M3 s = 9, |n| <= 448 * 2^9 < 2^18; E5M2 s = 16,
 // |n| <= 57344 * 2^16 < 2^32; FP16 s = 24, |n| <= 65504 * 2^24 < 2^40. A
-// BF16 matrix spans up to 2^-133 .. 2^128, too wide; but its values are
+// BF16 matrix may span 2^-133 .. 2^128, too wide; but its values are
 // integers times 2^q, q the smallest quantum among them (a value's exponent
-// less 7), and where they are all below 2^(q + 40) (a span of 40 bits: 32
-// binades, as most layers' operands are), s = -q serves as well
-// (fast_path.hpp reads the matrix once to find q). A product is an integer
-// times 2^-(sa + sb), and a sum of K of them needs up to 64 + log2 K bits
-// (E5M2 x E5M2) or 80 + log2 K (FP16 x FP16): more than float64's 53 (the
-// split route, split_sum.hpp, needs four float64 chains for E5M2 x E5M2). VPMADD52LUQ and VPMADD52HUQ (Intel SDM vol. 2,
-// "VPMADD52LUQ", "VPMADD52HUQ") multiply unsigned 52-bit integers into their
-// 104-bit product and add its low, or its high, 52 bits to a 64-bit lane:
-// two instructions per eight products give the sum exactly, as an integer.
+// less 7), and where they are all below 2^(q + 40) (a span of 40 bits, 32
+// binades; N(0, 1) data quantized to BF16 span about 33 bits), s = -q
+// serves as well (fast_path.hpp's limb_scale_fits reads the matrix once to
+// find q). A product is an integer times 2^-(sa + sb), and a sum of K of
+// them needs up to 64 + log2 K bits (E5M2 x E5M2) or 80 + log2 K (FP16 x
+// FP16): more than float64's 53 (the split route, split_sum.hpp, needs four
+// float64 chains for E5M2 x E5M2). VPMADD52LUQ and VPMADD52HUQ (Intel SDM
+// vol. 2, "VPMADD52LUQ", "VPMADD52HUQ") multiply unsigned 52-bit integers
+// into their 104-bit product and add its low, or its high, 52 bits to a
+// 64-bit lane: two instructions per eight products give the sum exactly,
+// as an integer.
 //
 // The operands are unsigned: each value is packed as a = n + O, O = 2^40,
 // in [1, 2^41). Then
@@ -43,8 +45,8 @@
 // float32 conversion is that one rounding when times 2^-(sa + sb) keeps it
 // normal and finite, so for -64 <= sa + sb <= 126 (a nonzero S is at
 // least 1 and below 2^63); with FP8 and FP16 operands sa + sb <= 48. A
-// zero sum has H = L = 0 and gives +0, as the model's. Operands must be finite
-// (fast_path.hpp sends Inf and NaN to the reference).
+// zero sum has H = L = 0 and gives +0, as the model's. Operands must be
+// finite (fast_path.hpp sends Inf and NaN to the reference).
 #pragma once
 
 #include <cmath>
@@ -63,8 +65,8 @@ inline constexpr std::uint64_t low_limb_mask = (std::uint64_t{1} << limb_bits) -
 inline constexpr std::size_t limb_steps_per_carry = 2048;
 
 // s, where every value of type t is an integer below 2^40 times 2^-s; 0
-// for BF16 (s depends on the matrix: bf16_limb_scale) and for a type the
-// limbs do not take.
+// for BF16 (s depends on the matrix: fast_path.hpp's limb_scale_fits) and
+// for a type the limbs do not take.
 constexpr int limb_scale(element_type t) noexcept {
   switch (t) {
     case element_type::hf8: return 9;
