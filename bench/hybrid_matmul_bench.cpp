@@ -983,8 +983,11 @@ void register_all() {
                                       M::reduced_precision14_128,
                                       M::reduced_precision14_128_floor,
                                       M::reduced_precision14_128_block});
-  register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact});
-  register_pair<pair_bf16_bf16_bf16>({M::sequential_fp32, M::exact});
+  // The BF16 rows of exact and reduced_precision run on the kernels only
+  // where the data's range allows (kernels/fast_path.hpp); N(0, 1) data do.
+  register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
+                                      M::reduced_precision14_128, M::reduced_precision14_128_block});
+  register_pair<pair_bf16_bf16_bf16>({M::sequential_fp32, M::exact, M::reduced_precision14_128});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32, M::exact});
   register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact});
   register_pair<pair_e4m3_e5m2_bf16>({M::sequential_fp32, M::exact});

@@ -294,7 +294,8 @@ TEST_P(HybridKernels, ReducedPrecisionAcrossPromotionsAndBlocks) {
   hy::matmul_options o = with(hy::models::reduced_precision(25, 128));
   EXPECT_FALSE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, 64, o));
   o.model = hy::models::reduced_precision(14, 128);
-  EXPECT_FALSE(hy::kernels::has_fast_kernel(T::bf16, T::hf8, T::f32, 64, o));
+  // BF16: the kernel, where the values' range allows (ReducedPrecisionWithBf16Operands).
+  EXPECT_TRUE(hy::kernels::has_fast_kernel(T::bf16, T::hf8, T::f32, 64, o));
 }
 
 // The partial register's cuts where they decide the answer: products of
@@ -322,6 +323,69 @@ TEST_P(HybridKernels, ReducedPrecisionCutsAndCancellations) {
       }
     }
   }
+}
+
+// reduced_precision with BF16 operands (kernels::reduced_operands_fit): on
+// the kernels where the values' range lets them prove the model (seq:
+// quanta of at least 2^-126 together and sums below 2^103; block: quanta of
+// at least 2^-60 together), on the reference beyond. BF16 x BF16 and with
+// every other type, both variants and truncations, bits 1, 14 and 24, K
+// across promotions, signed values that cancel; then ranges one step past
+// each bound (the same bits, from the reference).
+TEST_P(HybridKernels, ReducedPrecisionWithBf16Operands) {
+  std::mt19937_64 rng(25);
+  const auto bf16_within = [&](std::vector<std::uint32_t>& v, int low, int high) {
+    for (auto& code : v) {
+      const auto field = static_cast<std::uint32_t>(127 + low + static_cast<int>(rng() % (high - low + 1)));
+      code = static_cast<std::uint32_t>(rng() & 0x807Fu) | (field << 7);
+    }
+  };
+  const auto fits = [](const kernel_test::problem& p, hy::reduced_variant variant) {
+    const hy::kernels::operand_reader a{p.a.data(), p.lda, hy::kernels::detail::code_decoder(p.types.a)};
+    const hy::kernels::operand_reader b{p.b.data(), p.ldb, hy::kernels::detail::code_decoder(p.types.b)};
+    return hy::kernels::reduced_operands_fit(p.types.a, p.types.b, a, b, p.m, p.n, p.k, variant);
+  };
+  const kernel_test::type_triple pairs[] = {{T::bf16, T::bf16, T::f32}, {T::bf16, T::hf8, T::bf16},
+                                            {T::f16, T::bf16, T::f32}, {T::bf8, T::bf16, T::f16}};
+  for (const auto& types : pairs) {
+    auto p = random_problem(types, 1 + rng() % 9, 1 + rng() % 40, 1 + rng() % 300, rng() % 3, rng, false);
+    if (types.a == T::bf16) bf16_within(p.a, -20, 20);
+    if (types.b == T::bf16) bf16_within(p.b, -20, 20);
+    for (const hy::reduced_variant variant : {hy::reduced_variant::seq, hy::reduced_variant::block}) {
+      ASSERT_TRUE(fits(p, variant)) << hy::name(types.a) << " x " << hy::name(types.b);
+      for (const hy::truncation trunc : {hy::truncation::toward_zero, hy::truncation::floor}) {
+        for (const int bits : {1, 14, 24}) {
+          const auto model = hy::models::reduced_precision(bits, 1 + static_cast<int>(rng() % 100), variant, 32, trunc);
+          ASSERT_TRUE(matches_reference(p, with(model))) << hy::name(types.a) << " x " << hy::name(types.b);
+        }
+      }
+    }
+  }
+  const auto seq = hy::models::reduced_precision(14, 64, hy::reduced_variant::seq, 32, hy::truncation::floor);
+  const auto block = hy::models::reduced_precision(14, 64, hy::reduced_variant::block, 32, hy::truncation::floor);
+  auto p = random_problem({T::bf16, T::bf16, T::f32}, 5, 19, 64, 0, rng, false);
+  bf16_within(p.a, -56, -50);
+  bf16_within(p.b, -56, -50);  // quanta from 2^-63 each: 2^-126 together
+  EXPECT_TRUE(fits(p, hy::reduced_variant::seq));
+  EXPECT_FALSE(fits(p, hy::reduced_variant::block));
+  ASSERT_TRUE(matches_reference(p, with(seq)));
+  ASSERT_TRUE(matches_reference(p, with(block)));
+  bf16_within(p.a, -24, -18);
+  bf16_within(p.b, -23, -18);  // quanta 2^-31 and 2^-30: 2^-61 < 2^-60 for block
+  EXPECT_TRUE(fits(p, hy::reduced_variant::seq));
+  EXPECT_FALSE(fits(p, hy::reduced_variant::block));
+  ASSERT_TRUE(matches_reference(p, with(block)));
+  bf16_within(p.a, -57, -50);
+  bf16_within(p.b, -56, -50);  // 2^-64 and 2^-63: 2^-127 together, the reference for seq
+  EXPECT_FALSE(fits(p, hy::reduced_variant::seq));
+  ASSERT_TRUE(matches_reference(p, with(seq)));
+  bf16_within(p.a, 40, 47);
+  bf16_within(p.b, 40, 48);  // products below 2^97, K = 64: sums below 2^103
+  EXPECT_TRUE(fits(p, hy::reduced_variant::seq));
+  ASSERT_TRUE(matches_reference(p, with(seq)));
+  bf16_within(p.b, 40, 49);  // 2^104: the reference for seq
+  EXPECT_FALSE(fits(p, hy::reduced_variant::seq));
+  ASSERT_TRUE(matches_reference(p, with(seq)));
 }
 
 // The block variant: blocks of 1, 5, 32 and 64 products, ending inside and

@@ -144,25 +144,29 @@ encode_function value_encoder() noexcept {
 
 }  // namespace detail
 
-// amx_tile_pairs on plain FMAs (generic/amx_pairs_tile.hpp): true when no
-// step of the model can meet or make a float32 subnormal, so its DAZ and
-// FTZ never act. Every nonzero value of a type is a multiple of its quantum
-// 2^q (q = its exponent minus its mantissa bits, or less), so every product,
-// every partial sum and every rounded step is a multiple of 2^(qa + qb),
-// the smallest quanta of A's and B's values: with qa + qb >= -126 a nonzero
-// one is at least 2^-126, a normal. FP8 and FP16 values always qualify
-// (qa + qb >= -48); BF16 operands are read once to find their smallest
-// exponent, and any BF16 subnormal (which the model reads as 0) sends the
-// request to the reference.
-inline int smallest_quantum_exponent(element_type t, const operand_reader& x, std::size_t rows,
-                                     std::size_t columns, bool& subnormal) {
+// The range of an operand's nonzero finite values: every one is a multiple
+// of 2^smallest_quantum (its exponent less its mantissa bits) and below
+// 2^(largest_exponent + 1). FP8 and FP16 operands take their type's bounds;
+// a BF16 operand is read once (its subnormals have the quantum 2^-133 and
+// set `subnormal`; Inf and NaN set `non_finite`). An operand of zeros has
+// the quantum 2^0 and the largest exponent -1000.
+struct operand_range {
+  int smallest_quantum = 0;
+  int largest_exponent = -1000;
+  bool subnormal = false;
+  bool non_finite = false;
+};
+
+inline operand_range range_of(element_type t, const operand_reader& x, std::size_t rows,
+                              std::size_t columns) {
   switch (t) {
-    case element_type::hf8: return -9;   // E4M3: 2^-6 * 2^-3
-    case element_type::bf8: return -16;  // E5M2: 2^-14 * 2^-2
-    case element_type::f16: return -24;  // binary16: 2^-14 * 2^-10
+    case element_type::hf8: return {-9, 8};    // E4M3: 2^-6 * 2^-3; 448 < 2^9
+    case element_type::bf8: return {-16, 15};  // E5M2: 2^-14 * 2^-2; 57344 < 2^16
+    case element_type::f16: return {-24, 15};  // binary16: 2^-14 * 2^-10; 65504 < 2^16
     default: break;
   }
-  int smallest = 127;
+  operand_range r;
+  int smallest = 1000;
   std::vector<float> row(columns);
   for (std::size_t i = 0; i < rows; ++i) {
     x.decode(x.base, i * x.ld, columns, row.data());
@@ -170,25 +174,58 @@ inline int smallest_quantum_exponent(element_type t, const operand_reader& x, st
       std::uint32_t bits;
       std::memcpy(&bits, &v, sizeof bits);
       const int field = static_cast<int>((bits >> 23) & 0xFFu);
-      if (field == 0xFF || (bits & 0x7FFFFFFFu) == 0) continue;  // Inf, NaN, zeros
-      if (field == 0) {
-        subnormal = true;
-        return smallest;
-      }
-      smallest = std::min(smallest, field - 127 - 7);  // BF16: 7 mantissa bits
+      if (field == 0xFF) r.non_finite = true;
+      if (field == 0xFF || (bits & 0x7FFFFFFFu) == 0) continue;
+      r.subnormal = r.subnormal || field == 0;
+      const int exponent = field == 0 ? -127 : field - 127;  // a subnormal is below 2^-126
+      smallest = std::min(smallest, (field == 0 ? -126 : exponent) - 7);  // BF16: 7 mantissa bits
+      r.largest_exponent = std::max(r.largest_exponent, exponent);
     }
   }
-  return smallest;
+  r.smallest_quantum = smallest == 1000 ? 0 : smallest;
+  return r;
 }
 
+// amx_tile_pairs on plain FMAs (generic/amx_pairs_tile.hpp): true when no
+// step of the model can meet or make a float32 subnormal, so its DAZ and
+// FTZ never act. Every nonzero value of a type is a multiple of its quantum
+// 2^q, so every product, every partial sum and every rounded step is a
+// multiple of 2^(qa + qb), the smallest quanta of A's and B's values: with
+// qa + qb >= -126 a nonzero one is at least 2^-126, a normal. FP8 and FP16
+// values always qualify (qa + qb >= -48); a BF16 subnormal (which the model
+// reads as 0) sends the request to the reference.
 inline bool amx_pairs_operands_fit(element_type ta, element_type tb, const operand_reader& a,
                                    const operand_reader& b, std::size_t m, std::size_t n,
                                    std::size_t k) {
-  bool subnormal = false;
-  const int qa = smallest_quantum_exponent(ta, a, m, k, subnormal);
-  if (subnormal) return false;
-  const int qb = smallest_quantum_exponent(tb, b, k, n, subnormal);
-  return !subnormal && qa + qb >= -126;
+  const operand_range ra = range_of(ta, a, m, k);
+  if (ra.subnormal) return false;
+  const operand_range rb = range_of(tb, b, k, n);
+  return !rb.subnormal && ra.smallest_quantum + rb.smallest_quantum >= -126;
+}
+
+// reduced_precision with a BF16 operand (generic/reduced_tile.hpp and
+// reduced_block_tile.hpp prove their kernels for FP8 and FP16 operands, from
+// three facts that BF16 operands keep where this holds): products exact in
+// float32 (at most 8 + 11 significant bits); every nonzero product, part
+// and cut value a multiple of 2^(qa + qb) that is a normal float32 (seq:
+// qa + qb >= -126), or whose scaled terms are (block: qa + qb >= -60, so
+// that no nonzero term is below the tile's starting maximum 2^-60, and a
+// term times 1/Q >= 2^(bits - 1 - 63) stays normal; its blocks with terms
+// of 2^64 or more take the reference's step); and (seq)
+// products below 2^104 with sums of K of them below 2^103, which the
+// `floor` overflow argument (reduced_tile.hpp, 7.) needs. Inf and NaN act
+// as the proofs say.
+inline bool reduced_operands_fit(element_type ta, element_type tb, const operand_reader& a,
+                                 const operand_reader& b, std::size_t m, std::size_t n, std::size_t k,
+                                 reduced_variant variant) {
+  if (ta != element_type::bf16 && tb != element_type::bf16) return true;
+  const operand_range ra = range_of(ta, a, m, k);
+  const operand_range rb = range_of(tb, b, k, n);
+  const int quanta = ra.smallest_quantum + rb.smallest_quantum;
+  if (variant == reduced_variant::block) return quanta >= -60;
+  int log2_k = 0;
+  while ((std::size_t{1} << log2_k) < k) ++log2_k;
+  return quanta >= -126 && ra.largest_exponent + 1 + rb.largest_exponent + 1 + log2_k <= 103;
 }
 
 // Whether every value of an operand is finite: a split operand's Inf
@@ -205,31 +242,16 @@ inline bool operand_finite(const operand_reader& x, std::size_t rows, std::size_
 }
 
 // The limb sum's scale for a BF16 operand (limb_sum.hpp): every nonzero
-// value is an integer times 2^q, q its exponent less 7 (2^-133 for a
-// subnormal), and with q the smallest such quantum among them, s = -q
-// serves where every value is below 2^(q + 40). False (the reference) for a
-// wider span or a value that is not finite; other types keep their scale.
+// value is an integer times 2^q, and with q the smallest such quantum,
+// s = -q serves where every value is below 2^(q + 40). False (the
+// reference) for a wider span or a value that is not finite; other types
+// keep their scale.
 inline bool limb_scale_fits(element_type t, const operand_reader& x, std::size_t rows,
                             std::size_t columns, int& scale) {
   if (t != element_type::bf16) return true;
-  int smallest_quantum = 1000, largest_exponent = -1000;
-  std::vector<float> row(columns);
-  for (std::size_t i = 0; i < rows; ++i) {
-    x.decode(x.base, i * x.ld, columns, row.data());
-    for (float v : row) {
-      std::uint32_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      const int field = static_cast<int>((bits >> 23) & 0xFFu);
-      if (field == 0xFF) return false;
-      if ((bits & 0x7FFFFFFFu) == 0) continue;
-      const int exponent = field == 0 ? -127 : field - 127;  // a subnormal is below 2^-126
-      smallest_quantum = std::min(smallest_quantum, (field == 0 ? -126 : exponent) - 7);
-      largest_exponent = std::max(largest_exponent, exponent);
-    }
-  }
-  if (largest_exponent == -1000) smallest_quantum = 0;  // all zeros: any scale
-  scale = -smallest_quantum;
-  return largest_exponent + 1 - smallest_quantum <= detail::limb_offset_bits;
+  const operand_range r = range_of(t, x, rows, columns);
+  scale = -r.smallest_quantum;
+  return !r.non_finite && r.largest_exponent + 1 - r.smallest_quantum <= detail::limb_offset_bits;
 }
 
 // Whether a fast kernel computes this request on the active ISA (the
@@ -261,6 +283,10 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
   hybrid::detail::check_request(table, ta, tb, tc, k, o);
   hybrid::detail::check_float_request(ta, tb, tc, o);
   if (o.model.kind == model_kind::amx_tile_pairs && !amx_pairs_operands_fit(ta, tb, a, b, m, n, k)) {
+    return false;
+  }
+  if (o.model.kind == model_kind::reduced_precision &&
+      !reduced_operands_fit(ta, tb, a, b, m, n, k, o.model.variant)) {
     return false;
   }
   tile_kernel kernel = kernel_for(o.model, ta, tb, k, target::active_isa());

@@ -345,9 +345,12 @@ inline packers packers_for(target::isa isa, packing how) noexcept {
 }  // namespace detail
 
 // The operand types of the reduced_precision kernel: products exact in
-// float32, no product or sum a float32 subnormal (generic/reduced_tile.hpp).
+// float32, no product or sum a float32 subnormal (generic/reduced_tile.hpp);
+// BF16 operands only where their values' range allows it, which
+// fast_path.hpp reads from them (reduced_operands_fit).
 constexpr bool reduced_operand(element_type t) noexcept {
-  return t == element_type::hf8 || t == element_type::bf8 || t == element_type::f16;
+  return t == element_type::hf8 || t == element_type::bf8 || t == element_type::f16 ||
+         t == element_type::bf16;
 }
 
 // The steps of a model's run (chunk, promotion interval) as a K block
