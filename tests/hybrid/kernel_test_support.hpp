@@ -95,9 +95,11 @@ inline bool has_limbs(mf::target::isa isa) {
   return isa == mf::target::isa::avx512 && mf::target::optional_features_of(isa).avx512ifma;
 }
 
-// Whether the model has a fast kernel for these operand types on `isa` (the
-// BF16 pair model needs BF16-exact operands; the exact kernels take FP8
-// pairs, and with the limbs FP16 too; reduced_precision takes no BF16).
+// Whether the model has a fast kernel for these operand types on `isa`, on
+// wide-range random codes (the BF16 pair model needs BF16-exact operands;
+// the exact kernels take FP8 pairs, and with the limbs FP16 too; BF16
+// operands of exact and reduced_precision take the kernels only within
+// ranges that random codes exceed: their own tests).
 inline bool accepts(const hy::accumulation_model& m, type_triple t,
                     mf::target::isa isa = mf::target::active_isa()) {
   switch (m.kind) {
@@ -110,7 +112,7 @@ inline bool accepts(const hy::accumulation_model& m, type_triple t,
     case hy::model_kind::amx_tile_pairs:  // no instruction multiplies BF16 by FP16
       return !((t.a == element_type::bf16 && t.b == element_type::f16) ||
                (t.a == element_type::f16 && t.b == element_type::bf16));
-    case hy::model_kind::reduced_precision:  // products exact in float32 (generic/reduced_tile.hpp)
+    case hy::model_kind::reduced_precision:  // BF16 within a range only (reduced_operands_fit)
       return t.a != element_type::bf16 && t.b != element_type::bf16;
     default: return true;
   }
