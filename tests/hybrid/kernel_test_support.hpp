@@ -118,6 +118,15 @@ inline bool accepts(const hy::accumulation_model& m, type_triple t,
   }
 }
 
+// BF16 codes with exponents in [low, high] (biased fields 127 + low ...),
+// random signs and significands: operands within a chosen range.
+inline void fill_bf16_within(std::vector<std::uint32_t>& v, int low, int high, std::mt19937_64& rng) {
+  for (auto& code : v) {
+    const auto field = static_cast<std::uint32_t>(127 + low + static_cast<int>(rng() % (high - low + 1)));
+    code = static_cast<std::uint32_t>(rng() & 0x807Fu) | (field << 7);
+  }
+}
+
 // The float type combinations of table `any` that the model accepts.
 inline std::vector<type_triple> float_triples(const hy::accumulation_model& m,
                                               mf::target::isa isa = mf::target::active_isa()) {
@@ -211,6 +220,14 @@ inline std::uint32_t bits_of(float x) {
   std::uint32_t b;
   std::memcpy(&b, &x, 4);
   return b;
+}
+
+// The problem's operands as the fast path reads them (run-time codes).
+inline hy::kernels::operand_reader reader_a(const problem& p) {
+  return {p.a.data(), p.lda, hy::kernels::detail::code_decoder(p.types.a)};
+}
+inline hy::kernels::operand_reader reader_b(const problem& p) {
+  return {p.b.data(), p.ldb, hy::kernels::detail::code_decoder(p.types.b)};
 }
 
 // The fast path (on the active ISA) against the reference, bit for bit.

@@ -82,8 +82,7 @@ TEST_P(HybridKernels, AmxTilePairsOnOperandsThatFit) {
         auto p = random_problem({ta, tb, T::f32}, 1 + rng() % 9, 1 + rng() % 70, k, rng() % 3, rng, false);
         keep_bf16_moderate(p.a, ta);
         keep_bf16_moderate(p.b, tb);
-        const hy::kernels::operand_reader a{p.a.data(), p.lda, hy::kernels::detail::code_decoder(ta)};
-        const hy::kernels::operand_reader b{p.b.data(), p.ldb, hy::kernels::detail::code_decoder(tb)};
+        const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
         ASSERT_TRUE(hy::kernels::amx_pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
         hy::matmul_options o = with(model);
         o.threads = 1 + compared % 2;
@@ -103,8 +102,7 @@ TEST_P(HybridKernels, AmxTilePairsOnTinyBf16FallsBackToTheReference) {
   auto p = random_problem({T::bf16, T::bf16, T::f32}, 5, 20, 64, 0, rng, false);
   p.a[3] = 0x0001u;  // a BF16 subnormal
   p.b[7] = 0x0080u;  // 2^-126
-  const hy::kernels::operand_reader a{p.a.data(), p.lda, hy::kernels::detail::code_decoder(T::bf16)};
-  const hy::kernels::operand_reader b{p.b.data(), p.ldb, hy::kernels::detail::code_decoder(T::bf16)};
+  const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
   EXPECT_FALSE(hy::kernels::amx_pairs_operands_fit(T::bf16, T::bf16, a, b, p.m, p.n, p.k));
   ASSERT_TRUE(matches_reference(p, with(hy::models::amx_tile_pairs())));
 }
@@ -335,14 +333,10 @@ TEST_P(HybridKernels, ReducedPrecisionCutsAndCancellations) {
 TEST_P(HybridKernels, ReducedPrecisionWithBf16Operands) {
   std::mt19937_64 rng(25);
   const auto bf16_within = [&](std::vector<std::uint32_t>& v, int low, int high) {
-    for (auto& code : v) {
-      const auto field = static_cast<std::uint32_t>(127 + low + static_cast<int>(rng() % (high - low + 1)));
-      code = static_cast<std::uint32_t>(rng() & 0x807Fu) | (field << 7);
-    }
+    kernel_test::fill_bf16_within(v, low, high, rng);
   };
   const auto fits = [](const kernel_test::problem& p, hy::reduced_variant variant) {
-    const hy::kernels::operand_reader a{p.a.data(), p.lda, hy::kernels::detail::code_decoder(p.types.a)};
-    const hy::kernels::operand_reader b{p.b.data(), p.ldb, hy::kernels::detail::code_decoder(p.types.b)};
+    const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
     return hy::kernels::reduced_operands_fit(p.types.a, p.types.b, a, b, p.m, p.n, p.k, variant);
   };
   const kernel_test::type_triple pairs[] = {{T::bf16, T::bf16, T::f32}, {T::bf16, T::hf8, T::bf16},
@@ -512,16 +506,11 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
     return;
   }
   std::mt19937_64 rng(24);
-  // BF16 codes with exponents in [low, high] (random sign and significand).
   const auto bf16_within = [&](std::vector<std::uint32_t>& v, int low, int high) {
-    for (auto& code : v) {
-      const auto field = static_cast<std::uint32_t>(127 + low + static_cast<int>(rng() % (high - low + 1)));
-      code = static_cast<std::uint32_t>(rng() & 0x807Fu) | (field << 7);
-    }
+    kernel_test::fill_bf16_within(v, low, high, rng);
   };
   const auto fits = [](const kernel_test::problem& p) {
-    const hy::kernels::operand_reader a{p.a.data(), p.lda, hy::kernels::detail::code_decoder(p.types.a)};
-    const hy::kernels::operand_reader b{p.b.data(), p.ldb, hy::kernels::detail::code_decoder(p.types.b)};
+    const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
     int sa = 0, sb = 0;
     return hy::kernels::limb_scale_fits(p.types.a, a, p.m, p.k, sa) &&
            hy::kernels::limb_scale_fits(p.types.b, b, p.k, p.n, sb);
