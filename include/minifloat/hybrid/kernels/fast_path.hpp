@@ -241,14 +241,14 @@ inline bool operand_finite(const operand_reader& x, std::size_t rows, std::size_
   return true;
 }
 
-// The limb sum's scale for a BF16 operand (limb_sum.hpp): every nonzero
-// value is an integer times 2^q, and with q the smallest such quantum,
-// s = -q serves where every value is below 2^(q + 40). False (the
-// reference) for a wider span or a value that is not finite; other types
-// keep their scale.
+// Whether an operand can take the limb sum (limb_sum.hpp), in one pass over
+// it: finite values, and for BF16 a scale, set here: every nonzero value
+// is an integer times 2^q, and with q the smallest such quantum, s = -q
+// serves where every value is below 2^(q + 40). False (the reference) for a
+// wider span or a value that is not finite; other types keep their scale.
 inline bool limb_scale_fits(element_type t, const operand_reader& x, std::size_t rows,
                             std::size_t columns, int& scale) {
-  if (t != element_type::bf16) return true;
+  if (t != element_type::bf16) return operand_finite(x, rows, columns);
   const operand_range r = range_of(t, x, rows, columns);
   scale = -r.smallest_quantum;
   return !r.non_finite && r.largest_exponent + 1 - r.smallest_quantum <= detail::limb_offset_bits;
@@ -290,8 +290,7 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
     return false;
   }
   tile_kernel kernel = kernel_for(o.model, ta, tb, k, target::active_isa());
-  const bool needs_finite = kernel.split_a || kernel.split_b || kernel.operands == packing::offset_integers;
-  if (needs_finite && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
+  if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
     return false;
   }
   if (kernel.operands == packing::offset_integers &&
