@@ -69,6 +69,13 @@ using epilogue_function = void (*)(const scale_options& s, const float* acc, std
 // limb_sum.hpp).
 enum class packing : unsigned char { float32, bf16_pairs, float64, offset_integers };
 
+// Where column j of step `step` lies in a packed B panel: micro-panels of
+// nr columns, each `steps` steps of nr values (generic/fma_tile.hpp).
+constexpr std::size_t b_panel_offset(std::size_t j, std::size_t nr, std::size_t steps,
+                                     std::size_t step) noexcept {
+  return (j / nr) * nr * steps + step * nr + j % nr;
+}
+
 // The layout transform of the packing, compiled per target
 // (generic/pack.hpp has the layouts): one step of B into a panel, one row
 // of A into a block.

@@ -36,7 +36,7 @@ void pack_b_step(const float* row, const float* odd, std::size_t columns,
   for (std::size_t j = 0; j < padded_columns; j += lanes) {
     vec v = load_columns<Ops>(row, j, columns);
     if constexpr (Pairs) v = Ops::bf16_pairs(v, load_columns<Ops>(odd, j, columns));
-    Ops::storeu(panel + (j / nr) * nr * steps + step * nr + j % nr, v);
+    Ops::storeu(panel + b_panel_offset(j, nr, steps, step), v);
   }
 }
 

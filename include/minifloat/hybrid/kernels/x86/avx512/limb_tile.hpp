@@ -157,7 +157,7 @@ inline void pack_b_step(const float* row, std::size_t columns, std::size_t padde
   const __m512i offset = _mm512_set1_epi64(detail::limb_operand_offset);
   for (std::size_t j = 0; j < padded_columns; j += 8) {
     const __m512i n = integers_at(row, j, columns, factor);
-    _mm512_storeu_si512(panel + (j / nr) * nr * steps + step * nr + j % nr, _mm512_add_epi64(n, offset));
+    _mm512_storeu_si512(panel + b_panel_offset(j, nr, steps, step), _mm512_add_epi64(n, offset));
     if (j + 8 <= columns) {
       _mm512_storeu_si512(column_sums + j, _mm512_add_epi64(_mm512_loadu_si512(column_sums + j), n));
     } else if (j < columns) {
