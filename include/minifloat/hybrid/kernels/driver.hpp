@@ -354,13 +354,13 @@ class block_worker {
       const std::size_t panel_rows = sa_ * mr_;
       unsigned char* tile = block + ((i / mr_) * panel_rows * block_steps + i % mr_) * value_bytes_;
       unsigned char* small_tile = tile + mr_ * value_bytes_;
-      if (i >= rows && limbs_) {
-        kernel_.limbs.pack_a(nullptr, depth, block_steps, mr_, kernel_.scale_a, tile);
-        continue;
-      }
       if (i >= rows) {
-        kernel_.pack.a(nullptr, depth, block_steps, panel_rows, tile);
-        if (sa_ > 1) kernel_.pack.a(nullptr, depth, block_steps, panel_rows, small_tile);
+        if (limbs_) {
+          kernel_.limbs.pack_a(nullptr, depth, block_steps, mr_, kernel_.scale_a, tile);
+        } else {
+          kernel_.pack.a(nullptr, depth, block_steps, panel_rows, tile);
+          if (sa_ > 1) kernel_.pack.a(nullptr, depth, block_steps, panel_rows, small_tile);
+        }
         continue;
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
