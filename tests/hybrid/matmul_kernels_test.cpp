@@ -458,8 +458,7 @@ TEST_P(HybridKernels, ExactWithSplitE5M2Operands) {
 // limbs are above 0.98 * 2^52 (E5M2 7 * 2^-10 x 7 * 2^-7, FP16
 // 0.00780487060546875 x 64.0625), 8200 of which pass 2^64 unless carried.
 TEST_P(HybridKernels, ExactOnIntegerLimbs) {
-  const bool limbs = GetParam() == mf::target::isa::avx512 &&
-                     mf::target::optional_features_of(GetParam()).avx512ifma;
+  const bool limbs = kernel_test::has_limbs(GetParam());
   const hy::matmul_options o = with(hy::models::exact());
   const kernel_test::type_triple pairs[] = {{T::bf8, T::bf8, T::f32}, {T::f16, T::f16, T::f32},
                                             {T::f16, T::bf8, T::f16}, {T::hf8, T::f16, T::f32},
