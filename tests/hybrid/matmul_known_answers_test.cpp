@@ -296,6 +296,39 @@ TEST(HybridKnownAnswers, ExactToOutputZeroSign) {
   EXPECT_THROW(dot(any, T::hf8, T::hf8, T::f32, a, b, o), hy::unsupported);
 }
 
+// exact(true) carries y2 = S * s + bias exactly into the output scale: a
+// bias of the other sign and a larger magnitude gives the bias's sign; a
+// division by the output scale and a sum just past a float32 tie are each
+// rounded once (twice, through a double, 1 + 2^-24 + 2^-80 would become the
+// tie 1 + 2^-24 and then 1).
+TEST(HybridKnownAnswers, ExactToOutputBiasSignsDivisionAndTies) {
+  hy::matmul_options o = with(hy::models::exact(true));
+  float bias = -5.0f;
+  float amax = -1.0f;
+  o.scales.bias = &bias;
+  o.scales.output = 2.0f;
+  o.amax = &amax;
+  const std::vector<double> a{1, 2}, b{1, 1};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, o)), -4.0f);  // (3 - 5) * 2
+  EXPECT_EQ(amax, 2.0f);
+  bias = -1.0f;
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, o)), 4.0f);  // (3 - 1) * 2
+  bias = 0.0f;
+  o.scales.output = 3.0f;
+  o.scales.output_rule = hy::output_scale_rule::divide;
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, {1}, {1}, o)), 1.0f / 3.0f);
+  bias = -1.0f;  // (1 - 1) / 3 = +0, and 1 - 7 = -6 divided: -2
+  EXPECT_EQ(dot(any, T::bf16, T::bf16, T::f32, {1}, {1}, o), 0u);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, {1}, {-7}, o)), -8.0f / 3.0f);
+  o.scales.bias = nullptr;
+  const std::vector<double> c{1, 0x1p-12, 0x1p-40}, d{1, 0x1p-12, 0x1p-40};
+  o.scales.output = 1.0f;
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, c, d, o)), 1.0f + 0x1p-23f);
+  o.scales.output_rule = hy::output_scale_rule::multiply;
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, c, d, o)), 1.0f + 0x1p-23f);
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, {1, 0x1p-12}, {1, 0x1p-12}, o)), 1.0f);  // the tie: even
+}
+
 // Integer MatMul: int32 accumulation, round-half-even(acc * scale).
 // acc = 1024 * (-128)^2 + 1 = 2^24 + 1, scale 2^-25: exactly 0.5 + 2^-25,
 // which rounds to 1; the fp32 sequence first rounds acc to 2^24 and gets the

@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 
 #include "wide_sum.hpp"
 
@@ -17,10 +19,23 @@ namespace mf::hybrid::detail {
 // first). 64 limbs hold the largest case: a sum of products below 2^288
 // with unit 2^-298, times a scale product (48 bits, unit >= 2^-298), aligned
 // with a bias (unit >= 2^-149) and shifted 128 bits for the division: under
-// 1,300 of the 2,048 bits.
+// 1,300 of the 2,048 bits. Only the limbs below `size_` hold the number
+// (those from it up are not read, and not initialised or copied), so each
+// operation costs what the number's width needs, not all 64 limbs: one
+// output element of a MatMul's exact epilogue takes tens of nanoseconds.
 class big_dyadic {
  public:
   static constexpr int limbs = 64;
+
+  big_dyadic() noexcept {}  // zero: no limb in use
+  big_dyadic(const big_dyadic& other) noexcept { *this = other; }
+  big_dyadic& operator=(const big_dyadic& other) noexcept {
+    for (int i = 0; i < other.size_; ++i) limb_[i] = other.limb_[i];
+    size_ = other.size_;
+    lsb_ = other.lsb_;
+    negative_ = other.negative_;
+    return *this;
+  }
 
   static big_dyadic from_sum(const wide_sum& s) noexcept {
     big_dyadic r;
@@ -30,26 +45,29 @@ class big_dyadic {
       r.limb_[2 * i] = static_cast<std::uint32_t>(m.limb[i]);
       r.limb_[2 * i + 1] = static_cast<std::uint32_t>(m.limb[i] >> 32);
     }
+    r.size_ = 2 * m.used;
     r.lsb_ = s.lsb_exponent();
     return r;
   }
-  // A finite double (53 bits at most).
+  // A finite double, from its bits: its significand and exponent.
   static big_dyadic from_double(double x) noexcept {
     big_dyadic r;
     if (x == 0) return r;
-    int e = 0;
-    const double f = std::frexp(std::fabs(x), &e);
-    const auto m = static_cast<std::uint64_t>(std::ldexp(f, 53));
+    const auto bits = mf::detail::bit_cast<std::uint64_t>(x);
+    const int biased = static_cast<int>((bits >> 52) & 0x7FFu);
+    std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1u);
+    if (biased != 0) m |= std::uint64_t{1} << 52;  // a subnormal has no hidden bit
     r.negative_ = x < 0;
     r.limb_[0] = static_cast<std::uint32_t>(m);
     r.limb_[1] = static_cast<std::uint32_t>(m >> 32);
-    r.lsb_ = e - 53;
+    r.size_ = 2;
+    r.lsb_ = (biased == 0 ? 1 : biased) - 1075;
     return r;
   }
 
   bool is_zero() const noexcept {
-    for (std::uint32_t l : limb_) {
-      if (l != 0) return false;
+    for (int i = 0; i < size_; ++i) {
+      if (limb_[i] != 0) return false;
     }
     return true;
   }
@@ -58,15 +76,18 @@ class big_dyadic {
   void multiply(double x) noexcept {
     const big_dyadic factor = from_double(x);
     big_dyadic product;
-    for (int j = 0; j < 2; ++j) {
+    product.size_ = size_ + factor.size_ < limbs ? size_ + factor.size_ : limbs;
+    for (int i = 0; i < product.size_; ++i) product.limb_[i] = 0;
+    for (int j = 0; j < factor.size_; ++j) {
       std::uint64_t carry = 0;
       const std::uint64_t f = factor.limb_[j];
-      for (int i = 0; i + j < limbs; ++i) {
+      for (int i = 0; i < size_ && i + j < limbs; ++i) {
         const std::uint64_t t = static_cast<std::uint64_t>(limb_[i]) * f +
                                 product.limb_[i + j] + carry;
         product.limb_[i + j] = static_cast<std::uint32_t>(t);
         carry = t >> 32;
       }
+      if (size_ + j < limbs) product.limb_[size_ + j] = static_cast<std::uint32_t>(carry);
     }
     product.negative_ = negative_ != factor.negative_;
     product.lsb_ = lsb_ + factor.lsb_;
@@ -75,54 +96,64 @@ class big_dyadic {
 
   // *this += other, exactly.
   void add(big_dyadic other) noexcept {
-    big_dyadic self = *this;
-    if (other.lsb_ < self.lsb_) self.shift_left(self.lsb_ - other.lsb_);
-    else other.shift_left(other.lsb_ - self.lsb_);
-    if (self.negative_ == other.negative_) {
+    if (other.lsb_ < lsb_) shift_left(lsb_ - other.lsb_);
+    else other.shift_left(other.lsb_ - lsb_);
+    const int width = size_ > other.size_ ? size_ : other.size_;
+    if (negative_ == other.negative_) {
       std::uint64_t carry = 0;
-      for (int i = 0; i < limbs; ++i) {
-        const std::uint64_t t = static_cast<std::uint64_t>(self.limb_[i]) + other.limb_[i] + carry;
-        self.limb_[i] = static_cast<std::uint32_t>(t);
+      for (int i = 0; i < width; ++i) {
+        const std::uint64_t t = limb_at(i) + other.limb_at(i) + carry;
+        limb_[i] = static_cast<std::uint32_t>(t);
         carry = t >> 32;
       }
-    } else {
-      if (self.compare_magnitude(other) < 0) std::swap(self, other);
-      std::int64_t borrow = 0;
-      for (int i = 0; i < limbs; ++i) {
-        std::int64_t t = static_cast<std::int64_t>(self.limb_[i]) - other.limb_[i] - borrow;
-        borrow = t < 0 ? 1 : 0;
-        if (t < 0) t += std::int64_t{1} << 32;
-        self.limb_[i] = static_cast<std::uint32_t>(t);
-      }
+      size_ = width;
+      if (width < limbs) limb_[size_++] = static_cast<std::uint32_t>(carry);
+      return;
     }
-    *this = self;
+    // Opposite signs: the larger magnitude less the smaller, its sign kept.
+    const bool other_larger = compare_magnitude(other) < 0;
+    const big_dyadic& large = other_larger ? other : *this;
+    const big_dyadic& small = other_larger ? *this : other;
+    std::uint32_t difference[limbs];
+    std::int64_t borrow = 0;
+    for (int i = 0; i < width; ++i) {
+      std::int64_t t = static_cast<std::int64_t>(large.limb_at(i)) -
+                       static_cast<std::int64_t>(small.limb_at(i)) - borrow;
+      borrow = t < 0 ? 1 : 0;
+      if (t < 0) t += std::int64_t{1} << 32;
+      difference[i] = static_cast<std::uint32_t>(t);
+    }
+    negative_ = large.negative_;
+    for (int i = 0; i < width; ++i) limb_[i] = difference[i];
+    size_ = width;
   }
 
   // *this / x for a finite nonzero double x, read out as a double by
   // round-to-odd: the integer is shifted up 128 bits (so the quotient has at
-  // least 76 bits), divided by x's 53-bit
-  // integer significand with the remainder kept as a sticky bit.
+  // least 76 bits), divided by x's 53-bit integer significand d with the
+  // remainder kept as a sticky bit.
   double divide_round_to_odd(double x) const noexcept {
     const big_dyadic divisor = from_double(x);
     const std::uint64_t d = static_cast<std::uint64_t>(divisor.limb_[0]) |
                             (static_cast<std::uint64_t>(divisor.limb_[1]) << 32);
     big_dyadic n = *this;
     n.shift_left(128);
-    // Long division by a 53-bit divisor, 32 bits at a time: the running
-    // remainder stays below 2^53, so remainder * 2^32 + limb fits in 85 bits;
-    // split it so every step is 64-bit arithmetic.
+    // Long division, most significant limb first, each limb in pieces of
+    // 11, 11 and 10 bits: the running remainder stays below d < 2^53, so
+    // remainder * 2^11 + piece fits 64 bits, and each quotient piece is
+    // below 2^11.
     big_dyadic q;
+    q.size_ = n.size_;
     std::uint64_t rem = 0;
-    for (int i = limbs - 1; i >= 0; --i) {
-      std::uint32_t digit = 0;
-      for (int b = 31; b >= 0; --b) {
-        rem = (rem << 1) | ((n.limb_[i] >> b) & 1u);
-        if (rem >= d) {
-          rem -= d;
-          digit |= std::uint32_t{1} << b;
-        }
+    for (int i = n.size_ - 1; i >= 0; --i) {
+      std::uint64_t digit = 0;
+      for (int shift : {21, 10, 0}) {
+        const int width = shift == 0 ? 10 : 11;
+        rem = (rem << width) | ((n.limb_[i] >> shift) & ((1u << width) - 1u));
+        digit = (digit << width) | rem / d;
+        rem %= d;
       }
-      q.limb_[i] = digit;
+      q.limb_[i] = static_cast<std::uint32_t>(digit);
     }
     q.negative_ = negative_ != divisor.negative_;
     q.lsb_ = n.lsb_ - divisor.lsb_;
@@ -131,50 +162,78 @@ class big_dyadic {
 
   double round_to_odd(bool sticky_below = false) const noexcept {
     int top = -1;
-    for (int i = limbs - 1; i >= 0 && top < 0; --i) {
+    for (int i = size_ - 1; i >= 0; --i) {
       if (limb_[i] != 0) {
-        int b = 31;
-        while (((limb_[i] >> b) & 1u) == 0) --b;
-        top = i * 32 + b;
+        top = i * 32 + 63 - mf::detail::count_leading_zeros(limb_[i]);
+        break;
       }
     }
     if (top < 0) return sticky_below ? (negative_ ? -0x1p-1074 : 0x1p-1074) : 0.0;
     const int low = top - 52 > 0 ? top - 52 : 0;
-    std::uint64_t m = 0;
-    for (int k = top; k >= low; --k) m = (m << 1) | bit(k);
-    bool sticky = sticky_below;
-    for (int k = 0; k < low && !sticky; ++k) sticky = bit(k) != 0;
-    if (sticky) m |= 1u;
-    const double v = std::ldexp(static_cast<double>(m), low + lsb_);
+    std::uint64_t m = bits_from(low) & ((std::uint64_t{2} << (top - low)) - 1u);
+    if (sticky_below || any_below(low)) m |= 1u;
+    const double v = times_power_of_two(static_cast<double>(m), low + lsb_);
     return negative_ ? -v : v;
   }
 
   bool negative() const noexcept { return negative_; }
 
  private:
-  std::uint32_t bit(int k) const noexcept { return (limb_[k / 32] >> (k % 32)) & 1u; }
+  // RN(m * 2^e) for an integer m < 2^53, as std::ldexp gives it: one
+  // multiplication by 2^e where 2^e is a normal double (exact unless the
+  // product overflows, which rounds to Inf as ldexp does), the library call
+  // for the rare exponent past that range.
+  static double times_power_of_two(double m, int e) noexcept {
+    if (e < -1022 || e > 1023) return std::ldexp(m, e);
+    return m * mf::detail::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+  }
+
+  std::uint64_t limb_at(int i) const noexcept { return i < size_ ? limb_[i] : 0u; }
+
+  // The 64 bits from bit `from` up (zeros past the top).
+  std::uint64_t bits_from(int from) const noexcept {
+    const int i = from / 32;
+    const int part = from % 32;
+    std::uint64_t w = (limb_at(i) | (limb_at(i + 1) << 32)) >> part;
+    if (part != 0) w |= limb_at(i + 2) << (64 - part);
+    return w;
+  }
+
+  // Any bit below bit `from` set (from <= 32 * size_)?
+  bool any_below(int from) const noexcept {
+    const int whole = from / 32;
+    for (int i = 0; i < whole; ++i) {
+      if (limb_[i] != 0) return true;
+    }
+    const int part = from % 32;
+    return part != 0 && (limb_at(whole) & ((std::uint64_t{1} << part) - 1u)) != 0;
+  }
 
   void shift_left(int bits) noexcept {
     if (bits <= 0) return;
     const int whole = bits / 32;
     const int part = bits % 32;
-    for (int i = limbs - 1; i >= 0; --i) {
+    const int size = size_ + whole + 1 < limbs ? size_ + whole + 1 : limbs;
+    for (int i = size - 1; i >= 0; --i) {
       std::uint64_t v = 0;
-      if (i - whole >= 0) v = static_cast<std::uint64_t>(limb_[i - whole]) << part;
-      if (part != 0 && i - whole - 1 >= 0) v |= limb_[i - whole - 1] >> (32 - part);
+      if (i - whole >= 0) v = limb_at(i - whole) << part;
+      if (part != 0 && i - whole - 1 >= 0) v |= limb_at(i - whole - 1) >> (32 - part);
       limb_[i] = static_cast<std::uint32_t>(v);
     }
+    size_ = size;
     lsb_ -= bits;
   }
 
   int compare_magnitude(const big_dyadic& other) const noexcept {
-    for (int i = limbs - 1; i >= 0; --i) {
-      if (limb_[i] != other.limb_[i]) return limb_[i] < other.limb_[i] ? -1 : 1;
+    const int width = size_ > other.size_ ? size_ : other.size_;
+    for (int i = width - 1; i >= 0; --i) {
+      if (limb_at(i) != other.limb_at(i)) return limb_at(i) < other.limb_at(i) ? -1 : 1;
     }
     return 0;
   }
 
-  std::uint32_t limb_[limbs] = {};
+  std::uint32_t limb_[limbs];  // [0, size_) in use
+  int size_ = 0;
   int lsb_ = 0;
   bool negative_ = false;
 };
