@@ -388,6 +388,7 @@ enum class model_id {
   sequential_fp32,
   avx512_bf16_pairs,
   exact,
+  exact_to_output,
   chunked_exact64,
   amx_tile_pairs,
   reduced_precision14_128,
@@ -400,6 +401,7 @@ const char* name(model_id m) {
     case model_id::sequential_fp32: return "sequential_fp32";
     case model_id::avx512_bf16_pairs: return "avx512_bf16_pairs";
     case model_id::exact: return "exact";
+    case model_id::exact_to_output: return "exact_to_output";
     case model_id::chunked_exact64: return "chunked_exact64";
     case model_id::amx_tile_pairs: return "amx_tile_pairs";
     case model_id::reduced_precision14_128: return "reduced_precision14_128";
@@ -415,6 +417,7 @@ mf::hybrid::accumulation_model make_model(model_id m) {
     case model_id::sequential_fp32: return models::sequential_fp32();
     case model_id::avx512_bf16_pairs: return models::avx512_bf16_pairs();
     case model_id::exact: return models::exact();
+    case model_id::exact_to_output: return models::exact(true);
     case model_id::chunked_exact64: return models::chunked_exact(64);
     case model_id::amx_tile_pairs: return models::amx_tile_pairs();
     case model_id::reduced_precision14_128: return models::reduced_precision(14, 128);
@@ -810,8 +813,8 @@ void register_layers() {
   if (size == 0) return;
   using M = model_id;
   for (unsigned t : kThreads) {
-    for (M m : {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::chunked_exact64,
-                M::amx_tile_pairs, M::reduced_precision14_128, M::reduced_precision14_128_floor,
+    for (M m : {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::exact_to_output,
+                M::chunked_exact64, M::amx_tile_pairs, M::reduced_precision14_128, M::reduced_precision14_128_floor,
                 M::reduced_precision14_128_block}) {
       mf::hybrid::matmul_options o;
       o.model = make_model(m);
@@ -979,7 +982,7 @@ void register_all() {
   }
   using M = model_id;
   register_pair<pair_e4m3_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
-                                      M::chunked_exact64, M::amx_tile_pairs,
+                                      M::exact_to_output, M::chunked_exact64, M::amx_tile_pairs,
                                       M::reduced_precision14_128,
                                       M::reduced_precision14_128_floor,
                                       M::reduced_precision14_128_block});
@@ -987,9 +990,10 @@ void register_all() {
   // where the data's range allows (kernels/fast_path.hpp); N(0, 1) data do.
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
                                       M::reduced_precision14_128, M::reduced_precision14_128_block});
-  register_pair<pair_bf16_bf16_bf16>({M::sequential_fp32, M::exact, M::reduced_precision14_128});
+  register_pair<pair_bf16_bf16_bf16>({M::sequential_fp32, M::exact, M::exact_to_output,
+                                      M::reduced_precision14_128});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32, M::exact});
-  register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact});
+  register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact, M::exact_to_output});
   register_pair<pair_e4m3_e5m2_bf16>({M::sequential_fp32, M::exact});
   register_integer();
   register_eltwise();

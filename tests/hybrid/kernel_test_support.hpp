@@ -48,6 +48,7 @@ inline std::vector<named_model> fast_models(mf::target::isa isa = mf::target::ac
       {"sequential_fp32", hy::models::sequential_fp32()},
       {"avx512_bf16_pairs", hy::models::avx512_bf16_pairs()},
       {"exact", hy::models::exact()},
+      {"exact_to_output", hy::models::exact(true)},
       {"chunked_exact_64", hy::models::chunked_exact(64)},
       {"chunked_exact_5", hy::models::chunked_exact(5)},
       {"chunked_exact_1", hy::models::chunked_exact(1)},

@@ -414,7 +414,8 @@ TEST_P(HybridKernels, ReducedPrecisionBlockVariant) {
 
 // The exact model with E5M2 operands (split into parts >= 1 and below 1,
 // kernels/split_sum.hpp): every FP8 pair, wide-range codes, K across the
-// driver's K block, tile edges, 1-3 threads, a float32 output. Then a sum
+// driver's K block, tile edges, 1-3 threads, a float32 output, rounded to
+// float32 and carried exactly to the output (exact(true)). Then a sum
 // whose float32 rounding needs every chain exactly: 2^24 + 1 + 2^-30 (from
 // 2^12 * 2^12, 1 * 1 and 2^-15 * 2^-15) is above the tie 2^24 + 1, so it
 // rounds to 2^24 + 2; summed in float64 first, the 2^-30 is lost and the
@@ -427,10 +428,12 @@ TEST_P(HybridKernels, ExactWithSplitE5M2Operands) {
   for (const auto& types : pairs) {
     for (const std::size_t k : {1u, 17u, 300u, 1031u, 2100u}) {
       const auto p = random_problem(types, 1 + rng() % 13, 1 + rng() % 70, k, rng() % 3, rng, false);
-      hy::matmul_options o = with(hy::models::exact());
-      o.threads = 1 + compared % 3;
-      ASSERT_TRUE(hy::kernels::has_fast_kernel(types.a, types.b, types.c, k, o));
-      ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
+      for (const bool to_output : {false, true}) {
+        hy::matmul_options o = with(hy::models::exact(to_output));
+        o.threads = 1 + compared % 3;
+        ASSERT_TRUE(hy::kernels::has_fast_kernel(types.a, types.b, types.c, k, o));
+        ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
+      }
       ++compared;
     }
   }
@@ -457,9 +460,15 @@ TEST_P(HybridKernels, ExactWithSplitE5M2Operands) {
 // in the high limbs) and cancelling to +0; products whose packed low
 // limbs are above 0.98 * 2^52 (E5M2 7 * 2^-10 x 7 * 2^-7, FP16
 // 0.00780487060546875 x 64.0625), 8200 of which pass 2^64 unless carried.
+// Each sum both rounded to float32 and carried exactly to the output
+// (exact(true), times an output scale).
 TEST_P(HybridKernels, ExactOnIntegerLimbs) {
   const bool limbs = kernel_test::has_limbs(GetParam());
-  const hy::matmul_options o = with(hy::models::exact());
+  hy::matmul_options to_output = with(hy::models::exact(true));
+  to_output.scales.output = 0.75f;
+  const auto matches = [&](const kernel_test::problem& p) {
+    return matches_reference(p, with(hy::models::exact())) && matches_reference(p, to_output);
+  };
   const kernel_test::type_triple pairs[] = {{T::bf8, T::bf8, T::f32}, {T::f16, T::f16, T::f32},
                                             {T::f16, T::bf8, T::f16}, {T::hf8, T::f16, T::f32},
                                             {T::bf8, T::hf8, T::bf16}};
@@ -470,7 +479,7 @@ TEST_P(HybridKernels, ExactOnIntegerLimbs) {
     if (kernel.run == nullptr) continue;  // FP16 without IFMA: the reference
     for (const std::size_t k : {0u, 1u, 300u, 2049u, 4100u}) {
       const auto p = random_problem(types, 1 + rng() % 13, 1 + rng() % 40, k, rng() % 3, rng, false);
-      ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
+      ASSERT_TRUE(matches(p)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
     }
   }
   const std::size_t k = 8200;
@@ -481,15 +490,15 @@ TEST_P(HybridKernels, ExactOnIntegerLimbs) {
     const std::uint32_t sign = t == T::bf8 ? 0x80u : 0x8000u;
     for (std::size_t i = 0; i < p.a.size(); ++i) p.a[i] = max | (i % 3 == 0 ? sign : 0u);
     for (std::size_t i = 0; i < p.b.size(); ++i) p.b[i] = max | (i % 7 == 0 ? sign : 0u);
-    ASSERT_TRUE(matches_reference(p, o)) << hy::name(t);
+    ASSERT_TRUE(matches(p)) << hy::name(t);
     for (std::size_t i = 0; i < p.a.size(); ++i) p.a[i] = max | (i % 2 == 0 ? sign : 0u);
     for (std::size_t i = 0; i < p.b.size(); ++i) p.b[i] = max;
-    ASSERT_TRUE(matches_reference(p, o)) << hy::name(t);  // each row's sum cancels to +0
+    ASSERT_TRUE(matches(p)) << hy::name(t);  // each row's sum cancels to +0
     const double x = t == T::bf8 ? 0x7p-10 : 0.00780487060546875, y = t == T::bf8 ? 0x7p-7 : 64.0625;
     for (auto& code : p.a) code = hybrid_test::encode(t, x);
     for (auto& code : p.b) code = hybrid_test::encode(t, y);
     p.a[k - 1] = hybrid_test::encode(t, t == T::bf8 ? 0x1p-16 : 0x1p-24);
-    ASSERT_TRUE(matches_reference(p, o)) << hy::name(t);
+    ASSERT_TRUE(matches(p)) << hy::name(t);
   }
 }
 
@@ -498,7 +507,9 @@ TEST_P(HybridKernels, ExactOnIntegerLimbs) {
 // exponent + 1 less the smallest quantum) goes to the reference. Spans of
 // 32 and exactly 40 bits, with every other type; matrices of huge values
 // (sums past float32's range: Inf) and of tiny ones (subnormal and zero
-// results), where the last step cannot convert eight at a time.
+// results), where the last step cannot convert eight at a time. Each sum
+// both rounded to float32 and carried exactly to the output (exact(true),
+// divided by an output scale).
 TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
   if (!kernel_test::has_limbs(GetParam())) {  // no AVX512_IFMA: BF16 exact takes the reference
     EXPECT_EQ(hy::kernels::kernel_for(hy::models::exact(), T::bf16, T::bf16, 64, GetParam()).run, nullptr);
@@ -514,7 +525,12 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
     return hy::kernels::limb_scale_fits(p.types.a, a, p.m, p.k, sa) &&
            hy::kernels::limb_scale_fits(p.types.b, b, p.k, p.n, sb);
   };
-  const hy::matmul_options o = with(hy::models::exact());
+  hy::matmul_options to_output = with(hy::models::exact(true));
+  to_output.scales.output = 3.0f;
+  to_output.scales.output_rule = hy::output_scale_rule::divide;
+  const auto matches = [&](const kernel_test::problem& p) {
+    return matches_reference(p, with(hy::models::exact())) && matches_reference(p, to_output);
+  };
   const kernel_test::type_triple pairs[] = {{T::bf16, T::bf16, T::f32}, {T::bf16, T::hf8, T::bf16},
                                             {T::bf8, T::bf16, T::f32}, {T::bf16, T::f16, T::f16}};
   for (const auto& types : pairs) {
@@ -523,26 +539,26 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
       if (types.a == T::bf16) bf16_within(p.a, -12, 12);  // quanta from 2^-19, below 2^13: 32 bits
       if (types.b == T::bf16) bf16_within(p.b, -20, 12);  // exactly 40 bits
       ASSERT_TRUE(fits(p)) << hy::name(types.a) << " x " << hy::name(types.b);
-      ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
+      ASSERT_TRUE(matches(p)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
     }
   }
   auto p = random_problem({T::bf16, T::bf16, T::f32}, 5, 19, 300, 0, rng, false);
   bf16_within(p.a, -12, 12);
   bf16_within(p.b, -21, 12);  // 41 bits: the reference
   EXPECT_FALSE(fits(p));
-  ASSERT_TRUE(matches_reference(p, o));
+  ASSERT_TRUE(matches(p));
   bf16_within(p.a, 95, 110);
   bf16_within(p.b, 100, 120);  // products up to 2^232: Inf sums
   ASSERT_TRUE(fits(p));
-  ASSERT_TRUE(matches_reference(p, o));
+  ASSERT_TRUE(matches(p));
   bf16_within(p.a, -110, -95);
   bf16_within(p.b, -120, -100);  // products down to 2^-244: subnormal and zero sums
   ASSERT_TRUE(fits(p));
-  ASSERT_TRUE(matches_reference(p, o));
+  ASSERT_TRUE(matches(p));
   bf16_within(p.a, -70, -66);
   bf16_within(p.b, -72, -68);  // sums near 2^-130: rounded once into float32's subnormals
   ASSERT_TRUE(fits(p));
-  ASSERT_TRUE(matches_reference(p, o));
+  ASSERT_TRUE(matches(p));
 }
 
 // The fast path rejects what the reference rejects, with the same message.

@@ -63,7 +63,7 @@ inline void eltwise(table_id table, element_type ta, element_type tb, element_ty
   detail::check_eltwise_request(table, ta, tb, tc, b_count, rows, columns, o);
   if (kernels::try_fast_eltwise(ta, tb, tc, {a, 0, kernels::detail::code_decoder(ta)},
                                 {b, 0, kernels::detail::code_decoder(tb)}, b_count,
-                                {c, 0, kernels::detail::code_encoder(tc)}, rows, columns, o)) {
+                                {c, 0, kernels::detail::code_encoder(tc), nullptr, tc}, rows, columns, o)) {
     return;
   }
   const auto b_index = [&](std::size_t i, std::size_t j) {
@@ -105,7 +105,7 @@ void eltwise(const A* a, const B* b, std::size_t b_count, C* c, std::size_t rows
   if (kernels::try_fast_eltwise(element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                 {a, 0, kernels::detail::value_decoder<A>()},
                                 {b, 0, kernels::detail::value_decoder<B>()}, b_count,
-                                {c, 0, kernels::detail::value_encoder<C>()}, rows, columns, o)) {
+                                {c, 0, kernels::detail::value_encoder<C>(), nullptr, element_id_v<C>}, rows, columns, o)) {
     return;
   }
   std::vector<std::uint32_t> ea(rows * columns), eb(b_count), ec(rows * columns);

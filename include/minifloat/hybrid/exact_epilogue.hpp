@@ -3,14 +3,20 @@
 // output scale, rounded once. The value is carried as a big dyadic number
 // (an integer times a power of two) and read out as a double by
 // round-to-odd, which the output conversion then rounds once more without
-// changing the result (53 >= p + 2 bits for every output type).
+// changing the result (53 >= p + 2 bits for every output type). One
+// element's whole post-processing (exact_output_value) serves the reference
+// loop and the fast kernels alike.
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <utility>
 
+#include "amax.hpp"
+#include "epilogue.hpp"
+#include "output.hpp"
 #include "wide_sum.hpp"
 
 namespace mf::hybrid::detail {
@@ -47,6 +53,7 @@ class big_dyadic {
     }
     r.size_ = 2 * m.used;
     r.lsb_ = s.lsb_exponent();
+    r.trim();
     return r;
   }
   // A finite double, from its bits: its significand and exponent.
@@ -96,6 +103,11 @@ class big_dyadic {
 
   // *this += other, exactly.
   void add(big_dyadic other) noexcept {
+    if (other.is_zero()) return;
+    if (is_zero()) {
+      *this = other;
+      return;
+    }
     if (other.lsb_ < lsb_) shift_left(lsb_ - other.lsb_);
     else other.shift_left(other.lsb_ - lsb_);
     const int width = size_ > other.size_ ? size_ : other.size_;
@@ -188,6 +200,19 @@ class big_dyadic {
     return m * mf::detail::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
   }
 
+  // Drops the zero limbs at both ends (the sum's fixed point is sized for
+  // the widest sums of its type pair, most sums use a few of its limbs):
+  // the same number, fewer limbs for every later step.
+  void trim() noexcept {
+    while (size_ > 0 && limb_[size_ - 1] == 0) --size_;
+    int zeros = 0;
+    while (zeros < size_ && limb_[zeros] == 0) ++zeros;
+    if (zeros == 0) return;
+    for (int i = zeros; i < size_; ++i) limb_[i - zeros] = limb_[i];
+    size_ -= zeros;
+    lsb_ += 32 * zeros;
+  }
+
   std::uint64_t limb_at(int i) const noexcept { return i < size_ ? limb_[i] : 0u; }
 
   // The 64 bits from bit `from` up (zeros past the top).
@@ -237,5 +262,84 @@ class big_dyadic {
   int lsb_ = 0;
   bool negative_ = false;
 };
+
+// The `exact` model's "directly to the output type": (S * s + bias) times or
+// divided by the output scale, from the exact sum S and the exact scale
+// product s, as a round-to-odd double. A zero or non-finite scale or bias
+// returns false (nothing written): the float32 path gives the value (the
+// same Inf or NaN), as it does for a sum with Inf or NaN (the callers).
+// Otherwise *y2 is the exact y2 = S * s + bias as a round-to-odd double,
+// which amax takes rounded to float32: the correctly rounded |y2|, as the
+// float32 path's amax is of its own y2.
+inline bool exact_post_processing(big_dyadic v, double s, float bias, bool has_bias,
+                                  float output_scale, output_scale_rule rule, double* value,
+                                  double* y2) {
+  if (!std::isfinite(s) || !std::isfinite(bias) || !std::isfinite(output_scale) ||
+      output_scale == 0.0f) {
+    return false;
+  }
+  const bool sum_is_negative = !v.is_zero() && v.negative();  // an exact zero sum is acc's +0
+  v.multiply(s);
+  const bool product_is_zero = v.is_zero();
+  if (has_bias) v.add(big_dyadic::from_double(bias));
+  *y2 = v.round_to_odd();
+  if (v.is_zero()) {
+    // The zero the rounded path gives: y1 = acc * s has the sign of acc (+0
+    // for a zero sum) times the sign of s; y1 + bias keeps a sign only when
+    // both zeros are negative; a sum that cancels is +0. Then the output
+    // scale's sign.
+    bool negative = false;
+    if (product_is_zero) {
+      negative = sum_is_negative != std::signbit(s);
+      if (has_bias) negative = negative && std::signbit(bias);
+    }
+    if (std::signbit(output_scale)) negative = !negative;
+    *value = negative ? -0.0 : 0.0;
+    return true;
+  }
+  if (rule == output_scale_rule::multiply) {
+    v.multiply(output_scale);
+    *value = v.round_to_odd();
+  } else {
+    *value = v.divide_round_to_odd(output_scale);
+  }
+  return true;
+}
+
+
+// Element (i, j) of C under exact(true), from its exact sum (finite_sum:
+// no Inf or NaN among its terms) and acc, that sum rounded to float32 (the
+// model's accumulator): the value the output conversion rounds, and amax
+// fed with the y2 it comes from. The scale product s = sa * sb (1 with the
+// scales on the operands) is exact in a double. Where
+// exact_post_processing does not apply, the float32 path's y3 and its y2.
+// The reference (below) and the fast kernels (kernels/driver.hpp, from
+// their float64 terms) both end here.
+inline double exact_output_value(const big_dyadic& sum, bool finite_sum, float acc,
+                                 const scale_options& s, bool scales_on_operands, std::size_t i,
+                                 std::size_t j, amax_tracker& amax) noexcept {
+  const float sa = s.a_rows ? s.a_rows[i] : s.a;
+  const float sb = s.b_columns ? s.b_columns[j] : s.b;
+  double value = 0.0;
+  double exact_y2 = 0.0;
+  if (finite_sum &&
+      exact_post_processing(sum, scales_on_operands ? 1.0 : static_cast<double>(sa) * sb,
+                            s.bias ? s.bias[j] : 0.0f, s.bias != nullptr, s.output, s.output_rule,
+                            &value, &exact_y2)) {
+    amax.add(static_cast<float>(exact_y2));  // C comes from the exact y2
+    return value;
+  }
+  float y3 = 0.0f;
+  apply_epilogue(s, &acc, i, j, 1, &y3, amax);
+  return y3;
+}
+
+inline double exact_output_value(const wide_sum& sum, float acc, const scale_options& s,
+                                 bool scales_on_operands, std::size_t i, std::size_t j,
+                                 amax_tracker& amax) noexcept {
+  const bool finite = !sum.is_special();
+  return exact_output_value(finite ? big_dyadic::from_sum(sum) : big_dyadic(), finite, acc, s,
+                            scales_on_operands, i, j, amax);
+}
 
 }  // namespace mf::hybrid::detail

@@ -37,50 +37,6 @@ namespace mf::hybrid {
 
 namespace detail {
 
-// The `exact` model's "directly to the output type": (S * s + bias) times or
-// divided by the output scale, from the exact sum S and the exact scale
-// product s, as a round-to-odd double. Specials, and a zero or non-finite
-// scale, take the float32 path's value `fallback` (the same Inf or NaN) and
-// return false. Otherwise *y2 is the exact y2 = S * s + bias as a
-// round-to-odd double, which amax takes rounded to float32: the correctly
-// rounded |y2|, as the float32 path's amax is of its own y2.
-inline bool exact_post_processing(const wide_sum& sum, double s, float bias, bool has_bias,
-                                  float output_scale, output_scale_rule rule, float fallback,
-                                  double* value, double* y2) {
-  *value = fallback;
-  if (sum.is_special() || !std::isfinite(s) || !std::isfinite(bias) ||
-      !std::isfinite(output_scale) || output_scale == 0.0f) {
-    return false;
-  }
-  big_dyadic v = big_dyadic::from_sum(sum);
-  const bool sum_is_negative = !v.is_zero() && v.negative();  // an exact zero sum is acc's +0
-  v.multiply(s);
-  const bool product_is_zero = v.is_zero();
-  if (has_bias) v.add(big_dyadic::from_double(bias));
-  *y2 = v.round_to_odd();
-  if (v.is_zero()) {
-    // The zero the rounded path gives: y1 = acc * s has the sign of acc (+0
-    // for a zero sum) times the sign of s; y1 + bias keeps a sign only when
-    // both zeros are negative; a sum that cancels is +0. Then the output
-    // scale's sign.
-    bool negative = false;
-    if (product_is_zero) {
-      negative = sum_is_negative != std::signbit(s);
-      if (has_bias) negative = negative && std::signbit(bias);
-    }
-    if (std::signbit(output_scale)) negative = !negative;
-    *value = negative ? -0.0 : 0.0;
-    return true;
-  }
-  if (rule == output_scale_rule::multiply) {
-    v.multiply(output_scale);
-    *value = v.round_to_odd();
-  } else {
-    *value = v.divide_round_to_odd(output_scale);
-  }
-  return true;
-}
-
 // A (m x k, row stride lda) as m rows of k floats, and B (k x n, row stride
 // ldb) transposed, n rows of k: the layout matmul_decoded reads.
 template <class A, class B, class DecodeA, class DecodeB>
@@ -175,19 +131,13 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
       }
       const float acc = accumulate(o.model, x, y, k, kinds);
       if (o.accumulator) o.accumulator[i * n + j] = acc;
-      float y3 = 0.0f;
-      amax_tracker rounded_y2;  // this element's float32 y2
-      apply_epilogue(s, &acc, i, j, 1, &y3, rounded_y2);
-      double value = y3;
-      double exact_y2 = 0.0;
-      if (o.model.kind == model_kind::exact && o.model.exact_to_output &&
-          exact_post_processing(exact_sum(x, y, k, kinds.layout),
-                                operands ? 1.0 : static_cast<double>(sa) * sb,
-                                s.bias ? s.bias[j] : 0.0f, s.bias != nullptr, s.output,
-                                s.output_rule, y3, &value, &exact_y2)) {
-        amax.add(static_cast<float>(exact_y2));  // C comes from the exact y2
+      double value;
+      if (o.model.kind == model_kind::exact && o.model.exact_to_output) {
+        value = exact_output_value(exact_sum(x, y, k, kinds.layout), acc, s, operands, i, j, amax);
       } else {
-        amax.merge(rounded_y2);
+        float y3 = 0.0f;
+        apply_epilogue(s, &acc, i, j, 1, &y3, amax);
+        value = y3;
       }
       store(i, j, encode_output(tc, value, o.output, o.output.offset + i * n + j));
     }
@@ -217,7 +167,9 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
   if (kernels::try_fast_matmul(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                {a, lda, kernels::detail::value_decoder<A>()},
                                {b, ldb, kernels::detail::value_decoder<B>()},
-                               {c, ldc, kernels::detail::value_encoder<C>()}, m, n, k, options)) {
+                               {c, ldc, kernels::detail::value_encoder<C>(),
+                                detail::encoding_store::values(c, ldc).write, element_id_v<C>},
+                               m, n, k, options)) {
     return;
   }
   std::vector<float> a_values, b_columns;
@@ -265,7 +217,9 @@ inline void matmul(table_id table, element_type ta, element_type tb, element_typ
   }
   if (kernels::try_fast_matmul(table, ta, tb, tc, {a, lda, kernels::detail::code_decoder(ta)},
                                {b, ldb, kernels::detail::code_decoder(tb)},
-                               {c, ldc, kernels::detail::code_encoder(tc)}, m, n, k, options)) {
+                               {c, ldc, kernels::detail::code_encoder(tc),
+                                detail::encoding_store::codes(c, ldc).write, tc},
+                               m, n, k, options)) {
     return;
   }
   std::vector<float> a_values, b_columns;

@@ -42,6 +42,7 @@
 
 #include "../../config.hpp"
 #include "../amax.hpp"
+#include "../exact_epilogue.hpp"
 #include "../fp32_rounding.hpp"
 #include "../matmul_options.hpp"
 #include "limb_sum.hpp"
@@ -59,13 +60,18 @@ struct operand_reader {
   void (*decode)(const void* base, std::size_t offset, std::size_t count, float* out);
 };
 
-// C: `encode` rounds count float32 values y3 into the output type and
-// writes them to elements [offset, offset + count) of `base`.
+// C of element type `type`: `encode` rounds count float32 values y3 into
+// the output type and writes them to elements [offset, offset + count) of
+// `base`; `store` (where not null) writes one output encoding to element
+// `index`, for the models whose value reaches the output conversion
+// unrounded (exact(true): exact_epilogue.hpp).
 struct result_writer {
   void* base;
   std::size_t ld;
   void (*encode)(const float* values, std::size_t count, void* base, std::size_t offset,
                  const output_conversion& o);
+  void (*store)(void* base, std::size_t index, std::uint32_t bits);
+  element_type type;
 };
 
 // Block sizes (elements). nc is rounded up to the tile's columns, mc to its
@@ -227,6 +233,7 @@ class block_worker {
         sa_(split_factor(kernel.split_a)),
         sb_(split_factor(kernel.split_b)),
         limbs_(kernel.operands == packing::offset_integers),
+        exact_to_output_(p.options->model.kind == model_kind::exact && p.options->model.exact_to_output),
         acc_b_(limbs_ ? 2 : sb_),
         mc_(round_up(std::min(b.mc, p.m), mr_)),
         kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
@@ -406,28 +413,74 @@ class block_worker {
         for (std::size_t j = 0; j < columns; ++j) narrowed[j] = static_cast<float>(wide[j]);
         acc = narrowed;
       }
+      if (exact_to_output_) {
+        finish_exact_to_output(ic + i, i, col_begin, columns, acc);
+        continue;
+      }
       kernel_.epilogue(p_.options->scales, acc, ic + i, col_begin, columns, y3, amax_);
       p_.c.encode(y3, columns, p_.c.base, (ic + i) * p_.c.ld + col_begin, p_.options->output);
     }
   }
 
+  // exact(true): row `row` of C (row i of the block) element by element,
+  // each exact sum carried through the post-processing and rounded once to
+  // the output type (exact_epilogue.hpp), as the reference does; acc holds
+  // the sums rounded to float32, the float32 path's fallback.
+  void finish_exact_to_output(std::size_t row, std::size_t i, std::size_t col_begin, std::size_t columns,
+                              const float* acc) {
+    const matmul_options& o = *p_.options;
+    double terms[4];
+    for (std::size_t j = 0; j < columns; ++j) {
+      const std::size_t column = col_begin + j;
+      const std::size_t n = exact_terms_of(i, j, terms);
+      hybrid::detail::big_dyadic sum;
+      bool finite = true;
+      for (std::size_t t = 0; t < n; ++t) {
+        finite = finite && std::isfinite(terms[t]);
+        if (finite) sum.add(hybrid::detail::big_dyadic::from_double(terms[t]));
+      }
+      const double value =
+          hybrid::detail::exact_output_value(sum, finite, acc[j], o.scales, false, row, column, amax_);
+      const std::uint32_t bits =
+          hybrid::detail::encode_output(p_.c.type, value, o.output, o.output.offset + row * p_.n + column);
+      p_.c.store(p_.c.base, row * p_.c.ld + column, bits);
+    }
+  }
+
+  // Element (i, j)'s exact sum as float64 terms, each exact, from its
+  // accumulators: one float64 chain, the chains of split operands, or the
+  // two terms of its limbs. Returns how many.
+  std::size_t exact_terms_of(std::size_t i, std::size_t j, double* terms) {
+    if (!limbs_) return chains_of(i, j, terms);
+    const std::uint64_t* low = accumulators_.as<std::uint64_t>() + i * acc_b_ * nc_ + (j / nr_) * 2 * nr_ + j % nr_;
+    const limb_terms t = limb_terms_of(limb_parts_of(low[0], low[nr_], row_sums()[i] + column_sums()[j], p_.k),
+                                       kernel_.scale_a + kernel_.scale_b);
+    terms[0] = t.c0;
+    terms[1] = t.c1;
+    return 2;
+  }
+
+  // Element (i, j)'s float64 chains: sa x sb of them for split operands
+  // (split_sum.hpp's order), else its one accumulator. Returns how many.
+  std::size_t chains_of(std::size_t i, std::size_t j, double* chains) {
+    const double* acc = accumulators_.as<double>();
+    const std::size_t physical_columns = sb_ * nc_;
+    std::size_t n = 0;
+    for (std::size_t ca = 0; ca < sa_; ++ca) {
+      const std::size_t row = (i / mr_) * sa_ * mr_ + ca * mr_ + i % mr_;
+      for (std::size_t cb = 0; cb < sb_; ++cb) {
+        chains[n++] = acc[row * physical_columns + (j / nr_) * sb_ * nr_ + cb * nr_ + j % nr_];
+      }
+    }
+    return n;
+  }
+
   // Row i's exact sums of split operands, each rounded once to float32
   // (split_sum.hpp), from the sa x sb chains of each element.
   const float* combined_chains(std::size_t i, std::size_t columns) {
-    const double* acc = accumulators_.as<double>();
-    const std::size_t physical_columns = sb_ * nc_;
     float* out = second_row_.as<float>();
     double chains[4];
-    for (std::size_t j = 0; j < columns; ++j) {
-      std::size_t n = 0;
-      for (std::size_t ca = 0; ca < sa_; ++ca) {
-        const std::size_t row = (i / mr_) * sa_ * mr_ + ca * mr_ + i % mr_;
-        for (std::size_t cb = 0; cb < sb_; ++cb) {
-          chains[n++] = acc[row * physical_columns + (j / nr_) * sb_ * nr_ + cb * nr_ + j % nr_];
-        }
-      }
-      out[j] = split_chains_to_fp32(chains, n);
-    }
+    for (std::size_t j = 0; j < columns; ++j) out[j] = split_chains_to_fp32(chains, chains_of(i, j, chains));
     return out;
   }
 
@@ -448,7 +501,7 @@ class block_worker {
   tile_kernel kernel_;
   const problem& p_;
   std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, sa_, sb_;
-  bool limbs_;
+  bool limbs_, exact_to_output_;
   std::size_t acc_b_;  // accumulators per element along B: sb_, or the two limbs
   std::size_t mc_, kc_, nc_;
   aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_, &operand_sums_;

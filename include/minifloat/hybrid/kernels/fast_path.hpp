@@ -4,21 +4,25 @@
 // the output type by the bulk encoders (the same bits as round_to, which the
 // reference's encode_output calls).
 //
-// Fast, with a nearest-even output (saturating or not): sequential_fp32 for
-// every float type pair the table accepts, on every ISA, with the scales in
-// the epilogue or on the operands (applied while packing); avx512_bf16_pairs where the CPU has AVX512_BF16;
-// exact (rounded to float32, K <= 2^17) for every FP8 pair, and for FP16
-// and BF16 with any of these where the CPU has AVX512_IFMA (integers there,
-// a BF16 matrix only within a span of 40 bits; E5M2 operands split
-// elsewhere; on finite operands), chunked_exact (both roundings,
-// with or without pre-rounding, chunk <= 2^17) for E4M3 x E4M3, on every
-// ISA;
-// amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
-// when the operands cannot reach its flushes (amx_pairs_operands_fit);
-// reduced_precision (seq, and block with blocks <= 64; bits <= 24,
-// any promote_every, both truncations) for HF8, BF8 and FP16 operands,
-// on every ISA;
-// these and the pair model with the scales in the epilogue.
+// Fast, with a nearest-even output (saturating or not):
+// - sequential_fp32 for every float type pair the table accepts, on every
+//   ISA, with the scales in the epilogue or on the operands (applied while
+//   packing);
+// - avx512_bf16_pairs where the CPU has AVX512_BF16;
+// - exact (K <= 2^17; rounded to float32, or with exact_to_output carried
+//   exactly through the post-processing, element by element) for every FP8
+//   pair, and for FP16 and BF16 with any of these where the CPU has
+//   AVX512_IFMA (integers there, a BF16 matrix only within a span of 40
+//   bits; E5M2 operands split elsewhere; on finite operands);
+// - chunked_exact (both roundings, with or without pre-rounding, chunk <=
+//   2^17) for E4M3 x E4M3, on every ISA;
+// - amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
+//   when the operands cannot reach its flushes (amx_pairs_operands_fit);
+// - reduced_precision (seq, and block with blocks <= 64; bits <= 24, any
+//   promote_every, both truncations) for HF8, BF8 and FP16 operands, and
+//   BF16 within reduced_operands_fit's range, on every ISA;
+// these with the scales in the epilogue (sequential_fp32 also on the
+// operands).
 // Every other request (other models, placement::operands, stochastic
 // output, integer operands) returns false and runs on the reference; the
 // integer MatMul has its own fast path (integer_driver.hpp).
@@ -277,7 +281,7 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
                             const result_writer& c, std::size_t m, std::size_t n, std::size_t k,
                             const matmul_options& o) {
   if (!has_fast_kernel(ta, tb, tc, k, o) || a.decode == nullptr || b.decode == nullptr ||
-      c.encode == nullptr) {
+      c.encode == nullptr || (o.model.exact_to_output && c.store == nullptr)) {
     return false;
   }
   hybrid::detail::check_request(table, ta, tb, tc, k, o);

@@ -101,17 +101,28 @@ inline limb_parts limb_parts_of(std::uint64_t low, std::uint64_t high, std::int6
           static_cast<std::int64_t>(low) - r * limb_operand_offset};
 }
 
+// An element's exact sum as c0 + c1 (above), both exact in float64;
+// value_scale = sa + sb.
+struct limb_terms {
+  double c0, c1;
+};
+
+inline limb_terms limb_terms_of(const limb_parts& s, int value_scale) noexcept {
+  return {std::ldexp(static_cast<double>(s.high), limb_bits - value_scale),
+          std::ldexp(static_cast<double>(s.low), -value_scale)};
+}
+
 // The exact sum of K products, from an element's carried limbs (low below
 // 2^52) and the sum of the n of its row of A plus the sum of the n of its
-// column of B, rounded once to float32 (nearest even); value_scale = sa + sb.
+// column of B, rounded once to float32 (nearest even).
 inline float limb_sum_to_fp32(std::uint64_t low, std::uint64_t high, std::int64_t operand_sums,
                               std::size_t k, int value_scale) noexcept {
   const limb_parts s = limb_parts_of(low, high, operand_sums, k);
   if (s.high > -2048 && s.high < 2048 && limb_fast_conversion(value_scale)) {
     return std::ldexp(static_cast<float>(s.high * (std::int64_t{1} << limb_bits) + s.low), -value_scale);
   }
-  const double chains[2] = {std::ldexp(static_cast<double>(s.high), limb_bits - value_scale),
-                            std::ldexp(static_cast<double>(s.low), -value_scale)};
+  const limb_terms t = limb_terms_of(s, value_scale);
+  const double chains[2] = {t.c0, t.c1};
   return split_chains_to_fp32(chains, 2);
 }
 

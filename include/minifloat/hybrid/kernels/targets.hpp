@@ -383,8 +383,9 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       // fast_path.hpp, which sends a BF16 matrix of too wide a span to the
       // reference); otherwise E5M2 operands split (split_sum.hpp), on the
       // same register tile as E4M3: half the C rows or columns per split
-      // operand.
-      if (model.exact_to_output || k > exact_e4m3_max_k) return {};
+      // operand. With exact_to_output the same sums, carried exactly
+      // through the post-processing (driver.hpp).
+      if (k > exact_e4m3_max_k) return {};
       if (!e4m3 && detail::limb_operand(ta) && detail::limb_operand(tb) && target.limbs.tile != nullptr &&
           target::optional_features_of(isa).avx512ifma) {
         tile_kernel kernel{target.limbs.rows, target.limbs.columns, target.limbs.tile,
