@@ -991,9 +991,10 @@ void register_all() {
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
                                       M::reduced_precision14_128, M::reduced_precision14_128_block});
   register_pair<pair_bf16_bf16_bf16>({M::sequential_fp32, M::exact, M::exact_to_output,
-                                      M::reduced_precision14_128});
-  register_pair<pair_f16_e5m2_f16>({M::sequential_fp32, M::exact});
-  register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact, M::exact_to_output});
+                                      M::chunked_exact64, M::reduced_precision14_128});
+  register_pair<pair_f16_e5m2_f16>({M::sequential_fp32, M::exact, M::chunked_exact64});
+  register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact, M::exact_to_output,
+                                      M::chunked_exact64});
   register_pair<pair_e4m3_e5m2_bf16>({M::sequential_fp32, M::exact});
   register_integer();
   register_eltwise();

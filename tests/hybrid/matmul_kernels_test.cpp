@@ -561,6 +561,68 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
   ASSERT_TRUE(matches(p));
 }
 
+// chunked_exact on the limbs (kernels/limb_sum.hpp; AVX512_IFMA): each K
+// block one chunk, its sum folded into the float32 acc by the chunk step.
+// Pairs of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3; chunks of 1, 3, 64,
+// 100 and 2048 products (past the tile's carry interval); both roundings,
+// with and without presum_round; K from 0 to past four K blocks. BF16
+// matrices: sums past float32's range (Inf, and Inf + -Inf = NaN with
+// presum_round; FLT_MAX toward zero), subnormal sums; and a negative sum
+// that rounds to -0 followed by a chunk of -0 products, which the model
+// keeps as -0 and the parts would not (the reference computes it: the
+// quanta multiply to less than 2^-149).
+TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
+  const bool limbs = kernel_test::has_limbs(GetParam());
+  EXPECT_EQ(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::bf8, T::bf8, 4096, GetParam()).operands ==
+                hy::kernels::packing::offset_integers,
+            limbs);
+  if (!limbs) return;  // without AVX512_IFMA only E4M3 x E4M3 has the kernel
+  const std::size_t longest = hy::kernels::detail::limb_chunked_max_k;  // acc's parts exact up to it
+  EXPECT_NE(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::bf8, T::bf8, longest, GetParam()).run, nullptr);
+  EXPECT_EQ(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::bf8, T::bf8, longest + 1, GetParam()).run,
+            nullptr);
+  std::mt19937_64 rng(25);
+  const kernel_test::type_triple pairs[] = {{T::bf8, T::bf8, T::f32}, {T::f16, T::f16, T::f32},
+                                            {T::hf8, T::bf8, T::bf16}, {T::f16, T::bf8, T::f16},
+                                            {T::bf16, T::bf16, T::f32}, {T::bf16, T::hf8, T::bf16}};
+  int compared = 0;
+  for (const auto& types : pairs) {
+    for (const int chunk : {1, 3, 64, 100, 2048}) {
+      for (const std::size_t k : {0u, 1u, 130u, 1100u, 4200u}) {
+        if (chunk == 1 && k > 200) continue;  // one chunk per K block: slow, and nothing new
+        auto p = random_problem(types, 1 + rng() % 9, 1 + rng() % 40, k, rng() % 3, rng, false);
+        if (types.a == T::bf16) kernel_test::fill_bf16_within(p.a, -12, 12, rng);
+        if (types.b == T::bf16) kernel_test::fill_bf16_within(p.b, -20, 12, rng);
+        const auto rounding = compared % 2 == 0 ? hy::fp32_rounding::nearest_even : hy::fp32_rounding::toward_zero;
+        hy::matmul_options o = with(hy::models::chunked_exact(chunk, rounding, compared % 4 >= 2));
+        o.threads = 1 + compared % 3;
+        ASSERT_TRUE(matches_reference(p, o))
+            << hy::name(types.a) << " x " << hy::name(types.b) << " chunk " << chunk << " k " << k;
+        ++compared;
+      }
+    }
+  }
+  auto p = random_problem({T::bf16, T::bf16, T::f32}, 4, 11, 300, 0, rng, false);
+  for (const bool presum : {false, true}) {
+    for (const auto rounding : {hy::fp32_rounding::nearest_even, hy::fp32_rounding::toward_zero}) {
+      const hy::matmul_options o = with(hy::models::chunked_exact(7, rounding, presum));
+      kernel_test::fill_bf16_within(p.a, 100, 110, rng);
+      kernel_test::fill_bf16_within(p.b, 90, 100, rng);  // products up to 2^211: Inf, NaN, FLT_MAX
+      ASSERT_TRUE(matches_reference(p, o));
+      kernel_test::fill_bf16_within(p.a, -68, -66, rng);
+      kernel_test::fill_bf16_within(p.b, -60, -58, rng);  // quanta 2^-142, sums near 2^-126
+      ASSERT_TRUE(matches_reference(p, o));
+    }
+  }
+  const std::vector<std::uint32_t> a{hybrid_test::encode(T::bf16, -0x1p-100), 0x0000u};
+  const std::vector<std::uint32_t> b{hybrid_test::encode(T::bf16, 0x1p-100), 0x8000u};  // then +0 x -0
+  std::uint32_t c = 0;
+  hy::matmul_options o = with(hy::models::chunked_exact(1));
+  o.check_z_multiple = false;
+  hy::matmul(hy::table_id::any, T::bf16, T::bf16, T::f32, a.data(), 2, b.data(), 1, &c, 1, 1, 1, 2, o);
+  EXPECT_EQ(c, 0x80000000u);  // -2^-200 rounds to -0, and -0 + -0 is -0
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);

@@ -11,7 +11,9 @@
 // accumulators mc x nc (4-byte values, nc and mc rounded up to the tile;
 // half the K steps with BF16 pairs; 8-byte values for the exact models,
 // twice as many along an operand split in two, "Split operands" below),
-// plus two rows of nc or kc floats: O(K * nc + mc * kc + mc * nc), never
+// plus two rows of nc or kc floats, and for chunked_exact on the limbs the
+// model's float32 acc (mc x nc) and one int64 column sum per column and K
+// block (at most the B panel's size): O(K * nc + mc * kc + mc * nc), never
 // O(M * N). Each thread keeps its buffers for its next call.
 //
 // Split operands (the exact model on E5M2, split_sum.hpp): a split
@@ -27,7 +29,10 @@
 // has two accumulators laid out as two columns are along a split B (its
 // low limb, then nr columns further its high limb), and the packing sums
 // each row's and each column's integers: the last step's correction for
-// the offset (combined_limbs).
+// the offset (combined_limbs). chunked_exact on the limbs makes each K
+// block one chunk: the packing sums each block's rows and columns, and
+// after each block the chunk step (limb_sum.hpp) folds every element's
+// chunk sum into its float32 acc, kept in a workspace of its own.
 #pragma once
 
 #include <algorithm>
@@ -148,7 +153,7 @@ class aligned_buffer {
 // ends): a fresh multi-megabyte allocation per call costs page faults that
 // took a quarter of a 256^3 MatMul's time.
 struct packing_buffers {
-  aligned_buffer b_panel, a_block, accumulators, row, second_row, split_row, operand_sums;
+  aligned_buffer b_panel, a_block, accumulators, row, second_row, split_row, operand_sums, model_acc;
 };
 
 inline packing_buffers& this_thread_buffers() {
@@ -234,10 +239,12 @@ class block_worker {
         sb_(split_factor(kernel.split_b)),
         limbs_(kernel.operands == packing::offset_integers),
         exact_to_output_(p.options->model.kind == model_kind::exact && p.options->model.exact_to_output),
+        chunked_limbs_(limbs_ && kernel.chunk != 0),
         acc_b_(limbs_ ? 2 : sb_),
         mc_(round_up(std::min(b.mc, p.m), mr_)),
-        kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
-                              : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
+        kc_(chunked_limbs_ ? kernel.chunk
+            : kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
+                                : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
         nc_(panel_columns(kernel, p, b)),
         b_panel_(this_thread_buffers().b_panel),
         a_block_(this_thread_buffers().a_block),
@@ -245,14 +252,16 @@ class block_worker {
         row_(this_thread_buffers().row),
         second_row_(this_thread_buffers().second_row),
         split_row_(this_thread_buffers().split_row),
-        operand_sums_(this_thread_buffers().operand_sums) {
+        operand_sums_(this_thread_buffers().operand_sums),
+        model_acc_(this_thread_buffers().model_acc) {
     b_panel_.reserve(steps_ * sb_ * nc_ * value_bytes_);
     a_block_.reserve(sa_ * mc_ * kc_ * value_bytes_);
     accumulators_.reserve(sa_ * mc_ * acc_b_ * nc_ * acc_bytes_);
     row_.reserve(std::max(kc_, nc_) * sizeof(float));
     second_row_.reserve(sb_ * nc_ * sizeof(float));
     if (sa_ * sb_ > 1) split_row_.reserve(std::max(kc_, nc_) * 2 * sizeof(float));
-    if (limbs_) operand_sums_.reserve((mc_ + nc_) * sizeof(std::int64_t));
+    if (limbs_) operand_sums_.reserve((mc_ + nc_ * sum_blocks()) * sizeof(std::int64_t));
+    if (chunked_limbs_) model_acc_.reserve(mc_ * nc_ * sizeof(float));
   }
 
   // C[rows, columns), rows within one row range, columns within one panel.
@@ -269,6 +278,7 @@ class block_worker {
       if (p_.k == 0) {
         std::fill(acc, acc + sa_ * mc_ * acc_b_ * nc_ * acc_bytes_, static_cast<unsigned char>(0));  // +0
         if (limbs_) std::fill(row_sums(), row_sums() + mc_ + nc_, std::int64_t{0});  // and no operand
+        if (chunked_limbs_) std::fill(model_acc_.as<float>(), model_acc_.as<float>() + mc_ * nc_, 0.0f);
       }
       for (std::size_t pc = 0; pc < p_.k; pc += kc_) {
         const std::size_t depth = std::min(kc_, p_.k - pc);
@@ -282,7 +292,7 @@ class block_worker {
                                  acc + (sa_ * ir * acc_b_ * nc_ + acc_b_ * jr) * acc_bytes_,
                                  acc_b_ * nc_,
                                  block_steps,
-                                 pc == 0,
+                                 pc == 0 || chunked_limbs_,  // on the limbs, each block is one chunk
                                  kernel_.chunk,
                                  kernel_.bits,
                                  kernel_.trunc,
@@ -290,6 +300,14 @@ class block_worker {
                                  kernel_.presum_round,
                                  kernel_.block};
             kernel_.run(args);
+          }
+        }
+        if (chunked_limbs_) {
+          for (std::size_t i = 0; i < rows; ++i) {
+            kernel_.limbs.chunk_row(accumulators_.as<std::uint64_t>() + i * acc_b_ * nc_, nr_, row_sums()[i],
+                                    column_sums(pc / kc_), depth, kernel_.scale_a + kernel_.scale_b,
+                                    kernel_.rounding, kernel_.presum_round, pc == 0, columns,
+                                    model_acc_.as<float>() + i * nc_);
           }
         }
       }
@@ -323,9 +341,10 @@ class block_worker {
         }
       }
       if (limbs_) {
-        if (step == 0) std::fill(column_sums(), column_sums() + columns, std::int64_t{0});
+        std::int64_t* sums = column_sums(chunked_limbs_ ? step / kc_ : 0);
+        if (step == 0 || (chunked_limbs_ && step % kc_ == 0)) std::fill(sums, sums + columns, std::int64_t{0});
         kernel_.limbs.pack_b(row, columns, padded_columns, nr_, steps_, step, kernel_.scale_b,
-                             b_panel_.as<unsigned char>(), column_sums());
+                             b_panel_.as<unsigned char>(), sums);
         continue;
       }
       const bool has_odd = per_step_ == 2 && p + 1 < p_.k;
@@ -373,7 +392,7 @@ class block_worker {
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
       if (limbs_) {
         const std::int64_t sum = kernel_.limbs.pack_a(row, depth, block_steps, mr_, kernel_.scale_a, tile);
-        row_sums()[i] = (pc == 0 ? 0 : row_sums()[i]) + sum;
+        row_sums()[i] = (pc == 0 || chunked_limbs_ ? 0 : row_sums()[i]) + sum;
         continue;
       }
       if (sa_ > 1) {
@@ -403,7 +422,9 @@ class block_worker {
     float* y3 = row_.as<float>();
     for (std::size_t i = 0; i < rows; ++i) {
       const float* acc = accumulators_.as<float>() + i * nc_;
-      if (limbs_) {
+      if (chunked_limbs_) {
+        acc = model_acc_.as<float>() + i * nc_;
+      } else if (limbs_) {
         acc = combined_limbs(i, columns);
       } else if (sa_ * sb_ > 1) {
         acc = combined_chains(i, columns);
@@ -453,7 +474,7 @@ class block_worker {
   std::size_t exact_terms_of(std::size_t i, std::size_t j, double* terms) {
     if (!limbs_) return chains_of(i, j, terms);
     const std::uint64_t* low = accumulators_.as<std::uint64_t>() + i * acc_b_ * nc_ + (j / nr_) * 2 * nr_ + j % nr_;
-    const limb_terms t = limb_terms_of(limb_parts_of(low[0], low[nr_], row_sums()[i] + column_sums()[j], p_.k),
+    const limb_terms t = limb_terms_of(limb_parts_of(low[0], low[nr_], row_sums()[i] + column_sums(0)[j], p_.k),
                                        kernel_.scale_a + kernel_.scale_b);
     terms[0] = t.c0;
     terms[1] = t.c1;
@@ -489,22 +510,30 @@ class block_worker {
   const float* combined_limbs(std::size_t i, std::size_t columns) {
     float* out = second_row_.as<float>();
     kernel_.limbs.finish_row(accumulators_.as<std::uint64_t>() + i * acc_b_ * nc_, nr_, row_sums()[i],
-                             column_sums(), p_.k, kernel_.scale_a + kernel_.scale_b, columns, out);
+                             column_sums(0), p_.k, kernel_.scale_a + kernel_.scale_b, columns, out);
     return out;
   }
 
   // The sums of the operands' integers that limb_sum.hpp corrects by: per
-  // row of the A block (over all of K), then per column of the B panel.
+  // row of the A block (over all of K, or over the current K block for
+  // chunked_exact), then per column of the B panel (over all of K, or one
+  // set per K block for chunked_exact).
+  std::size_t sum_blocks() const noexcept {
+    return chunked_limbs_ ? std::max<std::size_t>(1, (p_.k + kc_ - 1) / kc_) : 1;
+  }
   std::int64_t* row_sums() noexcept { return operand_sums_.as<std::int64_t>(); }
-  std::int64_t* column_sums() noexcept { return operand_sums_.as<std::int64_t>() + mc_; }
+  std::int64_t* column_sums(std::size_t block) noexcept {
+    return operand_sums_.as<std::int64_t>() + mc_ + block * nc_;
+  }
 
   tile_kernel kernel_;
   const problem& p_;
   std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, sa_, sb_;
-  bool limbs_, exact_to_output_;
+  bool limbs_, exact_to_output_, chunked_limbs_;
   std::size_t acc_b_;  // accumulators per element along B: sb_, or the two limbs
   std::size_t mc_, kc_, nc_;
-  aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_, &operand_sums_;
+  aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_, &operand_sums_,
+      &model_acc_;
   hybrid::detail::amax_tracker amax_;
 };
 

@@ -47,6 +47,31 @@
 // least 1 and below 2^63); with FP8 and FP16 operands sa + sb <= 48. A
 // zero sum has H = L = 0 and gives +0, as the model's. Operands must be
 // finite (fast_path.hpp sends Inf and NaN to the reference).
+//
+// chunked_exact on the limbs: each K block of the driver is one chunk,
+// whose sum S the tile leaves in the limbs (with that block's operand
+// sums), and the model's float32 acc becomes RD(acc + S), RD the chunk
+// rounding (nearest even or toward zero), or RD(acc + RD(S)) with
+// presum_round. Every product is a multiple of 2^-(sa + sb), and so is
+// every acc: rounding a multiple of a power of two to a grid, coarser or
+// finer, gives one again. So acc + S is an integer in those units, and acc
+// is one below 2^104 (sums of K <= 2^24 products below 2^80 units:
+// limb_chunked_max_k), held as H 2^52 + L as S is: hi = floor(acc
+// 2^(sa + sb - 52)) and lo = acc 2^(sa + sb) - hi 2^52 in [0, 2^52) are
+// exact in float64 (powers of two, a floor, and a difference that is acc's
+// own low bits). The sums of the parts, |H + hi| < 2^49 + 2^52 and
+// |L + lo| < 2^53, are exact in float64 again, and the TwoSum
+// and rounding to odd above round the whole sum once, toward zero too
+// (Boldo and Melquiond: any rounding to p <= 51 bits of the round-to-odd
+// value is that rounding of the exact value). With presum_round, RD(S) is
+// a float32, and acc + RD(S) is rounded by TwoSum in float64, as the E4M3
+// chunked tile does (generic/exact_tile.hpp). An acc of Inf (a BF16 sum
+// past float32's range) stays Inf; Inf + -Inf (presum_round) is a NaN,
+// which the epilogue makes the model's one NaN, as the reference's. No
+// nonzero sum may round to a zero (the model keeps -0 then, and the parts
+// would not): fast_path.hpp takes chunked_exact on the limbs only for
+// sa + sb <= 149, so that every nonzero sum is at least float32's
+// smallest subnormal.
 #pragma once
 
 #include <cmath>
@@ -54,6 +79,7 @@
 #include <cstdint>
 
 #include "../element_type.hpp"
+#include "../fp32_rounding.hpp"
 #include "split_sum.hpp"
 
 namespace mf::hybrid::kernels::detail {
@@ -63,6 +89,7 @@ inline constexpr int limb_offset_bits = 40;
 inline constexpr int limb_bits = 52;
 inline constexpr std::uint64_t low_limb_mask = (std::uint64_t{1} << limb_bits) - 1;
 inline constexpr std::size_t limb_steps_per_carry = 2048;
+inline constexpr std::size_t limb_chunked_max_k = std::size_t{1} << 24;  // chunked_exact (below)
 
 // s, where every value of type t is an integer below 2^40 times 2^-s; 0
 // for BF16 (s depends on the matrix: fast_path.hpp's limb_scale_fits) and
@@ -112,6 +139,14 @@ inline limb_terms limb_terms_of(const limb_parts& s, int value_scale) noexcept {
           std::ldexp(static_cast<double>(s.low), -value_scale)};
 }
 
+// (H 2^52 + L) 2^-value_scale, |H| < 2^50 and |L| < 2^53, rounded once to
+// float32 in `mode` (TwoSum, then rounding to odd).
+inline float limb_parts_to_fp32(const limb_parts& s, int value_scale, fp32_rounding mode) noexcept {
+  const limb_terms t = limb_terms_of(s, value_scale);
+  const two_doubles total = two_sum(t.c0, t.c1);
+  return round_to_fp32(simd::scalar::double_ops::round_to_odd(total.sum, total.error), mode);
+}
+
 // The exact sum of K products, from an element's carried limbs (low below
 // 2^52) and the sum of the n of its row of A plus the sum of the n of its
 // column of B, rounded once to float32 (nearest even).
@@ -121,9 +156,29 @@ inline float limb_sum_to_fp32(std::uint64_t low, std::uint64_t high, std::int64_
   if (s.high > -2048 && s.high < 2048 && limb_fast_conversion(value_scale)) {
     return std::ldexp(static_cast<float>(s.high * (std::int64_t{1} << limb_bits) + s.low), -value_scale);
   }
-  const limb_terms t = limb_terms_of(s, value_scale);
-  const double chains[2] = {t.c0, t.c1};
-  return split_chains_to_fp32(chains, 2);
+  return limb_parts_to_fp32(s, value_scale, fp32_rounding::nearest_even);
+}
+
+// A finite float32 value that is a multiple of 2^-value_scale, below 2^98
+// of those units, as H 2^52 + L units (chunked_exact above).
+inline limb_parts limb_parts_of_value(float x, int value_scale) noexcept {
+  const double units = std::ldexp(static_cast<double>(x), value_scale);
+  const double high = std::floor(std::ldexp(units, -limb_bits));
+  return {static_cast<std::int64_t>(high), static_cast<std::int64_t>(units - std::ldexp(high, limb_bits))};
+}
+
+// One chunk of chunked_exact (above): the model's acc after a chunk whose
+// exact sum is s.
+inline float limb_chunk_step(float acc, const limb_parts& s, int value_scale, fp32_rounding mode,
+                             bool presum_round) noexcept {
+  if (presum_round) {
+    const double t = limb_parts_to_fp32(s, value_scale, mode);
+    const two_doubles total = two_sum(acc, t);  // an Inf: a NaN error, and no step to odd
+    return round_to_fp32(simd::scalar::double_ops::round_to_odd(total.sum, total.error), mode);
+  }
+  if (!std::isfinite(acc)) return acc;  // Inf plus a finite sum
+  const limb_parts a = limb_parts_of_value(acc, value_scale);
+  return limb_parts_to_fp32({s.high + a.high, s.low + a.low}, value_scale, mode);
 }
 
 }  // namespace mf::hybrid::kernels::detail

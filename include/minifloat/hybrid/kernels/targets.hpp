@@ -94,7 +94,9 @@ struct packers {
 // each column's integers to column_sums; one row of A, returning the sum
 // of its integers; values times 2^scale), and the last step of a row of
 // finished elements (accumulators, nr, the row's sum, the columns' sums, K,
-// sa + sb, columns, output).
+// sa + sb, columns, output); and chunked_exact's step after a chunk
+// (the same, and the rounding, presum_round, whether it is the first
+// chunk, and the model's acc of the row, updated).
 struct limb_kernels {
   tile_function tile = nullptr;
   int rows = 0;
@@ -107,6 +109,9 @@ struct limb_kernels {
   void (*finish_row)(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
                      const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
                      float* out) noexcept = nullptr;
+  void (*chunk_row)(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
+                    const std::int64_t* column_sums, std::size_t k, int value_scale, fp32_rounding mode,
+                    bool presum_round, bool first, std::size_t columns, float* model_acc) noexcept = nullptr;
 };
 
 struct tile_kernel {
@@ -311,7 +316,8 @@ struct target_family {
     row.vnni_bytes = &avx512_vnni::byte_kernel;
     row.requantize = &avx512::requantize_row;
     row.limbs = {&avx512_ifma::limb_kernel, avx512_ifma::rows, avx512_ifma::vectors * 8,
-                 &avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row, &avx512_ifma::limb_row};
+                 &avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row, &avx512_ifma::limb_row,
+                 &avx512_ifma::limb_chunk_row};
 #endif
     return row;
   }
@@ -406,9 +412,20 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return kernel;
     }
     case model_kind::chunked_exact:
-      if (!e4m3 || model.chunk < 1 || static_cast<std::size_t>(model.chunk) > exact_e4m3_max_k) {
-        return {};
+      if (model.chunk < 1 || static_cast<std::size_t>(model.chunk) > exact_e4m3_max_k) return {};
+      // Other pairs on the limbs, one chunk per K block (limb_sum.hpp).
+      if (!e4m3 && detail::limb_operand(ta) && detail::limb_operand(tb) && target.limbs.tile != nullptr &&
+          target::optional_features_of(isa).avx512ifma && k <= detail::limb_chunked_max_k) {
+        tile_kernel kernel{target.limbs.rows, target.limbs.columns, target.limbs.tile,
+                           packing::offset_integers, true, run_steps(model.chunk, k), target.epilogue, {}};
+        kernel.limbs = target.limbs;
+        kernel.scale_a = detail::limb_scale(ta);
+        kernel.scale_b = detail::limb_scale(tb);
+        kernel.rounding = model.rounding;
+        kernel.presum_round = model.presum_round;
+        return kernel;
       }
+      if (!e4m3) return {};
       return {target.rows,
               target.double_columns,
               target.chunked,

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "../../../../simd/x86/avx512/vector_ops.hpp"
 #include "../../../../target/region.hpp"
 #include "../../limb_sum.hpp"
 
@@ -131,6 +132,80 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
     for (; j < width; ++j) {
       out[jr + j] =
           detail::limb_sum_to_fp32(low[j], low[nr + j], row_sum + column_sums[jr + j], k, value_scale);
+    }
+  }
+}
+
+// One row of a chunk of chunked_exact (limb_sum.hpp, limb_chunk_step):
+// the model's acc of each element (`model_acc`, read unless `first`, when
+// it is +0) after the chunk whose sums the accumulators hold (the layout of
+// limb_row), eight elements at a time.
+inline void limb_chunk_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
+                           const std::int64_t* column_sums, std::size_t k, int value_scale,
+                           fp32_rounding mode, bool presum_round, bool first, std::size_t columns,
+                           float* model_acc) noexcept {
+  using ops = simd::avx512::double_ops;
+  constexpr int q_shift = detail::limb_bits - detail::limb_offset_bits;
+  const __m512i k_term =
+      _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
+  const __m512i r_mask = _mm512_set1_epi64((1 << q_shift) - 1);
+  const __m512d to_units = _mm512_set1_pd(std::ldexp(1.0, value_scale));
+  const __m512d to_high = _mm512_set1_pd(std::ldexp(1.0, -detail::limb_bits));
+  const __m512d high_unit = _mm512_set1_pd(std::ldexp(1.0, detail::limb_bits));
+  const __m512d c0_scale = _mm512_set1_pd(std::ldexp(1.0, detail::limb_bits - value_scale));
+  const __m512d c1_scale = _mm512_set1_pd(std::ldexp(1.0, -value_scale));
+  const __m512d infinity = _mm512_set1_pd(INFINITY);
+  // The sum (H 2^52 + L) 2^-value_scale rounded once in `mode`, as a double.
+  const auto rounded = [&](const __m512i& h, const __m512i& l) {
+    const __m512d c0 = _mm512_mul_pd(_mm512_cvtepi64_pd(h), c0_scale);
+    const __m512d c1 = _mm512_mul_pd(_mm512_cvtepi64_pd(l), c1_scale);
+    const __m512d t = _mm512_add_pd(c0, c1);
+    const __m512d back = _mm512_sub_pd(t, c0);  // TwoSum
+    const __m512d error = _mm512_add_pd(_mm512_sub_pd(c0, _mm512_sub_pd(t, back)), _mm512_sub_pd(c1, back));
+    const __m512d odd = ops::round_to_odd(t, error);
+    return mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
+  };
+  for (std::size_t jr = 0; jr < columns; jr += nr) {
+    const std::uint64_t* low = acc + 2 * jr;
+    const std::size_t width = nr < columns - jr ? nr : columns - jr;
+    std::size_t j = 0;
+    for (; j + 8 <= width; j += 8) {
+      float* out = model_acc + jr + j;
+      const __m512i sums =
+          _mm512_add_epi64(_mm512_set1_epi64(row_sum), _mm512_loadu_si512(column_sums + jr + j));
+      const __m512i r = _mm512_and_si512(sums, r_mask);
+      const __m512i q = _mm512_srai_epi64(_mm512_sub_epi64(sums, r), q_shift);
+      const __m512i h = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_loadu_si512(low + nr + j), k_term), q);
+      const __m512i l =
+          _mm512_sub_epi64(_mm512_loadu_si512(low + j), _mm512_slli_epi64(r, detail::limb_offset_bits));
+      const __m512d before = first ? _mm512_setzero_pd() : ops::load_widened(out);
+      const __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(before), infinity, _CMP_LT_OQ);
+      __m512d after;
+      if (presum_round) {
+        const __m512d t = rounded(h, l);
+        const __m512d sum = _mm512_add_pd(before, t);
+        const __m512d back = _mm512_sub_pd(sum, before);  // TwoSum
+        const __m512d error =
+            _mm512_add_pd(_mm512_sub_pd(before, _mm512_sub_pd(sum, back)), _mm512_sub_pd(t, back));
+        const __m512d odd = ops::round_to_odd(sum, error);
+        // An Inf among acc and RD(S) gives a NaN error: no step, the IEEE sum
+        // (NaN for opposite Infs, which the epilogue makes the model's NaN).
+        after = mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
+      } else {
+        // acc in units: hi 2^52 + lo, added to the chunk's parts.
+        const __m512d units = _mm512_mul_pd(before, to_units);
+        const __m512d hi = _mm512_roundscale_pd(_mm512_mul_pd(units, to_high), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        const __m512d lo = _mm512_fnmadd_pd(hi, high_unit, units);
+        after = rounded(_mm512_add_epi64(h, _mm512_cvtpd_epi64(hi)), _mm512_add_epi64(l, _mm512_cvtpd_epi64(lo)));
+        after = _mm512_mask_mov_pd(before, finite, after);  // Inf stays
+      }
+      ops::store_narrowed(out, after);
+    }
+    for (; j < width; ++j) {
+      const detail::limb_parts s =
+          detail::limb_parts_of(low[j], low[nr + j], row_sum + column_sums[jr + j], k);
+      model_acc[jr + j] =
+          detail::limb_chunk_step(first ? 0.0f : model_acc[jr + j], s, value_scale, mode, presum_round);
     }
   }
 }
