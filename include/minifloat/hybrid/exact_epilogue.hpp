@@ -82,6 +82,11 @@ class big_dyadic {
   // *this *= x, x a finite double.
   void multiply(double x) noexcept {
     const big_dyadic factor = from_double(x);
+    if (factor.size_ == 2 && factor.limb_[0] == 0 && factor.limb_[1] == (1u << 20)) {
+      lsb_ += factor.lsb_ + 52;  // a power of two (the usual scale 1): the integer stays
+      negative_ = negative_ != factor.negative_;
+      return;
+    }
     big_dyadic product;
     product.size_ = size_ + factor.size_ < limbs ? size_ + factor.size_ : limbs;
     for (int i = 0; i < product.size_; ++i) product.limb_[i] = 0;
