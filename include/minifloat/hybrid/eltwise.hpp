@@ -105,7 +105,8 @@ void eltwise(const A* a, const B* b, std::size_t b_count, C* c, std::size_t rows
   if (kernels::try_fast_eltwise(element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                 {a, 0, kernels::detail::value_decoder<A>()},
                                 {b, 0, kernels::detail::value_decoder<B>()}, b_count,
-                                {c, 0, kernels::detail::value_encoder<C>(), nullptr, element_id_v<C>}, rows, columns, o)) {
+                                {c, 0, kernels::detail::value_encoder<C>(), nullptr, element_id_v<C>}, rows,
+                                columns, o)) {
     return;
   }
   std::vector<std::uint32_t> ea(rows * columns), eb(b_count), ec(rows * columns);

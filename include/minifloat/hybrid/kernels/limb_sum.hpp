@@ -139,7 +139,7 @@ inline limb_terms limb_terms_of(const limb_parts& s, int value_scale) noexcept {
           std::ldexp(static_cast<double>(s.low), -value_scale)};
 }
 
-// (H 2^52 + L) 2^-value_scale, |H| < 2^50 and |L| < 2^53, rounded once to
+// (H 2^52 + L) 2^-value_scale, |H| and |L| below 2^53, rounded once to
 // float32 in `mode` (TwoSum, then rounding to odd).
 inline float limb_parts_to_fp32(const limb_parts& s, int value_scale, fp32_rounding mode) noexcept {
   const limb_terms t = limb_terms_of(s, value_scale);
@@ -159,8 +159,8 @@ inline float limb_sum_to_fp32(std::uint64_t low, std::uint64_t high, std::int64_
   return limb_parts_to_fp32(s, value_scale, fp32_rounding::nearest_even);
 }
 
-// A finite float32 value that is a multiple of 2^-value_scale, below 2^98
-// of those units, as H 2^52 + L units (chunked_exact above).
+// A finite float32 value that is a multiple of 2^-value_scale, below 2^104
+// of those units, as H 2^52 + L units, 0 <= L < 2^52 (chunked_exact above).
 inline limb_parts limb_parts_of_value(float x, int value_scale) noexcept {
   const double units = std::ldexp(static_cast<double>(x), value_scale);
   const double high = std::floor(std::ldexp(units, -limb_bits));

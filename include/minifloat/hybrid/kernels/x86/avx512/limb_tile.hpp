@@ -194,7 +194,8 @@ inline void limb_chunk_row(const std::uint64_t* acc, std::size_t nr, std::int64_
       } else {
         // acc in units: hi 2^52 + lo, added to the chunk's parts.
         const __m512d units = _mm512_mul_pd(before, to_units);
-        const __m512d hi = _mm512_roundscale_pd(_mm512_mul_pd(units, to_high), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        const __m512d hi =
+            _mm512_roundscale_pd(_mm512_mul_pd(units, to_high), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         const __m512d lo = _mm512_fnmadd_pd(hi, high_unit, units);
         after = rounded(_mm512_add_epi64(h, _mm512_cvtpd_epi64(hi)), _mm512_add_epi64(l, _mm512_cvtpd_epi64(lo)));
         after = _mm512_mask_mov_pd(before, finite, after);  // Inf stays
