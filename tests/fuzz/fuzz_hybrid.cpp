@@ -1,10 +1,12 @@
 // Fuzz target: the hybrid MatMul reference (mf::hybrid::matmul) on small
 // shapes with every table, type combination, model and option the input
 // bytes pick, under ASan and UBSan. Besides crashes and undefined
-// behaviour it aborts on a broken invariant: chunked_exact{1} must equal
-// sequential_fp32, and for E4M3 x E4M3 the exact model must equal an
-// independent int64 sum of the products (E4M3 values are integers times
-// 2^-9). A rejected combination (mf::hybrid::unsupported) is fine.
+// behaviour it aborts on a broken invariant: the fast kernels (where one
+// takes the request) must give the reference loop's C and amax;
+// chunked_exact{1} must equal sequential_fp32; and for E4M3 x E4M3 the
+// exact model must equal an independent int64 sum of the products (E4M3
+// values are integers times 2^-9). A rejected combination
+// (mf::hybrid::unsupported) is fine.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -84,6 +86,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     hy::matmul(table, ta, tb, tc, a.data(), k, b.data(), n, c.data(), n, m, n, k, o);
   } catch (const hy::unsupported&) {
     return 0;
+  }
+  {  // the same request on the reference loop
+    hy::matmul_options r = o;
+    r.reference_only = true;
+    float reference_amax = 0;
+    r.amax = &reference_amax;
+    std::vector<std::uint32_t> z(m * n);
+    hy::matmul(table, ta, tb, tc, a.data(), k, b.data(), n, z.data(), n, m, n, k, r);
+    for (std::size_t i = 0; i < z.size(); ++i) {
+      if (!same_bits_or_nan(tc, z[i], c[i])) std::abort();
+    }
+    if (!(amax == reference_amax || (std::isnan(amax) && std::isnan(reference_amax)))) std::abort();
   }
   // chunked_exact{1} (each exact product added to the accumulator, one
   // rounding to nearest even) is sequential_fp32's fma step, so the two
