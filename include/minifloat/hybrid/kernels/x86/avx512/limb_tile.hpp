@@ -149,11 +149,12 @@ inline void limb_chunk_row(const std::uint64_t* acc, std::size_t nr, std::int64_
   const __m512i k_term =
       _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
   const __m512i r_mask = _mm512_set1_epi64((1 << q_shift) - 1);
-  const __m512d to_units = _mm512_set1_pd(std::ldexp(1.0, value_scale));
-  const __m512d to_high = _mm512_set1_pd(std::ldexp(1.0, -detail::limb_bits));
-  const __m512d high_unit = _mm512_set1_pd(std::ldexp(1.0, detail::limb_bits));
-  const __m512d c0_scale = _mm512_set1_pd(std::ldexp(1.0, detail::limb_bits - value_scale));
-  const __m512d c1_scale = _mm512_set1_pd(std::ldexp(1.0, -value_scale));
+  using detail::power_of_two;  // not ldexp: this runs for every row of every chunk
+  const __m512d to_units = _mm512_set1_pd(power_of_two(value_scale));
+  const __m512d to_high = _mm512_set1_pd(power_of_two(-detail::limb_bits));
+  const __m512d high_unit = _mm512_set1_pd(power_of_two(detail::limb_bits));
+  const __m512d c0_scale = _mm512_set1_pd(power_of_two(detail::limb_bits - value_scale));
+  const __m512d c1_scale = _mm512_set1_pd(power_of_two(-value_scale));
   const __m512d infinity = _mm512_set1_pd(INFINITY);
   // The sum (H 2^52 + L) 2^-value_scale rounded once in `mode`, as a double.
   const auto rounded = [&](const __m512i& h, const __m512i& l) {
