@@ -88,6 +88,26 @@ void limb_tile(const tile_args& args) noexcept {
 
 inline void limb_kernel(const tile_args& t) noexcept { limb_tile<rows, vectors>(t); }
 
+// Eight elements' S = H 2^52 + L (limb_sum.hpp's limb_parts_of), from
+// their carried limbs (low limbs at `low`, high limbs nr further) and the
+// sums of their rows' and columns' integers; k_term = K 2^28.
+struct eight_limb_parts {
+  __m512i high, low;
+};
+
+MF_FORCE_INLINE eight_limb_parts eight_parts_at(const std::uint64_t* low, std::size_t nr, const __m512i& sums,
+                                                const __m512i& k_term) noexcept {
+  constexpr int q_shift = detail::limb_bits - detail::limb_offset_bits;
+  const __m512i r = _mm512_and_si512(sums, _mm512_set1_epi64((1 << q_shift) - 1));
+  const __m512i q = _mm512_srai_epi64(_mm512_sub_epi64(sums, r), q_shift);
+  return {_mm512_sub_epi64(_mm512_sub_epi64(_mm512_loadu_si512(low + nr), k_term), q),
+          _mm512_sub_epi64(_mm512_loadu_si512(low), _mm512_slli_epi64(r, detail::limb_offset_bits))};
+}
+
+MF_FORCE_INLINE __m512i limb_k_term(std::size_t k) noexcept {
+  return _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
+}
+
 // One row of finished elements (limb_sum.hpp's last step): the carried
 // limbs of `columns` elements, in micro-panels of nr columns (nr low limbs,
 // then nr high limbs; nr a multiple of 8), the sum of the row's n and
@@ -98,10 +118,7 @@ inline void limb_kernel(const tile_args& t) noexcept { limb_tile<rows, vectors>(
 inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
                      const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
                      float* out) noexcept {
-  constexpr int q_shift = detail::limb_bits - detail::limb_offset_bits;
-  const __m512i k_term =
-      _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
-  const __m512i r_mask = _mm512_set1_epi64((1 << q_shift) - 1);
+  const __m512i k_term = limb_k_term(k);
   const __m256 scale = _mm256_set1_ps(std::ldexp(1.0f, -value_scale));
   const bool fast = detail::limb_fast_conversion(value_scale);
   for (std::size_t jr = 0; jr < columns; jr += nr) {
@@ -111,11 +128,8 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
     for (; j + 8 <= width; j += 8) {
       const __m512i sums =
           _mm512_add_epi64(_mm512_set1_epi64(row_sum), _mm512_loadu_si512(column_sums + jr + j));
-      const __m512i r = _mm512_and_si512(sums, r_mask);
-      const __m512i q = _mm512_srai_epi64(_mm512_sub_epi64(sums, r), q_shift);
-      const __m512i h = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_loadu_si512(low + nr + j), k_term), q);
-      const __m512i l =
-          _mm512_sub_epi64(_mm512_loadu_si512(low + j), _mm512_slli_epi64(r, detail::limb_offset_bits));
+      const eight_limb_parts parts = eight_parts_at(low + j, nr, sums, k_term);
+      const __m512i h = parts.high, l = parts.low;
       // h in (-2^11, 2^11): h + 2047 below 4095, unsigned.
       const __mmask8 small =
           _mm512_cmplt_epu64_mask(_mm512_add_epi64(h, _mm512_set1_epi64(2047)), _mm512_set1_epi64(4095));
@@ -136,6 +150,26 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
   }
 }
 
+// x + y for eight pairs of doubles, rounded once to float32 in `mode`
+// (TwoSum and rounding to odd, limb_sum.hpp), as doubles. An Inf gives a
+// NaN error and no step: the IEEE sum.
+MF_FORCE_INLINE __m512d rounded_sum(const __m512d& x, const __m512d& y, fp32_rounding mode) noexcept {
+  using ops = simd::avx512::double_ops;
+  const __m512d t = _mm512_add_pd(x, y);
+  const __m512d back = _mm512_sub_pd(t, x);  // TwoSum
+  const __m512d error = _mm512_add_pd(_mm512_sub_pd(x, _mm512_sub_pd(t, back)), _mm512_sub_pd(y, back));
+  const __m512d odd = ops::round_to_odd(t, error);
+  return mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
+}
+
+// Eight sums (H 2^52 + L) 2^-value_scale rounded once, from c0_scale =
+// 2^(52 - value_scale) and c1_scale = 2^-value_scale.
+MF_FORCE_INLINE __m512d rounded_once(const __m512i& h, const __m512i& l, const __m512d& c0_scale,
+                                     const __m512d& c1_scale, fp32_rounding mode) noexcept {
+  return rounded_sum(_mm512_mul_pd(_mm512_cvtepi64_pd(h), c0_scale), _mm512_mul_pd(_mm512_cvtepi64_pd(l), c1_scale),
+                     mode);
+}
+
 // One row of a chunk of chunked_exact (limb_sum.hpp, limb_chunk_step):
 // the model's acc of each element (`model_acc`, read unless `first`, when
 // it is +0) after the chunk whose sums the accumulators hold (the layout of
@@ -145,10 +179,7 @@ inline void limb_chunk_row(const std::uint64_t* acc, std::size_t nr, std::int64_
                            fp32_rounding mode, bool presum_round, bool first, std::size_t columns,
                            float* model_acc) noexcept {
   using ops = simd::avx512::double_ops;
-  constexpr int q_shift = detail::limb_bits - detail::limb_offset_bits;
-  const __m512i k_term =
-      _mm512_set1_epi64(static_cast<long long>(k << (2 * detail::limb_offset_bits - detail::limb_bits)));
-  const __m512i r_mask = _mm512_set1_epi64((1 << q_shift) - 1);
+  const __m512i k_term = limb_k_term(k);
   using detail::power_of_two;  // not ldexp: this runs for every row of every chunk
   const __m512d to_units = _mm512_set1_pd(power_of_two(value_scale));
   const __m512d to_high = _mm512_set1_pd(power_of_two(-detail::limb_bits));
@@ -156,16 +187,6 @@ inline void limb_chunk_row(const std::uint64_t* acc, std::size_t nr, std::int64_
   const __m512d c0_scale = _mm512_set1_pd(power_of_two(detail::limb_bits - value_scale));
   const __m512d c1_scale = _mm512_set1_pd(power_of_two(-value_scale));
   const __m512d infinity = _mm512_set1_pd(INFINITY);
-  // The sum (H 2^52 + L) 2^-value_scale rounded once in `mode`, as a double.
-  const auto rounded = [&](const __m512i& h, const __m512i& l) {
-    const __m512d c0 = _mm512_mul_pd(_mm512_cvtepi64_pd(h), c0_scale);
-    const __m512d c1 = _mm512_mul_pd(_mm512_cvtepi64_pd(l), c1_scale);
-    const __m512d t = _mm512_add_pd(c0, c1);
-    const __m512d back = _mm512_sub_pd(t, c0);  // TwoSum
-    const __m512d error = _mm512_add_pd(_mm512_sub_pd(c0, _mm512_sub_pd(t, back)), _mm512_sub_pd(c1, back));
-    const __m512d odd = ops::round_to_odd(t, error);
-    return mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
-  };
   for (std::size_t jr = 0; jr < columns; jr += nr) {
     const std::uint64_t* low = acc + 2 * jr;
     const std::size_t width = nr < columns - jr ? nr : columns - jr;
@@ -174,31 +195,21 @@ inline void limb_chunk_row(const std::uint64_t* acc, std::size_t nr, std::int64_
       float* out = model_acc + jr + j;
       const __m512i sums =
           _mm512_add_epi64(_mm512_set1_epi64(row_sum), _mm512_loadu_si512(column_sums + jr + j));
-      const __m512i r = _mm512_and_si512(sums, r_mask);
-      const __m512i q = _mm512_srai_epi64(_mm512_sub_epi64(sums, r), q_shift);
-      const __m512i h = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_loadu_si512(low + nr + j), k_term), q);
-      const __m512i l =
-          _mm512_sub_epi64(_mm512_loadu_si512(low + j), _mm512_slli_epi64(r, detail::limb_offset_bits));
+      const eight_limb_parts s = eight_parts_at(low + j, nr, sums, k_term);
       const __m512d before = first ? _mm512_setzero_pd() : ops::load_widened(out);
       const __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(before), infinity, _CMP_LT_OQ);
       __m512d after;
       if (presum_round) {
-        const __m512d t = rounded(h, l);
-        const __m512d sum = _mm512_add_pd(before, t);
-        const __m512d back = _mm512_sub_pd(sum, before);  // TwoSum
-        const __m512d error =
-            _mm512_add_pd(_mm512_sub_pd(before, _mm512_sub_pd(sum, back)), _mm512_sub_pd(t, back));
-        const __m512d odd = ops::round_to_odd(sum, error);
-        // An Inf among acc and RD(S) gives a NaN error: no step, the IEEE sum
-        // (NaN for opposite Infs, which the epilogue makes the model's NaN).
-        after = mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
+        // Opposite Infs give a NaN, which the epilogue makes the model's NaN.
+        after = rounded_sum(before, rounded_once(s.high, s.low, c0_scale, c1_scale, mode), mode);
       } else {
         // acc in units: hi 2^52 + lo, added to the chunk's parts.
         const __m512d units = _mm512_mul_pd(before, to_units);
         const __m512d hi =
             _mm512_roundscale_pd(_mm512_mul_pd(units, to_high), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         const __m512d lo = _mm512_fnmadd_pd(hi, high_unit, units);
-        after = rounded(_mm512_add_epi64(h, _mm512_cvtpd_epi64(hi)), _mm512_add_epi64(l, _mm512_cvtpd_epi64(lo)));
+        after = rounded_once(_mm512_add_epi64(s.high, _mm512_cvtpd_epi64(hi)),
+                             _mm512_add_epi64(s.low, _mm512_cvtpd_epi64(lo)), c0_scale, c1_scale, mode);
         after = _mm512_mask_mov_pd(before, finite, after);  // Inf stays
       }
       ops::store_narrowed(out, after);
