@@ -567,10 +567,11 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
 // 100 and 2048 products (past the tile's carry interval); both roundings,
 // with and without presum_round; K from 0 to past four K blocks. BF16
 // matrices: sums past float32's range (Inf, and Inf + -Inf = NaN with
-// presum_round; FLT_MAX toward zero), subnormal sums; and a negative sum
-// that rounds to -0 followed by a chunk of -0 products, which the model
-// keeps as -0 and the parts would not (the reference computes it: the
-// quanta multiply to less than 2^-149).
+// presum_round; FLT_MAX toward zero, also before chunks of +0, which the
+// limbs leave to the reference where the products' unit exceeds 2^104),
+// subnormal sums; and a negative sum that rounds to -0 followed by a chunk
+// of -0 products, which the model keeps as -0 and the parts would not (the
+// reference computes it: the quanta multiply to less than 2^-149).
 TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
   const bool limbs = kernel_test::has_limbs(GetParam());
   EXPECT_EQ(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::bf8, T::bf8, 4096, GetParam()).operands ==
@@ -613,6 +614,32 @@ TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
       kernel_test::fill_bf16_within(p.b, -60, -58, rng);  // quanta 2^-142, sums near 2^-126
       ASSERT_TRUE(matches_reference(p, o));
     }
+  }
+  // Toward zero, a sum past float32's range becomes FLT_MAX = (2^24 - 1)
+  // 2^104, not a multiple of the products' unit 2^186 here: the reference
+  // takes these (a unit of at most 2^104 on the limbs), and later chunks of
+  // +0 keep FLT_MAX.
+  {
+    const std::vector<std::uint32_t> a{hybrid_test::encode(T::bf16, 0x1p100), 0x0000u};
+    const std::vector<std::uint32_t> b{hybrid_test::encode(T::bf16, 0x1p100), hybrid_test::encode(T::bf16, 0x1p100)};
+    std::uint32_t c = 0;
+    hy::matmul_options o = with(hy::models::chunked_exact(1, hy::fp32_rounding::toward_zero));
+    o.check_z_multiple = false;
+    hy::matmul(hy::table_id::any, T::bf16, T::bf16, T::f32, a.data(), 2, b.data(), 1, &c, 1, 1, 1, 2, o);
+    EXPECT_EQ(c, 0x7f7fffffu);
+    auto huge = random_problem({T::bf16, T::bf16, T::f32}, 3, 9, 50, 0, rng, false);
+    kernel_test::fill_bf16_within(huge.a, 100, 110, rng);
+    kernel_test::fill_bf16_within(huge.b, 90, 100, rng);
+    for (std::size_t i = 0; i < huge.a.size(); i += 3) huge.a[i] = 0x0000u;  // chunks of +0 among huge ones
+    ASSERT_TRUE(matches_reference(huge, with(hy::models::chunked_exact(2, hy::fp32_rounding::toward_zero))));
+    kernel_test::fill_bf16_within(huge.a, 58, 70, rng);
+    kernel_test::fill_bf16_within(huge.b, 58, 70, rng);  // quanta 2^51 x 2^51: the limbs, sums past 2^128
+    for (std::size_t i = 0; i < huge.a.size(); i += 3) huge.a[i] = 0x0000u;
+    int sa = 0, sb = 0;
+    ASSERT_TRUE(hy::kernels::limb_scale_fits(T::bf16, kernel_test::reader_a(huge), huge.m, huge.k, sa) &&
+                hy::kernels::limb_scale_fits(T::bf16, kernel_test::reader_b(huge), huge.k, huge.n, sb));
+    EXPECT_EQ(sa + sb, -102);
+    ASSERT_TRUE(matches_reference(huge, with(hy::models::chunked_exact(2, hy::fp32_rounding::toward_zero))));
   }
   const std::vector<std::uint32_t> a{hybrid_test::encode(T::bf16, -0x1p-100), 0x0000u};
   const std::vector<std::uint32_t> b{hybrid_test::encode(T::bf16, 0x1p-100), 0x8000u};  // then +0 x -0

@@ -18,7 +18,7 @@
 //   2^17) for E4M3 x E4M3, on every ISA, and for the other pairs of
 //   E4M3, E5M2, FP16 and BF16 on the limbs where the CPU has AVX512_IFMA
 //   (a BF16 matrix within a span of 40 bits, values' quanta multiplying
-//   to at least 2^-149; finite operands);
+//   to between 2^-149 and 2^104; finite operands);
 // - amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
 //   when the operands cannot reach its flushes (amx_pairs_operands_fit);
 // - reduced_precision (seq, and block with blocks <= 64; bits <= 24, any
@@ -304,10 +304,12 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
       !(limb_scale_fits(ta, a, m, k, kernel.scale_a) && limb_scale_fits(tb, b, k, n, kernel.scale_b))) {
     return false;
   }
-  // chunked_exact on the limbs: every nonzero sum at least 2^-149, so that
-  // no chunk's rounding makes a zero of a nonzero value (limb_sum.hpp).
+  // chunked_exact on the limbs (limb_sum.hpp): every nonzero sum at least
+  // 2^-149, so that no chunk's rounding makes a zero of a nonzero value;
+  // and a unit of at most 2^104, of which FLT_MAX (an overflow toward
+  // zero) is a multiple.
   if (kernel.operands == packing::offset_integers && kernel.chunk != 0 &&
-      kernel.scale_a + kernel.scale_b > 149) {
+      (kernel.scale_a + kernel.scale_b > 149 || kernel.scale_a + kernel.scale_b < -104)) {
     return false;
   }
   run_blocked(kernel, {a, b, c, m, n, k, &o});

@@ -54,8 +54,12 @@
 // rounding (nearest even or toward zero), or RD(acc + RD(S)) with
 // presum_round. Every product is a multiple of 2^-(sa + sb), and so is
 // every acc: rounding a multiple of a power of two to a grid, coarser or
-// finer, gives one again. So acc + S is an integer in those units, and acc
-// is one below 2^104 (sums of K <= 2^24 products below 2^80 units:
+// finer, gives one again, and an overflow gives Inf (below) or, toward
+// zero, +-FLT_MAX = (2^24 - 1) 2^104, a multiple of the unit where
+// sa + sb >= -104 (fast_path.hpp takes chunked_exact on the limbs only
+// there: BF16 quanta multiplying to at most 2^104). So acc + S is an
+// integer in those units, and acc is one below 2^104 (no rounding here
+// exceeds the sums it rounds, of K <= 2^24 products below 2^80 units:
 // limb_chunked_max_k), held as H 2^52 + L as S is: hi = floor(acc
 // 2^(sa + sb - 52)) and lo = acc 2^(sa + sb) - hi 2^52 in [0, 2^52) are
 // exact in float64 (powers of two, a floor, and a difference that is acc's
