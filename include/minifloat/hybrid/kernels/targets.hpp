@@ -372,6 +372,26 @@ inline std::size_t run_steps(int length, std::size_t k) noexcept {
   return std::min(static_cast<std::size_t>(length), std::max<std::size_t>(k, 1));
 }
 
+// The exact sum of ta x tb as integers in two 52-bit limbs (limb_sum.hpp):
+// any pair of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3, where the CPU has
+// AVX512_IFMA (a BF16 operand's scale is read from its values by
+// fast_path.hpp, which sends a BF16 matrix of too wide a span to the
+// reference); run == nullptr elsewhere.
+inline tile_kernel limb_kernel_for(const target_kernels& target, element_type ta, element_type tb,
+                                   target::isa isa) noexcept {
+  const bool e4m3 = ta == element_type::hf8 && tb == element_type::hf8;
+  if (e4m3 || !detail::limb_operand(ta) || !detail::limb_operand(tb) || target.limbs.tile == nullptr ||
+      !target::optional_features_of(isa).avx512ifma) {
+    return {};
+  }
+  tile_kernel kernel{target.limbs.rows, target.limbs.columns, target.limbs.tile,
+                     packing::offset_integers, true, 0, target.epilogue, {}};
+  kernel.limbs = target.limbs;
+  kernel.scale_a = detail::limb_scale(ta);
+  kernel.scale_b = detail::limb_scale(tb);
+  return kernel;
+}
+
 // The micro-kernel of a model for operands ta x tb with K products on a
 // kernel set; run == nullptr where there is none (the reference computes it).
 inline tile_kernel micro_kernel_for(const accumulation_model& model, element_type ta,
@@ -383,24 +403,13 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.rows, target.float_columns, target.fma, packing::float32, false, 0,
               target.epilogue, {}};
     case model_kind::exact: {
-      // E4M3 x E4M3 on one float64 chain. Any other pair of E4M3, E5M2,
-      // FP16 and BF16 as integers where the CPU has AVX512_IFMA
-      // (limb_sum.hpp; a BF16 operand's scale is read from its values by
-      // fast_path.hpp, which sends a BF16 matrix of too wide a span to the
-      // reference); otherwise E5M2 operands split (split_sum.hpp), on the
-      // same register tile as E4M3: half the C rows or columns per split
-      // operand. With exact_to_output the same sums, carried exactly
-      // through the post-processing (driver.hpp).
+      // E4M3 x E4M3 on one float64 chain. Any other pair on the limbs
+      // where the CPU has them; otherwise E5M2 operands split
+      // (split_sum.hpp), on the same register tile as E4M3: half the C rows
+      // or columns per split operand. With exact_to_output the same sums,
+      // carried exactly through the post-processing (driver.hpp).
       if (k > exact_e4m3_max_k) return {};
-      if (!e4m3 && detail::limb_operand(ta) && detail::limb_operand(tb) && target.limbs.tile != nullptr &&
-          target::optional_features_of(isa).avx512ifma) {
-        tile_kernel kernel{target.limbs.rows, target.limbs.columns, target.limbs.tile,
-                           packing::offset_integers, true, 0, target.epilogue, {}};
-        kernel.limbs = target.limbs;
-        kernel.scale_a = detail::limb_scale(ta);
-        kernel.scale_b = detail::limb_scale(tb);
-        return kernel;
-      }
+      if (const tile_kernel limbs = limb_kernel_for(target, ta, tb, isa); limbs.run != nullptr) return limbs;
       const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
       if (!fp8(ta) || !fp8(tb)) return {};
       tile_kernel kernel{target.rows, target.double_columns, target.exact, packing::float64, true, 0,
@@ -413,19 +422,14 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
     }
     case model_kind::chunked_exact:
       if (model.chunk < 1 || static_cast<std::size_t>(model.chunk) > exact_e4m3_max_k) return {};
-      // Other pairs on the limbs, one chunk per K block (limb_sum.hpp).
-      if (!e4m3 && detail::limb_operand(ta) && detail::limb_operand(tb) && target.limbs.tile != nullptr &&
-          target::optional_features_of(isa).avx512ifma && k <= detail::limb_chunked_max_k) {
-        tile_kernel kernel{target.limbs.rows, target.limbs.columns, target.limbs.tile,
-                           packing::offset_integers, true, run_steps(model.chunk, k), target.epilogue, {}};
-        kernel.limbs = target.limbs;
-        kernel.scale_a = detail::limb_scale(ta);
-        kernel.scale_b = detail::limb_scale(tb);
+      if (!e4m3) {  // on the limbs, one chunk per K block (limb_sum.hpp)
+        tile_kernel kernel = limb_kernel_for(target, ta, tb, isa);
+        if (kernel.run == nullptr || k > detail::limb_chunked_max_k) return {};
+        kernel.chunk = run_steps(model.chunk, k);
         kernel.rounding = model.rounding;
         kernel.presum_round = model.presum_round;
         return kernel;
       }
-      if (!e4m3) return {};
       return {target.rows,
               target.double_columns,
               target.chunked,
