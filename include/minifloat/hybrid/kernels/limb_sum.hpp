@@ -152,8 +152,7 @@ inline limb_terms limb_terms_of(const limb_parts& s, int value_scale) noexcept {
 // float32 in `mode` (TwoSum, then rounding to odd).
 inline float limb_parts_to_fp32(const limb_parts& s, int value_scale, fp32_rounding mode) noexcept {
   const limb_terms t = limb_terms_of(s, value_scale);
-  const two_doubles total = two_sum(t.c0, t.c1);
-  return round_to_fp32(simd::scalar::double_ops::round_to_odd(total.sum, total.error), mode);
+  return sum_to_fp32(t.c0, t.c1, mode);
 }
 
 // The exact sum of K products, from an element's carried limbs (low below
@@ -181,9 +180,7 @@ inline limb_parts limb_parts_of_value(float x, int value_scale) noexcept {
 inline float limb_chunk_step(float acc, const limb_parts& s, int value_scale, fp32_rounding mode,
                              bool presum_round) noexcept {
   if (presum_round) {
-    const double t = limb_parts_to_fp32(s, value_scale, mode);
-    const two_doubles total = two_sum(acc, t);  // an Inf: a NaN error, and no step to odd
-    return round_to_fp32(simd::scalar::double_ops::round_to_odd(total.sum, total.error), mode);
+    return sum_to_fp32(acc, limb_parts_to_fp32(s, value_scale, mode), mode);
   }
   if (!std::isfinite(acc)) return acc;  // Inf plus a finite sum
   const limb_parts a = limb_parts_of_value(acc, value_scale);

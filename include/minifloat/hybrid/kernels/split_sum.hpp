@@ -30,6 +30,7 @@
 #include <cstddef>
 
 #include "../../simd/scalar/vector_ops.hpp"
+#include "../fp32_rounding.hpp"
 
 namespace mf::hybrid::kernels::detail {
 
@@ -43,17 +44,20 @@ inline two_doubles two_sum(double a, double b) noexcept {
   return {s, (a - (s - back)) + (b - back)};
 }
 
+// x + y, both exact doubles, rounded once to float32 in `mode`: their
+// TwoSum made round-to-odd (an Inf gives a NaN error, and no step: the
+// IEEE sum).
+inline float sum_to_fp32(double x, double y, fp32_rounding mode = fp32_rounding::nearest_even) noexcept {
+  const two_doubles total = two_sum(x, y);
+  return round_to_fp32(simd::scalar::double_ops::round_to_odd(total.sum, total.error), mode);
+}
+
 // chains: n = 2 (one operand split) or 4 (both), in the order above.
 inline float split_chains_to_fp32(const double* chains, std::size_t n) noexcept {
-  two_doubles total{};
-  if (n == 2) {
-    total = two_sum(chains[0], chains[1]);
-  } else {
-    const two_doubles low = two_sum(chains[1] + chains[2], chains[3]);
-    const two_doubles high = two_sum(chains[0], low.sum);
-    total = two_sum(high.sum, high.error + low.error);
-  }
-  return static_cast<float>(simd::scalar::double_ops::round_to_odd(total.sum, total.error));
+  if (n == 2) return sum_to_fp32(chains[0], chains[1]);
+  const two_doubles low = two_sum(chains[1] + chains[2], chains[3]);
+  const two_doubles high = two_sum(chains[0], low.sum);
+  return sum_to_fp32(high.sum, high.error + low.error);
 }
 
 }  // namespace mf::hybrid::kernels::detail
