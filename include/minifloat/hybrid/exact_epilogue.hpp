@@ -56,19 +56,16 @@ class big_dyadic {
     r.trim();
     return r;
   }
-  // A finite double, from its bits: its significand and exponent.
+  // A finite double: its significand and exponent.
   static big_dyadic from_double(double x) noexcept {
     big_dyadic r;
     if (x == 0) return r;
-    const auto bits = mf::detail::bit_cast<std::uint64_t>(x);
-    const int biased = static_cast<int>((bits >> 52) & 0x7FFu);
-    std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1u);
-    if (biased != 0) m |= std::uint64_t{1} << 52;  // a subnormal has no hidden bit
+    const double_parts parts = parts_of(x);
     r.negative_ = x < 0;
-    r.limb_[0] = static_cast<std::uint32_t>(m);
-    r.limb_[1] = static_cast<std::uint32_t>(m >> 32);
+    r.limb_[0] = static_cast<std::uint32_t>(parts.significand);
+    r.limb_[1] = static_cast<std::uint32_t>(parts.significand >> 32);
     r.size_ = 2;
-    r.lsb_ = (biased == 0 ? 1 : biased) - 1075;
+    r.lsb_ = parts.exponent;
     return r;
   }
 
@@ -202,7 +199,7 @@ class big_dyadic {
   // for the rare exponent past that range.
   static double times_power_of_two(double m, int e) noexcept {
     if (e < -1022 || e > 1023) return std::ldexp(m, e);
-    return m * mf::detail::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+    return m * power_of_two(e);
   }
 
   // Drops the zero limbs at both ends (the sum's fixed point is sized for

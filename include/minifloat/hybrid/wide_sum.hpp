@@ -28,6 +28,27 @@ enum class truncation : unsigned char { toward_zero, floor };
 
 namespace detail {
 
+// A finite nonzero double as |x| = significand * 2^exponent, the integer
+// significand below 2^53, read from its bits (frexp and ldexp are library
+// calls, too slow for a loop over products).
+struct double_parts {
+  std::uint64_t significand;
+  int exponent;
+};
+
+inline double_parts parts_of(double x) noexcept {
+  const auto bits = mf::detail::bit_cast<std::uint64_t>(x);
+  const int biased = static_cast<int>((bits >> 52) & 0x7FFu);
+  const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1u);
+  if (biased == 0) return {fraction, -1074};  // a subnormal has no hidden bit
+  return {fraction | (std::uint64_t{1} << 52), biased - 1075};
+}
+
+// 2^e for -1022 <= e <= 1023, from its bits.
+inline double power_of_two(int e) noexcept {
+  return mf::detail::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+}
+
 inline constexpr int wide_lsb_exponent = -298;
 inline constexpr int wide_limbs = 10;
 
@@ -139,13 +160,11 @@ class wide_sum {
       return;
     }
     if (x == 0) return;
-    // |x| = m * 2^(biased - 1075) with the 53-bit significand m, read from
-    // the bits (frexp and ldexp were libm calls, most of an exact model's
-    // time): x is a normal double, as a nonzero multiple of 2^lsb_ >= 2^-298.
-    const auto bits = mf::detail::bit_cast<std::uint64_t>(x);
-    const int biased = static_cast<int>((bits >> 52) & 0x7FFu);
-    std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1u)) | (std::uint64_t{1} << 52);
-    int shift = biased - 1075 - lsb_;
+    // |x| = m 2^e (x is a normal double, as a nonzero multiple of
+    // 2^lsb_ >= 2^-298).
+    const detail::double_parts parts = detail::parts_of(x);
+    std::uint64_t m = parts.significand;
+    int shift = parts.exponent - lsb_;
     if (shift < 0) {  // x is a multiple of the unit (the contract): the bits cut are zeros
       m >>= -shift;
       shift = 0;

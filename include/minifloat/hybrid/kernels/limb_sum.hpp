@@ -116,11 +116,6 @@ constexpr bool limb_fast_conversion(int value_scale) noexcept {
   return value_scale >= -64 && value_scale <= 126;
 }
 
-// 2^e for a normal double's exponent e (|e| <= 1022), from its bits.
-inline double power_of_two(int e) noexcept {
-  return mf::detail::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
-}
-
 // An element's S = H 2^52 + L (above), from its carried limbs and its
 // operand sums.
 struct limb_parts {

@@ -180,7 +180,7 @@ inline void limb_chunk_row(const std::uint64_t* acc, std::size_t nr, std::int64_
                            float* model_acc) noexcept {
   using ops = simd::avx512::double_ops;
   const __m512i k_term = limb_k_term(k);
-  using detail::power_of_two;  // not ldexp: this runs for every row of every chunk
+  using hybrid::detail::power_of_two;  // not ldexp: this runs for every row of every chunk
   const __m512d to_units = _mm512_set1_pd(power_of_two(value_scale));
   const __m512d to_high = _mm512_set1_pd(power_of_two(-detail::limb_bits));
   const __m512d high_unit = _mm512_set1_pd(power_of_two(detail::limb_bits));
