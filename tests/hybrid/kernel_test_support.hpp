@@ -104,15 +104,14 @@ inline bool has_limbs(mf::target::isa isa) {
 // ranges that random codes exceed: their own tests).
 inline bool accepts(const hy::accumulation_model& m, type_triple t,
                     mf::target::isa isa = mf::target::active_isa()) {
+  const bool on_limbs = has_limbs(isa) && t.a != element_type::bf16 && t.b != element_type::bf16;
   switch (m.kind) {
     case hy::model_kind::avx512_bf16_pairs:
       return t.a != element_type::f16 && t.b != element_type::f16;
     case hy::model_kind::exact:  // FP8 pairs (E5M2 split), or on the limbs
-      return (hy::is_fp8(t.a) && hy::is_fp8(t.b)) ||
-             (has_limbs(isa) && t.a != element_type::bf16 && t.b != element_type::bf16);
+      return (hy::is_fp8(t.a) && hy::is_fp8(t.b)) || on_limbs;
     case hy::model_kind::chunked_exact:  // E4M3 x E4M3, or on the limbs
-      return (t.a == element_type::hf8 && t.b == element_type::hf8) ||
-             (has_limbs(isa) && t.a != element_type::bf16 && t.b != element_type::bf16);
+      return (t.a == element_type::hf8 && t.b == element_type::hf8) || on_limbs;
     case hy::model_kind::amx_tile_pairs:  // no instruction multiplies BF16 by FP16
       return !((t.a == element_type::bf16 && t.b == element_type::f16) ||
                (t.a == element_type::f16 && t.b == element_type::bf16));

@@ -300,17 +300,16 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
   if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
     return false;
   }
-  if (kernel.operands == packing::offset_integers &&
-      !(limb_scale_fits(ta, a, m, k, kernel.scale_a) && limb_scale_fits(tb, b, k, n, kernel.scale_b))) {
-    return false;
-  }
-  // chunked_exact on the limbs (limb_sum.hpp): every nonzero sum at least
-  // 2^-149, so that no chunk's rounding makes a zero of a nonzero value;
-  // and a unit of at most 2^104, of which FLT_MAX (an overflow toward
-  // zero) is a multiple.
-  if (kernel.operands == packing::offset_integers && kernel.chunk != 0 &&
-      (kernel.scale_a + kernel.scale_b > 149 || kernel.scale_a + kernel.scale_b < -104)) {
-    return false;
+  if (kernel.operands == packing::offset_integers) {
+    if (!(limb_scale_fits(ta, a, m, k, kernel.scale_a) && limb_scale_fits(tb, b, k, n, kernel.scale_b))) {
+      return false;
+    }
+    // chunked_exact (limb_sum.hpp): every nonzero sum at least 2^-149, so
+    // that no chunk's rounding makes a zero of a nonzero value; and a unit
+    // of at most 2^104, of which FLT_MAX (an overflow toward zero) is a
+    // multiple.
+    const int value_scale = kernel.scale_a + kernel.scale_b;
+    if (kernel.chunk != 0 && (value_scale > 149 || value_scale < -104)) return false;
   }
   run_blocked(kernel, {a, b, c, m, n, k, &o});
   return true;
