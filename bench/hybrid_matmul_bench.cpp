@@ -290,60 +290,39 @@ bool set_threads(O& options, unsigned threads) {
 }
 
 // ---- operands -----------------------------------------------------------------
-// A type pair: table, the C++ types, and whether both inputs are BF16-exact.
-struct pair_e4m3_e4m3_bf16 {
-  using table = mf::hybrid::cublaslt_fp8;
-  using a = mf::e4m3fn;
-  using b = mf::e4m3fn;
-  using c = mf::bfloat16;
-  static constexpr const char* name = "e4m3_e4m3_bf16";
-  static constexpr bool bf16_exact = true;
+// A type pair: table, the C++ types, its name in the rows, and whether
+// both inputs are BF16-exact (no FP16 operand).
+template <class Table, class A, class B, class C>
+struct operand_pair {
+  using table = Table;
+  using a = A;
+  using b = B;
+  using c = C;
+  static constexpr bool bf16_exact = !std::is_same_v<A, mf::binary16> && !std::is_same_v<B, mf::binary16>;
 };
-struct pair_bf16_e4m3_bf16 {
-  using table = mf::hybrid::vendor_hybrid_fp8;
-  using a = mf::bfloat16;
-  using b = mf::e4m3fn;
-  using c = mf::bfloat16;
+struct pair_e4m3_e4m3_bf16 : operand_pair<mf::hybrid::cublaslt_fp8, mf::e4m3fn, mf::e4m3fn, mf::bfloat16> {
+  static constexpr const char* name = "e4m3_e4m3_bf16";
+};
+struct pair_bf16_e4m3_bf16 : operand_pair<mf::hybrid::vendor_hybrid_fp8, mf::bfloat16, mf::e4m3fn, mf::bfloat16> {
   static constexpr const char* name = "bf16_e4m3_bf16";
-  static constexpr bool bf16_exact = true;
 };
 // The exact model on E5M2 operands (kernels/limb_sum.hpp with AVX512_IFMA,
 // kernels/split_sum.hpp elsewhere): E5M2 x E5M2 is in no vendor's FP8
 // table, so table `any`.
-struct pair_e5m2_e5m2_bf16 {
-  using table = mf::hybrid::any;
-  using a = mf::e5m2;
-  using b = mf::e5m2;
-  using c = mf::bfloat16;
+struct pair_e5m2_e5m2_bf16 : operand_pair<mf::hybrid::any, mf::e5m2, mf::e5m2, mf::bfloat16> {
   static constexpr const char* name = "e5m2_e5m2_bf16";
-  static constexpr bool bf16_exact = true;
 };
-struct pair_e4m3_e5m2_bf16 {
-  using table = mf::hybrid::cublaslt_fp8;
-  using a = mf::e4m3fn;
-  using b = mf::e5m2;
-  using c = mf::bfloat16;
+struct pair_e4m3_e5m2_bf16 : operand_pair<mf::hybrid::cublaslt_fp8, mf::e4m3fn, mf::e5m2, mf::bfloat16> {
   static constexpr const char* name = "e4m3_e5m2_bf16";
-  static constexpr bool bf16_exact = true;
 };
 // BF16 x BF16 is in no vendor's FP8 table (table `any`); the exact model
 // runs on integer limbs where the matrices' values span at most 40 bits
 // (kernels/limb_sum.hpp), as N(0, 1) data does.
-struct pair_bf16_bf16_bf16 {
-  using table = mf::hybrid::any;
-  using a = mf::bfloat16;
-  using b = mf::bfloat16;
-  using c = mf::bfloat16;
+struct pair_bf16_bf16_bf16 : operand_pair<mf::hybrid::any, mf::bfloat16, mf::bfloat16, mf::bfloat16> {
   static constexpr const char* name = "bf16_bf16_bf16";
-  static constexpr bool bf16_exact = true;
 };
-struct pair_f16_e5m2_f16 {
-  using table = mf::hybrid::vendor_hybrid_fp8;
-  using a = mf::binary16;
-  using b = mf::e5m2;
-  using c = mf::binary16;
+struct pair_f16_e5m2_f16 : operand_pair<mf::hybrid::vendor_hybrid_fp8, mf::binary16, mf::e5m2, mf::binary16> {
   static constexpr const char* name = "f16_e5m2_f16";
-  static constexpr bool bf16_exact = false;
 };
 
 template <class T>
