@@ -868,7 +868,7 @@ void register_eltwise() {
   const std::pair<const char*, op> ops[] = {{"add", op::add}, {"sub", op::sub}, {"mul", op::mul}};
   for (const auto& [n, o] : ops) {
     benchmark::RegisterBenchmark((std::string("eltwise/") + n + "/e4m3_e4m3_e4m3/64MiB").c_str(),
-                                 [o](benchmark::State& s) { bench_eltwise(s, o, false); })
+                                 [which = o](benchmark::State& s) { bench_eltwise(s, which, false); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
   }
