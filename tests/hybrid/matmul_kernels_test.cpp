@@ -377,9 +377,22 @@ TEST_P(HybridKernels, ReducedPrecisionWithBf16Operands) {
   bf16_within(p.b, 40, 48);  // products below 2^97, K = 64: sums below 2^103
   EXPECT_TRUE(fits(p, hy::reduced_variant::seq));
   ASSERT_TRUE(matches_reference(p, with(seq)));
-  bf16_within(p.b, 40, 49);  // 2^104: the reference for seq
+  EXPECT_TRUE(fits(p, hy::reduced_variant::block));
+  ASSERT_TRUE(matches_reference(p, with(block)));
+  bf16_within(p.b, 40, 49);  // 2^104: the reference for both variants
   EXPECT_FALSE(fits(p, hy::reduced_variant::seq));
+  EXPECT_FALSE(fits(p, hy::reduced_variant::block));
   ASSERT_TRUE(matches_reference(p, with(seq)));
+  ASSERT_TRUE(matches_reference(p, with(block)));
+  // Products past float32's range, negative ones first: in the model the
+  // first runs' parts are finite and C becomes -Inf, and a later positive
+  // part leaves it -Inf; a part kept in float32 would be +Inf, and C NaN.
+  const std::vector<double> a{-0x1.f8p122, -0x1.f8p122, -0x1.f8p122, 0x1.f2p115, 0x1.f2p115, 0x1.f2p115};
+  auto q = random_problem({T::bf16, T::bf16, T::f32}, 1, 3, a.size(), 0, rng, false);
+  for (std::size_t i = 0; i < a.size(); ++i) q.a[i] = hybrid_test::encode(T::bf16, a[i]);
+  for (auto& code : q.b) code = hybrid_test::encode(T::bf16, 0x1.f2p115);
+  EXPECT_FALSE(fits(q, hy::reduced_variant::block));
+  ASSERT_TRUE(matches_reference(q, with(hy::models::reduced_precision(2, 2, hy::reduced_variant::block, 6))));
 }
 
 // The block variant: blocks of 1, 5, 32 and 64 products, ending inside and

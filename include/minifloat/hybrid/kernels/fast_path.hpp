@@ -218,21 +218,23 @@ inline bool amx_pairs_operands_fit(element_type ta, element_type tb, const opera
 // qa + qb >= -126), or whose scaled terms are (block: qa + qb >= -60, so
 // that no nonzero term is below the tile's starting maximum 2^-60, and a
 // term times 1/Q >= 2^(bits - 1 - 63) stays normal; its blocks with terms
-// of 2^64 or more take the reference's step); and (seq)
+// of 2^64 or more take the reference's step); and, for both variants,
 // products below 2^104 with sums of K of them below 2^103, which the
-// `floor` overflow argument (reduced_tile.hpp, 7.) needs. Inf and NaN act
-// as the proofs say.
+// `floor` overflow argument (reduced_tile.hpp, 7.) needs, and without
+// which a product or a positive part past float32's range would be Inf
+// in the kernels where the model keeps it finite (the block tile keeps its
+// part in float32). Inf and NaN act as the proofs say.
 inline bool reduced_operands_fit(element_type ta, element_type tb, const operand_reader& a,
                                  const operand_reader& b, std::size_t m, std::size_t n, std::size_t k,
                                  reduced_variant variant) {
   if (ta != element_type::bf16 && tb != element_type::bf16) return true;
   const operand_range ra = range_of(ta, a, m, k);
   const operand_range rb = range_of(tb, b, k, n);
-  const int quanta = ra.smallest_quantum + rb.smallest_quantum;
-  if (variant == reduced_variant::block) return quanta >= -60;
   int log2_k = 0;
   while ((std::size_t{1} << log2_k) < k) ++log2_k;
-  return quanta >= -126 && ra.largest_exponent + 1 + rb.largest_exponent + 1 + log2_k <= 103;
+  const bool sums_below_2_103 = ra.largest_exponent + 1 + rb.largest_exponent + 1 + log2_k <= 103;
+  const int quanta = ra.smallest_quantum + rb.smallest_quantum;
+  return sums_below_2_103 && quanta >= (variant == reduced_variant::block ? -60 : -126);
 }
 
 // Whether every value of an operand is finite: a split operand's Inf
