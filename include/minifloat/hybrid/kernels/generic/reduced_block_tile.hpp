@@ -44,6 +44,15 @@
 
 inline constexpr std::size_t max_reduced_block = 64;
 
+// A term's cut in units of Q: term / Q (exact, 2.) converted to int32 toward
+// zero, or toward -Inf under `floor`.
+template <class Ops, truncation Mode>
+MF_FORCE_INLINE typename Ops::ivec cut_to_units(const typename Ops::vec& term,
+                                                const typename Ops::vec& inverse_quantum) noexcept {
+  const typename Ops::vec scaled = Ops::mul(term, inverse_quantum);
+  return Mode == truncation::floor ? Ops::to_int_floor(scaled) : Ops::to_int_toward_zero(scaled);
+}
+
 template <class Ops, int Rows, int Vectors, truncation Mode>
 void reduced_block_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
@@ -121,23 +130,36 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
         }
         continue;
       }
-      // Pass 2: the cut terms summed in int32, the sum cut to `bits`.
+      // Pass 2: the cut terms summed in int32, the sum cut to `bits`. The
+      // loop over the products runs outside the loop over the elements, so
+      // the tile's Rows x Vectors sums are independent chains.
+      vec inverse[Rows][Vectors];
+      ivec sum[Rows][Vectors];
       MF_UNROLL
       for (int r = 0; r < Rows; ++r) {
         MF_UNROLL
         for (int v = 0; v < Vectors; ++v) {
-          const ivec exponent = Ops::biased_exponent(largest[r][v]);
-          const vec inverse = Ops::power_of_two(Ops::int_sub(inverse_bias, exponent));
-          const vec quantum = Ops::power_of_two(Ops::int_sub(exponent, quantum_bias));
-          const auto units = [&](const vec& term) {
-            const vec scaled = Ops::mul(term, inverse);  // exact (2.)
-            return Mode == truncation::floor ? Ops::to_int_floor(scaled) : Ops::to_int_toward_zero(scaled);
-          };
-          ivec sum = units(part[r][v]);
-          for (std::size_t s = 0; s < n; ++s) sum = Ops::int_add(sum, units(products[s][r][v]));
+          inverse[r][v] = Ops::power_of_two(Ops::int_sub(inverse_bias, Ops::biased_exponent(largest[r][v])));
+          sum[r][v] = cut_to_units<Ops, Mode>(part[r][v], inverse[r][v]);
+        }
+      }
+      for (std::size_t s = 0; s < n; ++s) {
+        MF_UNROLL
+        for (int r = 0; r < Rows; ++r) {
+          MF_UNROLL
+          for (int v = 0; v < Vectors; ++v) {
+            sum[r][v] = Ops::int_add(sum[r][v], cut_to_units<Ops, Mode>(products[s][r][v], inverse[r][v]));
+          }
+        }
+      }
+      MF_UNROLL
+      for (int r = 0; r < Rows; ++r) {
+        MF_UNROLL
+        for (int v = 0; v < Vectors; ++v) {
+          const vec quantum = Ops::power_of_two(Ops::int_sub(Ops::biased_exponent(largest[r][v]), quantum_bias));
           const vec cut = Mode == truncation::floor
-                              ? Ops::floor_significand(Ops::from_int_floor(sum), keep)
-                              : Ops::bit_and(Ops::from_int_toward_zero(sum), keep);
+                              ? Ops::floor_significand(Ops::from_int_floor(sum[r][v]), keep)
+                              : Ops::bit_and(Ops::from_int_toward_zero(sum[r][v]), keep);
           part[r][v] = Ops::mul(cut, quantum);
         }
       }
