@@ -98,8 +98,8 @@ inline bool has_limbs(mf::target::isa isa) {
 
 // Whether the model has a fast kernel for these operand types on `isa`, on
 // wide-range random codes (the BF16 pair model needs BF16-exact operands;
-// the exact kernels take FP8 pairs, and with the limbs FP16 too, as
-// chunked_exact takes E4M3 x E4M3, and with the limbs the others; BF16
+// the exact and chunked_exact kernels take FP8 pairs, and with the limbs
+// FP16 too; BF16
 // operands of exact and reduced_precision take the kernels only within
 // ranges that random codes exceed: their own tests).
 inline bool accepts(const hy::accumulation_model& m, type_triple t,
@@ -109,9 +109,8 @@ inline bool accepts(const hy::accumulation_model& m, type_triple t,
     case hy::model_kind::avx512_bf16_pairs:
       return t.a != element_type::f16 && t.b != element_type::f16;
     case hy::model_kind::exact:  // FP8 pairs (E5M2 split), or on the limbs
+    case hy::model_kind::chunked_exact:
       return (hy::is_fp8(t.a) && hy::is_fp8(t.b)) || on_limbs;
-    case hy::model_kind::chunked_exact:  // E4M3 x E4M3, or on the limbs
-      return (t.a == element_type::hf8 && t.b == element_type::hf8) || on_limbs;
     case hy::model_kind::amx_tile_pairs:  // no instruction multiplies BF16 by FP16
       return !((t.a == element_type::bf16 && t.b == element_type::f16) ||
                (t.a == element_type::f16 && t.b == element_type::bf16));

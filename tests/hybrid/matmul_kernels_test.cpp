@@ -663,6 +663,90 @@ TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
   EXPECT_EQ(c, 0x80000000u);  // -2^-200 rounds to -0, and -0 + -0 is -0
 }
 
+// chunked_exact on split E5M2 operands (the chunk step in the float64 tile,
+// generic/exact_tile.hpp): what CPUs without AVX512_IFMA run. Each
+// request through the public entry (the split route where the ISA has no
+// limbs) and on the split kernel itself (kernels::split_kernel_for, so the
+// AVX-512 tile is compared on a CPU with IFMA too), against the reference:
+// every FP8 pair with an E5M2, chunks of 1, 3, 64, 100 and 2048 products,
+// both roundings, with and without presum_round, K from 0 to past four K
+// blocks, 1-3 threads. Then sums that only round right with every chain
+// and each chain's low part: 2^24 + 1 + 2^-30 (four chains) and
+// 16 * 448 * 57344 + 16 + 2^-25 (two chains, the TwoSum of the chains
+// inexact), each just above a float32 tie.
+TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
+  const auto split_matches = [&](const kernel_test::problem& p, const hy::matmul_options& o) {
+    if (!kernel_test::has_limbs(GetParam()) && !matches_reference(p, o)) return false;
+    const hy::kernels::tile_kernel kernel =
+        hy::kernels::split_kernel_for(o.model, p.types.a, p.types.b, p.k, GetParam());
+    EXPECT_TRUE(kernel.run != nullptr && kernel.chunk != 0);
+    std::vector<std::uint32_t> split(p.m * p.ldc + 1, 0xA5A5A5A5u);
+    const hy::kernels::result_writer writer{split.data(), p.ldc, hy::kernels::detail::code_encoder(p.types.c),
+                                            hy::detail::encoding_store::codes(split.data(), p.ldc).write,
+                                            p.types.c};
+    hy::kernels::run_blocked(kernel,
+                             {kernel_test::reader_a(p), kernel_test::reader_b(p), writer, p.m, p.n, p.k, &o});
+    hy::matmul_options reference = o;
+    reference.reference_only = true;
+    const std::vector<std::uint32_t> expected = kernel_test::run(p, reference, nullptr);
+    for (std::size_t i = 0; i < split.size(); ++i) {
+      if (split[i] != expected[i]) {
+        ADD_FAILURE() << kernel_test::describe(p, o) << ": split kernel, element " << i / p.ldc << ","
+                      << i % p.ldc << " 0x" << std::hex << split[i] << " reference 0x" << expected[i];
+        return false;
+      }
+    }
+    return true;
+  };
+  std::mt19937_64 rng(27);
+  const kernel_test::type_triple pairs[] = {{T::bf8, T::bf8, T::f32}, {T::hf8, T::bf8, T::f32},
+                                            {T::bf8, T::hf8, T::bf16}, {T::bf8, T::bf8, T::bf16}};
+  int compared = 0;
+  for (const auto& types : pairs) {
+    for (const int chunk : {1, 3, 64, 100, 2048}) {
+      for (const std::size_t k : {0u, 1u, 130u, 1100u, 4200u}) {
+        if (chunk == 1 && k > 200) continue;  // nothing new, and slow on the reference
+        const auto p = random_problem(types, 1 + rng() % 13, 1 + rng() % 40, k, rng() % 3, rng, false);
+        const auto rounding = compared % 2 == 0 ? hy::fp32_rounding::nearest_even : hy::fp32_rounding::toward_zero;
+        hy::matmul_options o = with(hy::models::chunked_exact(chunk, rounding, compared % 4 >= 2));
+        o.threads = 1 + compared % 3;
+        o.check_z_multiple = false;
+        ASSERT_TRUE(split_matches(p, o)) << "chunk " << chunk;
+        ++compared;
+      }
+    }
+  }
+  struct tie_case {
+    element_type a, b;
+    std::vector<double> x, y;
+    float expected;
+  };
+  const tie_case ties[] = {
+      {T::bf8, T::bf8, {4096.0, 1.0, 0x1p-15}, {4096.0, 1.0, 0x1p-15}, 0x1p24f + 2.0f},
+      {T::hf8, T::bf8, std::vector<double>(16, 448.0), std::vector<double>(16, 57344.0), 0.0f}};
+  for (tie_case t : ties) {
+    if (t.a == T::hf8) {  // 16 * 448 * 57344 = 2^28 * 1.53125, on float32's grid of 32 there
+      t.x.insert(t.x.end(), {2.0, 0x1p-9});
+      t.y.insert(t.y.end(), {8.0, 0x1p-16});  // + 16 (the tie) + 2^-25
+      t.expected = 16.0f * 448.0f * 57344.0f + 32.0f;
+    }
+    kernel_test::problem p;
+    p.types = {t.a, t.b, T::f32};
+    p.m = p.n = 1;
+    p.k = p.lda = t.x.size();
+    p.ldb = p.ldc = 1;
+    for (double v : t.x) p.a.push_back(hybrid_test::encode(t.a, v));
+    for (double v : t.y) p.b.push_back(hybrid_test::encode(t.b, v));
+    for (const bool presum : {false, true}) {
+      hy::matmul_options o = with(hy::models::chunked_exact(static_cast<int>(p.k), hy::fp32_rounding::nearest_even,
+                                                            presum));
+      o.check_z_multiple = false;
+      ASSERT_TRUE(split_matches(p, o));
+      EXPECT_EQ(hybrid_test::as_float(kernel_test::run(p, o, nullptr)[0]), t.expected);
+    }
+  }
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);

@@ -16,13 +16,15 @@
 // block (at most the B panel's size): O(K * nc + mc * kc + mc * nc), never
 // O(M * N). Each thread keeps its buffers for its next call.
 //
-// Split operands (the exact model on E5M2, split_sum.hpp): a split
-// operand's values are packed as two, the part >= 1 in magnitude and the
-// part below 1, as if B had twice the columns (each micro-panel: its nr
-// large parts, then its nr small parts) or A twice the rows (each
-// micro-panel: its mr large rows, then its mr small rows). The tile runs
-// unchanged over that doubled operand, and the epilogue first sums each
-// element's chains (combined_chains).
+// Split operands (the exact and chunked_exact models on E5M2,
+// split_sum.hpp): a split operand's values are packed as two, the part
+// >= 1 in magnitude and the part below 1, as if B had twice the columns
+// (each micro-panel: its nr large parts, then its nr small parts) or A
+// twice the rows (each micro-panel: its mr large rows, then its mr small
+// rows). The tile runs unchanged over that doubled operand, and the
+// epilogue first sums each element's chains (combined_chains); the chunked
+// tile sums them after each chunk itself and keeps the model's acc in the
+// element's first chain (split_chunked_accs).
 //
 // Limbs (the exact model on E5M2 and FP16 operands with AVX512_IFMA,
 // limb_sum.hpp): the operands are packed as offset integers, each element
@@ -298,7 +300,9 @@ class block_worker {
                                  kernel_.trunc,
                                  kernel_.rounding,
                                  kernel_.presum_round,
-                                 kernel_.block};
+                                 kernel_.block,
+                                 kernel_.split_a,
+                                 kernel_.split_b};
             kernel_.run(args);
           }
         }
@@ -426,6 +430,8 @@ class block_worker {
         acc = model_acc_.as<float>() + i * nc_;
       } else if (limbs_) {
         acc = combined_limbs(i, columns);
+      } else if (sa_ * sb_ > 1 && kernel_.chunk != 0) {
+        acc = split_chunked_accs(i, columns);
       } else if (sa_ * sb_ > 1) {
         acc = combined_chains(i, columns);
       } else if (acc_bytes_ == 8) {
@@ -502,6 +508,18 @@ class block_worker {
     float* out = second_row_.as<float>();
     double chains[4];
     for (std::size_t j = 0; j < columns; ++j) out[j] = split_chains_to_fp32(chains, chains_of(i, j, chains));
+    return out;
+  }
+
+  // Row i's float32 acc of chunked_exact on split operands, which the tile
+  // keeps in each element's first chain (generic/exact_tile.hpp).
+  const float* split_chunked_accs(std::size_t i, std::size_t columns) {
+    float* out = second_row_.as<float>();
+    double chains[4] = {};
+    for (std::size_t j = 0; j < columns; ++j) {
+      chains_of(i, j, chains);
+      out[j] = static_cast<float>(chains[0]);  // exact: a float32 value
+    }
     return out;
   }
 

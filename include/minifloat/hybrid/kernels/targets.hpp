@@ -34,7 +34,8 @@ namespace mf::hybrid::kernels {
 // steps per exactly summed chunk (chunked_exact), per instruction
 // (amx_tile_pairs) or per promotion (reduced_precision); `bits`, `trunc`
 // and `block`: reduced_precision's partial register and block; `rounding`
-// and `presum_round`: chunked_exact's.
+// and `presum_round`: chunked_exact's; `split_a`, `split_b`: which operands
+// are split (chunked_exact on E5M2, generic/exact_tile.hpp).
 struct tile_args {
   const void* a;
   const void* b;
@@ -48,6 +49,8 @@ struct tile_args {
   fp32_rounding rounding = fp32_rounding::nearest_even;
   bool presum_round = false;
   std::size_t block = 32;
+  bool split_a = false;
+  bool split_b = false;
 };
 
 using tile_function = void (*)(const tile_args&) noexcept;
@@ -187,6 +190,9 @@ struct target_kernels {
   int block_rows = 0;
   int block_columns = 0;
   eltwise_function eltwise = nullptr;
+  // chunked_exact with E5M2 operands split: the float64 tile's shape
+  // (generic/exact_tile.hpp).
+  tile_function split_chunked = nullptr;
   // exact with E5M2 or FP16 operands, as integers in two 52-bit limbs
   // (AVX512_IFMA): rows x columns elements, two uint64 accumulators each.
   limb_kernels limbs = {};
@@ -392,6 +398,37 @@ inline tile_kernel limb_kernel_for(const target_kernels& target, element_type ta
   return kernel;
 }
 
+// `exact` and `chunked_exact` on FP8 operands with an E5M2 among them,
+// split (split_sum.hpp; driver.hpp's "Split operands"): the float64 tile
+// over half the rows and/or columns of C per split operand, the chunk step
+// in the tile for chunked_exact (generic/exact_tile.hpp, which proves it
+// for K below 2^40). With its packing, so that tests can run it where the
+// limbs take these pairs; run == nullptr for other requests. The callers
+// check K (exact) and the chunk against exact_e4m3_max_k.
+inline tile_kernel split_kernel_for(const accumulation_model& model, element_type ta, element_type tb,
+                                    std::size_t k, target::isa isa) noexcept {
+  const target_kernels target = detail::target_for(isa);
+  const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
+  const bool split_a = ta == element_type::bf8, split_b = tb == element_type::bf8;
+  if (!fp8(ta) || !fp8(tb) || !(split_a || split_b)) return {};
+  tile_kernel kernel{target.rows, target.double_columns, target.exact, packing::float64, true, 0,
+                     target.epilogue, detail::packers_for(isa, packing::float64)};
+  if (model.kind == model_kind::chunked_exact) {
+    if (k >= (std::size_t{1} << 40)) return {};
+    kernel.run = target.split_chunked;
+    kernel.chunk = run_steps(model.chunk, k);
+    kernel.rounding = model.rounding;
+    kernel.presum_round = model.presum_round;
+  } else if (model.kind != model_kind::exact) {
+    return {};
+  }
+  kernel.split_a = split_a;
+  kernel.split_b = split_b;
+  kernel.rows /= static_cast<int>(split_factor(split_a));
+  kernel.columns /= static_cast<int>(split_factor(split_b));
+  return kernel;
+}
+
 // The micro-kernel of a model for operands ta x tb with K products on a
 // kernel set; run == nullptr where there is none (the reference computes it).
 inline tile_kernel micro_kernel_for(const accumulation_model& model, element_type ta,
@@ -410,21 +447,17 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       // carried exactly through the post-processing (driver.hpp).
       if (k > exact_e4m3_max_k) return {};
       if (const tile_kernel limbs = limb_kernel_for(target, ta, tb, isa); limbs.run != nullptr) return limbs;
-      const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
-      if (!fp8(ta) || !fp8(tb)) return {};
-      tile_kernel kernel{target.rows, target.double_columns, target.exact, packing::float64, true, 0,
-                         target.epilogue, {}};
-      kernel.split_a = ta == element_type::bf8;
-      kernel.split_b = tb == element_type::bf8;
-      kernel.rows /= static_cast<int>(split_factor(kernel.split_a));
-      kernel.columns /= static_cast<int>(split_factor(kernel.split_b));
-      return kernel;
+      if (e4m3) {
+        return {target.rows, target.double_columns, target.exact, packing::float64, true, 0, target.epilogue, {}};
+      }
+      return split_kernel_for(model, ta, tb, k, isa);
     }
     case model_kind::chunked_exact:
       if (model.chunk < 1 || static_cast<std::size_t>(model.chunk) > exact_e4m3_max_k) return {};
-      if (!e4m3) {  // on the limbs, one chunk per K block (limb_sum.hpp)
+      if (!e4m3) {  // on the limbs, one chunk per K block (limb_sum.hpp), or split
         tile_kernel kernel = limb_kernel_for(target, ta, tb, isa);
-        if (kernel.run == nullptr || k > detail::limb_chunked_max_k) return {};
+        if (kernel.run == nullptr) return split_kernel_for(model, ta, tb, k, isa);
+        if (k > detail::limb_chunked_max_k) return {};
         kernel.chunk = run_steps(model.chunk, k);
         kernel.rounding = model.rounding;
         kernel.presum_round = model.presum_round;

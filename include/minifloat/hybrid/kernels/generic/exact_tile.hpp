@@ -43,6 +43,20 @@ MF_FORCE_INLINE typename Ops::vec narrowed_in(const typename Ops::vec& v) noexce
   return Mode == fp32_rounding::toward_zero ? Ops::narrowed_toward_zero(v) : Ops::narrowed(v);
 }
 
+// TwoSum (Knuth): x + y = sum + error exactly, sum = RN(x + y) (no
+// overflow here).
+template <class Ops>
+struct two_sum_of {
+  typename Ops::vec sum, error;
+  MF_FORCE_INLINE two_sum_of(const typename Ops::vec& x, const typename Ops::vec& y) noexcept
+      : sum(Ops::add(x, y)) {
+    const typename Ops::vec back = Ops::sub(sum, x);
+    error = Ops::add(Ops::sub(x, Ops::sub(sum, back)), Ops::sub(y, back));
+  }
+  // sum rounded to odd: a value whose float32 rounding is x + y's.
+  MF_FORCE_INLINE typename Ops::vec to_odd() const noexcept { return Ops::round_to_odd(sum, error); }
+};
+
 template <class Ops, int Rows, int Vectors, fp32_rounding Mode, bool PresumRound>
 void chunked_exact_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
@@ -66,10 +80,7 @@ void chunked_exact_tile_in(const tile_args& args) noexcept {
         float* out = c + r * args.ldc + v * Ops::lanes;
         const vec acc = first ? Ops::zero() : Ops::load_widened(out);
         const vec chunk_sum = PresumRound ? narrowed_in<Ops, Mode>(sum[r][v]) : sum[r][v];
-        const vec t = Ops::add(acc, chunk_sum);
-        const vec back = Ops::sub(t, acc);  // TwoSum
-        const vec error = Ops::add(Ops::sub(acc, Ops::sub(t, back)), Ops::sub(chunk_sum, back));
-        const vec odd = Ops::round_to_odd(t, error);
+        const vec odd = two_sum_of<Ops>(acc, chunk_sum).to_odd();
         if constexpr (Mode == fp32_rounding::nearest_even) {
           Ops::store_narrowed(out, odd);
         } else {
@@ -94,5 +105,109 @@ void chunked_exact_tile(const tile_args& args) noexcept {
     chunked_exact_tile_in<Ops, Rows, Vectors, nearest, true>(args);
   } else {
     chunked_exact_tile_in<Ops, Rows, Vectors, nearest, false>(args);
+  }
+}
+
+// `chunked_exact` with E5M2 operands split (split_sum.hpp, driver.hpp's
+// "Split operands"): the same register tile over the doubled operand, so
+// each C element's two or four chains (its large and small rows of A, its
+// large and small columns of B) are in the tile's registers, and the chunk
+// step runs here, after each chunk. Each chain of at most 2^17 products is
+// exact (split_sum.hpp's bounds, a chunk being at most 2^17 products).
+// Their sum S is made two doubles, high + low = S exactly: two chains by
+// TwoSum; four as split_sum.hpp combines them (m = c1 + c2 exact,
+// (t1, e1) = TwoSum(m, c3), (high, e2) = TwoSum(c0, t1), low = e1 + e2
+// exact). Every value here is a multiple of the products' unit u (2^-25
+// for E4M3 x E5M2, 2^-32 for E5M2 x E5M2), and so is the float32 acc
+// (a rounding of such a sum to a grid of float32, whose spacing at
+// least u where it rounds at all). Then (v, f) = TwoSum(acc, high), and
+// g = f + low is exact: |f| <= 2^-53 |v| and |low| <= 2^-52 |S|, multiples
+// of u below 2^21 (2^28) while |acc| and |S| stay below 2^72, that is for
+// K below 2^40 (products below 2^31.6; micro_kernel_for checks K). Then
+// (t, e) = TwoSum(v, g) is acc + S = t + e exactly, and the rounding to odd
+// of t and its rounding to float32 in the chunk's mode are the rounding of
+// acc + S (as above: Boldo and Melquiond). With presum_round, S is rounded
+// first (TwoSum of high and low, to odd, to float32), and acc plus that is
+// rounded as in chunked_exact_tile_in. No nonzero sum is below u >= 2^-32,
+// so no rounding makes a zero or a subnormal; a zero S is +0. The model's
+// acc of each element is kept, as a float64, in its first chain's slot of
+// `c` (large row, large column); the driver reads it there.
+template <class Ops, int Rows, int Vectors, bool SplitA, bool SplitB, fp32_rounding Mode, bool PresumRound>
+void split_chunked_tile_in(const tile_args& args) noexcept {
+  using vec = typename Ops::vec;
+  constexpr int rows = SplitA ? Rows / 2 : Rows;  // of C; the small rows follow
+  constexpr int vectors = SplitB ? Vectors / 2 : Vectors;
+  static_assert(SplitA || SplitB, "the E4M3 x E4M3 chunks: chunked_exact_tile_in");
+  static_assert(rows * (SplitA ? 2 : 1) == Rows && vectors * (SplitB ? 2 : 1) == Vectors,
+                "a split operand's chains take half the tile");
+  const auto* a = static_cast<const double*>(args.a);
+  const auto* b = static_cast<const double*>(args.b);
+  auto* c = static_cast<double*>(args.c);
+  bool first = args.first;
+  for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
+    const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
+    vec sum[Rows][Vectors];
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 16
+      for (int v = 0; v < Vectors; ++v) sum[r][v] = Ops::zero();
+    }
+    multiply_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
+#pragma GCC unroll 16
+    for (int r = 0; r < rows; ++r) {
+#pragma GCC unroll 16
+      for (int v = 0; v < vectors; ++v) {
+        double* out = c + r * args.ldc + v * Ops::lanes;
+        const vec acc = first ? Ops::zero() : Ops::loadu(out);
+        vec high, low;  // S = high + low
+        if constexpr (SplitA && SplitB) {
+          const two_sum_of<Ops> small(Ops::add(sum[r][v + vectors], sum[r + rows][v]),  // m = c1 + c2
+                                      sum[r + rows][v + vectors]);                      // + c3
+          const two_sum_of<Ops> all(sum[r][v], small.sum);
+          high = all.sum;
+          low = Ops::add(small.error, all.error);
+        } else {
+          const two_sum_of<Ops> all(sum[r][v], SplitA ? sum[r + rows][v] : sum[r][v + vectors]);
+          high = all.sum;
+          low = all.error;
+        }
+        vec odd;
+        if constexpr (PresumRound) {
+          odd = two_sum_of<Ops>(acc, narrowed_in<Ops, Mode>(two_sum_of<Ops>(high, low).to_odd())).to_odd();
+        } else {
+          const two_sum_of<Ops> with_high(acc, high);
+          odd = two_sum_of<Ops>(with_high.sum, Ops::add(with_high.error, low)).to_odd();
+        }
+        Ops::storeu(out, narrowed_in<Ops, Mode>(odd));
+      }
+    }
+    first = false;
+  }
+}
+
+template <class Ops, int Rows, int Vectors, bool SplitA, bool SplitB>
+void split_chunked_tile_for(const tile_args& args) noexcept {
+  constexpr auto nearest = fp32_rounding::nearest_even, toward_zero = fp32_rounding::toward_zero;
+  if (args.rounding == toward_zero) {
+    if (args.presum_round) {
+      split_chunked_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, true>(args);
+    } else {
+      split_chunked_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, false>(args);
+    }
+  } else if (args.presum_round) {
+    split_chunked_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, true>(args);
+  } else {
+    split_chunked_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, false>(args);
+  }
+}
+
+template <class Ops, int Rows, int Vectors>
+void split_chunked_tile(const tile_args& args) noexcept {
+  if (args.split_a && args.split_b) {
+    split_chunked_tile_for<Ops, Rows, Vectors, true, true>(args);
+  } else if (args.split_a) {
+    split_chunked_tile_for<Ops, Rows, Vectors, true, false>(args);
+  } else {
+    split_chunked_tile_for<Ops, Rows, Vectors, false, true>(args);
   }
 }

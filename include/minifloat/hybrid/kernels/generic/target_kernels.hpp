@@ -1,5 +1,5 @@
 // The kernels of one target, written once: the FP32 tile (sequential_fp32),
-// the float64 tile (exact), the chunked tile (chunked_exact), the
+// the float64 tile (exact), the chunked tiles (chunked_exact), the
 // reduced_precision tile, the element-wise arithmetic, the epilogue
 // and the packers, over the target's vector operations: the generic tiles
 // included here, and one entry per kernel. Included by targets.hpp inside
@@ -44,6 +44,9 @@ inline void byte_kernel(const tile_args& t) noexcept { fma_tile<byte_ops, rows, 
 inline void chunked_kernel(const tile_args& t) noexcept {
   chunked_exact_tile<double_ops, rows, vectors>(t);
 }
+inline void split_chunked_kernel(const tile_args& t) noexcept {
+  split_chunked_tile<double_ops, rows, vectors>(t);
+}
 inline void reduced_kernel(const tile_args& t) noexcept {
   reduced_seq_tile<float_ops, reduced_rows, reduced_vectors>(t);
 }
@@ -72,5 +75,6 @@ constexpr target_kernels kernels_row() noexcept {
   row.block_rows = block_rows;
   row.block_columns = block_vectors * float_ops::lanes;
   row.eltwise = &eltwise_kernel;
+  row.split_chunked = &split_chunked_kernel;
   return row;
 }
