@@ -12,8 +12,8 @@
 // half the K steps with BF16 pairs; 8-byte values for the exact models,
 // twice as many along an operand split in two, "Split operands" below),
 // plus two rows of nc or kc floats, and for chunked_exact on the limbs the
-// model's float32 acc (mc x nc) and one int64 column sum per column and K
-// block (at most the B panel's size): O(K * nc + mc * kc + mc * nc), never
+// model's float32 acc (mc x nc) and one int64 column sum per column and
+// chunk (at most the B panel's size): O(K * nc + mc * kc + mc * nc), never
 // O(M * N). Each thread keeps its buffers for its next call.
 //
 // Split operands (the exact and chunked_exact models on E5M2,
@@ -31,10 +31,10 @@
 // has two accumulators laid out as two columns are along a split B (its
 // low limb, then nr columns further its high limb), and the packing sums
 // each row's and each column's integers: the last step's correction for
-// the offset (combined_limbs). chunked_exact on the limbs makes each K
-// block one chunk: the packing sums each block's rows and columns, and
-// after each block the chunk step (limb_sum.hpp) folds every element's
-// chunk sum into its float32 acc, kept in a workspace of its own.
+// the offset (combined_limbs). chunked_exact on the limbs: the packing sums
+// each chunk's rows and columns, and the tile folds every element's chunk
+// sum into its float32 acc after each chunk (limb_sum.hpp's chunk step),
+// the acc kept in a workspace of its own.
 #pragma once
 
 #include <algorithm>
@@ -244,9 +244,8 @@ class block_worker {
         chunked_limbs_(limbs_ && kernel.chunk != 0),
         acc_b_(limbs_ ? 2 : sb_),
         mc_(round_up(std::min(b.mc, p.m), mr_)),
-        kc_(chunked_limbs_ ? kernel.chunk
-            : kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
-                                : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
+        kc_(kernel.chunk != 0 ? std::max<std::size_t>(1, b.kc / kernel.chunk) * kernel.chunk
+                              : round_up(std::min(b.kc, std::max<std::size_t>(p.k, 1)), 2)),
         nc_(panel_columns(kernel, p, b)),
         b_panel_(this_thread_buffers().b_panel),
         a_block_(this_thread_buffers().a_block),
@@ -262,7 +261,7 @@ class block_worker {
     row_.reserve(std::max(kc_, nc_) * sizeof(float));
     second_row_.reserve(sb_ * nc_ * sizeof(float));
     if (sa_ * sb_ > 1) split_row_.reserve(std::max(kc_, nc_) * 2 * sizeof(float));
-    if (limbs_) operand_sums_.reserve((mc_ + nc_ * sum_blocks()) * sizeof(std::int64_t));
+    if (limbs_) operand_sums_.reserve((mc_ * row_sum_sets() + nc_ * sum_blocks()) * sizeof(std::int64_t));
     if (chunked_limbs_) model_acc_.reserve(mc_ * nc_ * sizeof(float));
   }
 
@@ -289,12 +288,19 @@ class block_worker {
         for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
           const void* b = panel + (sb_ * (jr * steps_ + pc / per_step_ * nr_)) * value_bytes_;
           for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
+            const limb_chunk_sums chunk_sums{row_sums() + ir,
+                                             mc_,
+                                             chunked_limbs_ ? column_sums(pc / kernel_.chunk) + jr : nullptr,
+                                             nc_,
+                                             model_acc_.as<float>() + ir * nc_ + jr,
+                                             nc_,
+                                             kernel_.scale_a + kernel_.scale_b};
             const tile_args args{block + sa_ * ir * block_steps * value_bytes_,
                                  b,
                                  acc + (sa_ * ir * acc_b_ * nc_ + acc_b_ * jr) * acc_bytes_,
                                  acc_b_ * nc_,
                                  block_steps,
-                                 pc == 0 || chunked_limbs_,  // on the limbs, each block is one chunk
+                                 pc == 0,
                                  kernel_.chunk,
                                  kernel_.bits,
                                  kernel_.trunc,
@@ -302,16 +308,9 @@ class block_worker {
                                  kernel_.presum_round,
                                  kernel_.block,
                                  kernel_.split_a,
-                                 kernel_.split_b};
+                                 kernel_.split_b,
+                                 chunked_limbs_ ? &chunk_sums : nullptr};
             kernel_.run(args);
-          }
-        }
-        if (chunked_limbs_) {
-          for (std::size_t i = 0; i < rows; ++i) {
-            kernel_.limbs.chunk_row(accumulators_.as<std::uint64_t>() + i * acc_b_ * nc_, nr_, row_sums()[i],
-                                    column_sums(pc / kc_), depth, kernel_.scale_a + kernel_.scale_b,
-                                    kernel_.rounding, kernel_.presum_round, pc == 0, columns,
-                                    model_acc_.as<float>() + i * nc_);
           }
         }
       }
@@ -345,8 +344,10 @@ class block_worker {
         }
       }
       if (limbs_) {
-        std::int64_t* sums = column_sums(chunked_limbs_ ? step / kc_ : 0);
-        if (step == 0 || (chunked_limbs_ && step % kc_ == 0)) std::fill(sums, sums + columns, std::int64_t{0});
+        std::int64_t* sums = column_sums(chunked_limbs_ ? step / kernel_.chunk : 0);
+        if (step == 0 || (chunked_limbs_ && step % kernel_.chunk == 0)) {
+          std::fill(sums, sums + padded_columns, std::int64_t{0});  // the tiles read the padding's too
+        }
         kernel_.limbs.pack_b(row, columns, padded_columns, nr_, steps_, step, kernel_.scale_b,
                              b_panel_.as<unsigned char>(), sums);
         continue;
@@ -384,21 +385,16 @@ class block_worker {
       const std::size_t panel_rows = sa_ * mr_;
       unsigned char* tile = block + ((i / mr_) * panel_rows * block_steps + i % mr_) * value_bytes_;
       unsigned char* small_tile = tile + mr_ * value_bytes_;
+      if (limbs_) {
+        pack_a_limbs(i < rows ? ic + i : p_.m, i, pc, depth, block_steps, tile);
+        continue;
+      }
       if (i >= rows) {
-        if (limbs_) {
-          kernel_.limbs.pack_a(nullptr, depth, block_steps, mr_, kernel_.scale_a, tile);
-        } else {
-          kernel_.pack.a(nullptr, depth, block_steps, panel_rows, tile);
-          if (sa_ > 1) kernel_.pack.a(nullptr, depth, block_steps, panel_rows, small_tile);
-        }
+        kernel_.pack.a(nullptr, depth, block_steps, panel_rows, tile);
+        if (sa_ > 1) kernel_.pack.a(nullptr, depth, block_steps, panel_rows, small_tile);
         continue;
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
-      if (limbs_) {
-        const std::int64_t sum = kernel_.limbs.pack_a(row, depth, block_steps, mr_, kernel_.scale_a, tile);
-        row_sums()[i] = (pc == 0 || chunked_limbs_ ? 0 : row_sums()[i]) + sum;
-        continue;
-      }
       if (sa_ > 1) {
         float* small = split_row_.as<float>();
         for (std::size_t q = 0; q < depth; ++q) {
@@ -416,6 +412,29 @@ class block_worker {
         for (std::size_t q = 0; q < depth; ++q) row[q] = row[q] * sa;  // a' = RN32(a * sa)
       }
       kernel_.pack.a(row, depth, block_steps, mr_, tile);
+    }
+  }
+
+  // Row `row` of A (p_.m: a padding row of +0's), row i of the block, as
+  // offset integers, with the sum of its integers: over all of K, or for
+  // chunked_exact per chunk of the block (row_sums() + c * mc_ for its
+  // chunk c), which the tile reads for the padding rows too.
+  void pack_a_limbs(std::size_t row, std::size_t i, std::size_t pc, std::size_t depth, std::size_t block_steps,
+                    unsigned char* tile) {
+    float* values = nullptr;
+    if (row < p_.m) {
+      values = row_.as<float>();
+      p_.a.decode(p_.a.base, row * p_.a.ld + pc, depth, values);
+    }
+    if (!chunked_limbs_) {
+      const std::int64_t sum = kernel_.limbs.pack_a(values, depth, block_steps, mr_, kernel_.scale_a, tile);
+      row_sums()[i] = (pc == 0 ? 0 : row_sums()[i]) + sum;
+      return;
+    }
+    for (std::size_t c = 0, q = 0; q < depth; ++c, q += kernel_.chunk) {
+      const std::size_t length = std::min(kernel_.chunk, depth - q);
+      row_sums()[c * mc_ + i] = kernel_.limbs.pack_a(values == nullptr ? nullptr : values + q, length, length, mr_,
+                                                     kernel_.scale_a, tile + q * mr_ * value_bytes_);
     }
   }
 
@@ -533,15 +552,16 @@ class block_worker {
   }
 
   // The sums of the operands' integers that limb_sum.hpp corrects by: per
-  // row of the A block (over all of K, or over the current K block for
-  // chunked_exact), then per column of the B panel (over all of K, or one
-  // set per K block for chunked_exact).
+  // row of the A block (over all of K, or one set per chunk of the current
+  // K block for chunked_exact), then per column of the B panel (over all of
+  // K, or one set per chunk for chunked_exact).
+  std::size_t row_sum_sets() const noexcept { return chunked_limbs_ ? kc_ / kernel_.chunk : 1; }
   std::size_t sum_blocks() const noexcept {
-    return chunked_limbs_ ? std::max<std::size_t>(1, (p_.k + kc_ - 1) / kc_) : 1;
+    return chunked_limbs_ ? std::max<std::size_t>(1, (p_.k + kernel_.chunk - 1) / kernel_.chunk) : 1;
   }
   std::int64_t* row_sums() noexcept { return operand_sums_.as<std::int64_t>(); }
-  std::int64_t* column_sums(std::size_t block) noexcept {
-    return operand_sums_.as<std::int64_t>() + mc_ + block * nc_;
+  std::int64_t* column_sums(std::size_t set) noexcept {
+    return operand_sums_.as<std::int64_t>() + mc_ * row_sum_sets() + set * nc_;
   }
 
   tile_kernel kernel_;

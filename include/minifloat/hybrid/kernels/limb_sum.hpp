@@ -48,11 +48,12 @@
 // zero sum has H = L = 0 and gives +0, as the model's. Operands must be
 // finite (fast_path.hpp sends Inf and NaN to the reference).
 //
-// chunked_exact on the limbs: each K block of the driver is one chunk,
-// whose sum S the tile leaves in the limbs (with that block's operand
-// sums), and the model's float32 acc becomes RD(acc + S), RD the chunk
-// rounding (nearest even or toward zero), or RD(acc + RD(S)) with
-// presum_round. Every product is a multiple of 2^-(sa + sb), and so is
+// chunked_exact on the limbs: the tile starts its limbs at 0 for each
+// chunk, whose sum S they hold at its end (with the chunk's operand sums,
+// which the packing computes), and the model's float32 acc becomes
+// RD(acc + S), RD the chunk rounding (nearest even or toward zero), or
+// RD(acc + RD(S)) with presum_round (x86/avx512/limb_tile.hpp's
+// chunk_step, in the tile's registers). Every product is a multiple of 2^-(sa + sb), and so is
 // every acc: rounding a multiple of a power of two to a grid, coarser or
 // finer, gives one again, and an overflow gives Inf (below) or, toward
 // zero, +-FLT_MAX = (2^24 - 1) 2^104, a multiple of the unit where
@@ -160,26 +161,6 @@ inline float limb_sum_to_fp32(std::uint64_t low, std::uint64_t high, std::int64_
     return std::ldexp(static_cast<float>(s.high * (std::int64_t{1} << limb_bits) + s.low), -value_scale);
   }
   return limb_parts_to_fp32(s, value_scale, fp32_rounding::nearest_even);
-}
-
-// A finite float32 value that is a multiple of 2^-value_scale, below 2^104
-// of those units, as H 2^52 + L units, 0 <= L < 2^52 (chunked_exact above).
-inline limb_parts limb_parts_of_value(float x, int value_scale) noexcept {
-  const double units = std::ldexp(static_cast<double>(x), value_scale);
-  const double high = std::floor(std::ldexp(units, -limb_bits));
-  return {static_cast<std::int64_t>(high), static_cast<std::int64_t>(units - std::ldexp(high, limb_bits))};
-}
-
-// One chunk of chunked_exact (above): the model's acc after a chunk whose
-// exact sum is s.
-inline float limb_chunk_step(float acc, const limb_parts& s, int value_scale, fp32_rounding mode,
-                             bool presum_round) noexcept {
-  if (presum_round) {
-    return sum_to_fp32(acc, limb_parts_to_fp32(s, value_scale, mode), mode);
-  }
-  if (!std::isfinite(acc)) return acc;  // Inf plus a finite sum
-  const limb_parts a = limb_parts_of_value(acc, value_scale);
-  return limb_parts_to_fp32({s.high + a.high, s.low + a.low}, value_scale, mode);
 }
 
 }  // namespace mf::hybrid::kernels::detail

@@ -28,6 +28,22 @@
 
 namespace mf::hybrid::kernels {
 
+// chunked_exact on the limbs (limb_sum.hpp, x86/avx512/limb_tile.hpp):
+// what the tile needs to fold each chunk of its K block into the model's
+// acc. For chunk c of the block: the sums of the integers of the tile's
+// rows at row_sums + c * row_stride, of its columns' at column_sums +
+// c * column_stride; the float32 acc of the tile's elements at model_acc
+// (row stride model_ld); value_scale = sa + sb.
+struct limb_chunk_sums {
+  const std::int64_t* row_sums;
+  std::size_t row_stride;
+  const std::int64_t* column_sums;
+  std::size_t column_stride;
+  float* model_acc;
+  std::size_t model_ld;
+  int value_scale;
+};
+
 // One micro-kernel call: a tile of accumulators (c, row stride ldc) over
 // `steps` steps of packed A and B (generic/fma_tile.hpp has the layout);
 // `first`: the accumulators start at +0 instead of being read; `chunk`:
@@ -35,7 +51,8 @@ namespace mf::hybrid::kernels {
 // (amx_tile_pairs) or per promotion (reduced_precision); `bits`, `trunc`
 // and `block`: reduced_precision's partial register and block; `rounding`
 // and `presum_round`: chunked_exact's; `split_a`, `split_b`: which operands
-// are split (chunked_exact on E5M2, generic/exact_tile.hpp).
+// are split (chunked_exact on E5M2, generic/exact_tile.hpp); `limb_chunks`:
+// chunked_exact on the limbs (null otherwise).
 struct tile_args {
   const void* a;
   const void* b;
@@ -51,6 +68,7 @@ struct tile_args {
   std::size_t block = 32;
   bool split_a = false;
   bool split_b = false;
+  const limb_chunk_sums* limb_chunks = nullptr;
 };
 
 using tile_function = void (*)(const tile_args&) noexcept;
@@ -97,9 +115,8 @@ struct packers {
 // each column's integers to column_sums; one row of A, returning the sum
 // of its integers; values times 2^scale), and the last step of a row of
 // finished elements (accumulators, nr, the row's sum, the columns' sums, K,
-// sa + sb, columns, output); and chunked_exact's step after a chunk
-// (the same, and the rounding, presum_round, whether it is the first
-// chunk, and the model's acc of the row, updated).
+// sa + sb, columns, output). chunked_exact runs the same tile with
+// tile_args::limb_chunks.
 struct limb_kernels {
   tile_function tile = nullptr;
   int rows = 0;
@@ -112,9 +129,6 @@ struct limb_kernels {
   void (*finish_row)(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
                      const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
                      float* out) noexcept = nullptr;
-  void (*chunk_row)(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
-                    const std::int64_t* column_sums, std::size_t k, int value_scale, fp32_rounding mode,
-                    bool presum_round, bool first, std::size_t columns, float* model_acc) noexcept = nullptr;
 };
 
 struct tile_kernel {
@@ -322,8 +336,7 @@ struct target_family {
     row.vnni_bytes = &avx512_vnni::byte_kernel;
     row.requantize = &avx512::requantize_row;
     row.limbs = {&avx512_ifma::limb_kernel, avx512_ifma::rows, avx512_ifma::vectors * 8,
-                 &avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row, &avx512_ifma::limb_row,
-                 &avx512_ifma::limb_chunk_row};
+                 &avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row, &avx512_ifma::limb_row};
 #endif
     return row;
   }

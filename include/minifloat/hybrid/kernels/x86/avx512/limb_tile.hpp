@@ -8,7 +8,9 @@
 // the tile's A as `steps` steps of Rows unsigned integers, `b` holds B as
 // `steps` steps of Vectors * 8. `c` (row stride ldc) holds each row's
 // Vectors * 8 low limbs, then its Vectors * 8 high limbs, carried from the
-// previous K block (low limbs below 2^52) unless `first` (then 0).
+// previous K block (low limbs below 2^52) unless `first` (then 0). For
+// chunked_exact (tile_args::limb_chunks) the limbs stay in registers and
+// the tile updates the model's float32 acc instead.
 //
 // Why this shape: two instructions per eight products, and on an AMD Zen 5
 // (family 26 model 2) VPMADD52LUQ/HUQ on zmm run two per cycle, as FMAs do
@@ -33,26 +35,18 @@ namespace mf::hybrid::kernels::avx512_ifma {
 
 inline constexpr int rows = 6, vectors = 2;
 
+// Steps [begin, end) of the products into the limbs, carrying the low
+// limbs into the high ones after every limb_steps_per_carry steps and at
+// the end (so low limbs leave below 2^52).
 template <int Rows, int Vectors>
-void limb_tile(const tile_args& args) noexcept {
+MF_FORCE_INLINE void multiply_limb_steps(const std::uint64_t* a, const std::uint64_t* b, std::size_t begin,
+                                         std::size_t end, __m512i (&low)[Rows][Vectors],
+                                         __m512i (&high)[Rows][Vectors]) noexcept {
   constexpr int width = Vectors * 8;
-  const auto* a = static_cast<const std::uint64_t*>(args.a);
-  const auto* b = static_cast<const std::uint64_t*>(args.b);
-  auto* c = static_cast<std::uint64_t*>(args.c);
-  __m512i low[Rows][Vectors], high[Rows][Vectors];
-  MF_UNROLL
-  for (int r = 0; r < Rows; ++r) {
-    MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) {
-      low[r][v] = args.first ? _mm512_setzero_si512() : _mm512_loadu_si512(c + r * args.ldc + v * 8);
-      high[r][v] = args.first ? _mm512_setzero_si512() : _mm512_loadu_si512(c + r * args.ldc + width + v * 8);
-    }
-  }
   const __m512i low_mask = _mm512_set1_epi64(static_cast<long long>(detail::low_limb_mask));
-  for (std::size_t begin = 0; begin < args.steps; begin += detail::limb_steps_per_carry) {
-    const std::size_t end =
-        args.steps - begin < detail::limb_steps_per_carry ? args.steps : begin + detail::limb_steps_per_carry;
-    for (std::size_t p = begin; p < end; ++p) {
+  for (std::size_t first = begin; first < end; first += detail::limb_steps_per_carry) {
+    const std::size_t last = end - first < detail::limb_steps_per_carry ? end : first + detail::limb_steps_per_carry;
+    for (std::size_t p = first; p < last; ++p) {
       __m512i row[Vectors];
       MF_UNROLL
       for (int v = 0; v < Vectors; ++v) row[v] = _mm512_loadu_si512(b + p * width + v * 8);
@@ -76,6 +70,23 @@ void limb_tile(const tile_args& args) noexcept {
       }
     }
   }
+}
+
+template <int Rows, int Vectors>
+void limb_sum_tile(const tile_args& args) noexcept {
+  constexpr int width = Vectors * 8;
+  auto* c = static_cast<std::uint64_t*>(args.c);
+  __m512i low[Rows][Vectors], high[Rows][Vectors];
+  MF_UNROLL
+  for (int r = 0; r < Rows; ++r) {
+    MF_UNROLL
+    for (int v = 0; v < Vectors; ++v) {
+      low[r][v] = args.first ? _mm512_setzero_si512() : _mm512_loadu_si512(c + r * args.ldc + v * 8);
+      high[r][v] = args.first ? _mm512_setzero_si512() : _mm512_loadu_si512(c + r * args.ldc + width + v * 8);
+    }
+  }
+  multiply_limb_steps<Rows, Vectors>(static_cast<const std::uint64_t*>(args.a),
+                                     static_cast<const std::uint64_t*>(args.b), 0, args.steps, low, high);
   MF_UNROLL
   for (int r = 0; r < Rows; ++r) {
     MF_UNROLL
@@ -86,7 +97,6 @@ void limb_tile(const tile_args& args) noexcept {
   }
 }
 
-inline void limb_kernel(const tile_args& t) noexcept { limb_tile<rows, vectors>(t); }
 
 // Eight elements' S = H 2^52 + L (limb_sum.hpp's limb_parts_of), from
 // their carried limbs (low limbs at `low`, high limbs nr further) and the
@@ -95,13 +105,18 @@ struct eight_limb_parts {
   __m512i high, low;
 };
 
-MF_FORCE_INLINE eight_limb_parts eight_parts_at(const std::uint64_t* low, std::size_t nr, const __m512i& sums,
+MF_FORCE_INLINE eight_limb_parts eight_parts_of(const __m512i& low, const __m512i& high, const __m512i& sums,
                                                 const __m512i& k_term) noexcept {
   constexpr int q_shift = detail::limb_bits - detail::limb_offset_bits;
   const __m512i r = _mm512_and_si512(sums, _mm512_set1_epi64((1 << q_shift) - 1));
   const __m512i q = _mm512_srai_epi64(_mm512_sub_epi64(sums, r), q_shift);
-  return {_mm512_sub_epi64(_mm512_sub_epi64(_mm512_loadu_si512(low + nr), k_term), q),
-          _mm512_sub_epi64(_mm512_loadu_si512(low), _mm512_slli_epi64(r, detail::limb_offset_bits))};
+  return {_mm512_sub_epi64(_mm512_sub_epi64(high, k_term), q),
+          _mm512_sub_epi64(low, _mm512_slli_epi64(r, detail::limb_offset_bits))};
+}
+
+MF_FORCE_INLINE eight_limb_parts eight_parts_at(const std::uint64_t* low, std::size_t nr, const __m512i& sums,
+                                                const __m512i& k_term) noexcept {
+  return eight_parts_of(_mm512_loadu_si512(low), _mm512_loadu_si512(low + nr), sums, k_term);
 }
 
 MF_FORCE_INLINE __m512i limb_k_term(std::size_t k) noexcept {
@@ -170,56 +185,82 @@ MF_FORCE_INLINE __m512d rounded_once(const __m512i& h, const __m512i& l, const _
                      mode);
 }
 
-// One row of a chunk of chunked_exact (limb_sum.hpp, limb_chunk_step):
-// the model's acc of each element (`model_acc`, read unless `first`, when
-// it is +0) after the chunk whose sums the accumulators hold (the layout of
-// limb_row), eight elements at a time.
-inline void limb_chunk_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
-                           const std::int64_t* column_sums, std::size_t k, int value_scale,
-                           fp32_rounding mode, bool presum_round, bool first, std::size_t columns,
-                           float* model_acc) noexcept {
+// The chunk step's constants for one value scale (sa + sb).
+struct chunk_step_constants {
+  __m512d to_units, to_high, high_unit, c0_scale, c1_scale;
+};
+
+MF_FORCE_INLINE chunk_step_constants chunk_constants(int value_scale) noexcept {
+  using hybrid::detail::power_of_two;  // not ldexp: this runs for every tile
+  return {_mm512_set1_pd(power_of_two(value_scale)), _mm512_set1_pd(power_of_two(-detail::limb_bits)),
+          _mm512_set1_pd(power_of_two(detail::limb_bits)),
+          _mm512_set1_pd(power_of_two(detail::limb_bits - value_scale)),
+          _mm512_set1_pd(power_of_two(-value_scale))};
+}
+
+// Eight elements' model acc after a chunk whose exact sum is s, from the
+// acc before it (limb_sum.hpp's chunk step).
+MF_FORCE_INLINE __m512d chunk_step(const eight_limb_parts& s, const __m512d& before, const chunk_step_constants& c,
+                                   fp32_rounding mode, bool presum_round) noexcept {
+  if (presum_round) {
+    // Opposite Infs give a NaN, which the epilogue makes the model's NaN.
+    return rounded_sum(before, rounded_once(s.high, s.low, c.c0_scale, c.c1_scale, mode), mode);
+  }
+  // acc in units: hi 2^52 + lo, added to the chunk's parts.
+  const __m512d units = _mm512_mul_pd(before, c.to_units);
+  const __m512d hi = _mm512_roundscale_pd(_mm512_mul_pd(units, c.to_high), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m512d lo = _mm512_fnmadd_pd(hi, c.high_unit, units);
+  const __m512d after = rounded_once(_mm512_add_epi64(s.high, _mm512_cvtpd_epi64(hi)),
+                                     _mm512_add_epi64(s.low, _mm512_cvtpd_epi64(lo)), c.c0_scale, c.c1_scale, mode);
+  const __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(before), _mm512_set1_pd(INFINITY), _CMP_LT_OQ);
+  return _mm512_mask_mov_pd(before, finite, after);  // Inf stays
+}
+
+// chunked_exact on the limbs: the tile's K block is whole chunks; each
+// starts its limbs at 0, and at its end the step above folds every
+// element's chunk sum into its model acc (tile_args::limb_chunks; read
+// unless `first` and the first chunk, when it is +0), in registers.
+template <int Rows, int Vectors>
+void limb_chunked_tile(const tile_args& args) noexcept {
   using ops = simd::avx512::double_ops;
-  const __m512i k_term = limb_k_term(k);
-  using hybrid::detail::power_of_two;  // not ldexp: this runs for every row of every chunk
-  const __m512d to_units = _mm512_set1_pd(power_of_two(value_scale));
-  const __m512d to_high = _mm512_set1_pd(power_of_two(-detail::limb_bits));
-  const __m512d high_unit = _mm512_set1_pd(power_of_two(detail::limb_bits));
-  const __m512d c0_scale = _mm512_set1_pd(power_of_two(detail::limb_bits - value_scale));
-  const __m512d c1_scale = _mm512_set1_pd(power_of_two(-value_scale));
-  const __m512d infinity = _mm512_set1_pd(INFINITY);
-  for (std::size_t jr = 0; jr < columns; jr += nr) {
-    const std::uint64_t* low = acc + 2 * jr;
-    const std::size_t width = nr < columns - jr ? nr : columns - jr;
-    std::size_t j = 0;
-    for (; j + 8 <= width; j += 8) {
-      float* out = model_acc + jr + j;
-      const __m512i sums =
-          _mm512_add_epi64(_mm512_set1_epi64(row_sum), _mm512_loadu_si512(column_sums + jr + j));
-      const eight_limb_parts s = eight_parts_at(low + j, nr, sums, k_term);
-      const __m512d before = first ? _mm512_setzero_pd() : ops::load_widened(out);
-      const __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(before), infinity, _CMP_LT_OQ);
-      __m512d after;
-      if (presum_round) {
-        // Opposite Infs give a NaN, which the epilogue makes the model's NaN.
-        after = rounded_sum(before, rounded_once(s.high, s.low, c0_scale, c1_scale, mode), mode);
-      } else {
-        // acc in units: hi 2^52 + lo, added to the chunk's parts.
-        const __m512d units = _mm512_mul_pd(before, to_units);
-        const __m512d hi =
-            _mm512_roundscale_pd(_mm512_mul_pd(units, to_high), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-        const __m512d lo = _mm512_fnmadd_pd(hi, high_unit, units);
-        after = rounded_once(_mm512_add_epi64(s.high, _mm512_cvtpd_epi64(hi)),
-                             _mm512_add_epi64(s.low, _mm512_cvtpd_epi64(lo)), c0_scale, c1_scale, mode);
-        after = _mm512_mask_mov_pd(before, finite, after);  // Inf stays
+  const auto* a = static_cast<const std::uint64_t*>(args.a);
+  const auto* b = static_cast<const std::uint64_t*>(args.b);
+  const limb_chunk_sums& chunks = *args.limb_chunks;
+  const chunk_step_constants constants = chunk_constants(chunks.value_scale);
+  for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
+    const std::size_t end = args.steps - begin < args.chunk ? args.steps : begin + args.chunk;
+    __m512i low[Rows][Vectors], high[Rows][Vectors];
+    MF_UNROLL
+    for (int r = 0; r < Rows; ++r) {
+      MF_UNROLL
+      for (int v = 0; v < Vectors; ++v) low[r][v] = high[r][v] = _mm512_setzero_si512();
+    }
+    multiply_limb_steps<Rows, Vectors>(a, b, begin, end, low, high);
+    const std::size_t index = begin / args.chunk;
+    const std::int64_t* row_sums = chunks.row_sums + index * chunks.row_stride;
+    const std::int64_t* column_sums = chunks.column_sums + index * chunks.column_stride;
+    const __m512i k_term = limb_k_term(end - begin);
+    const bool first = args.first && begin == 0;
+    MF_UNROLL
+    for (int r = 0; r < Rows; ++r) {
+      const __m512i row_sum = _mm512_set1_epi64(row_sums[r]);
+      MF_UNROLL
+      for (int v = 0; v < Vectors; ++v) {
+        const __m512i sums = _mm512_add_epi64(row_sum, _mm512_loadu_si512(column_sums + v * 8));
+        float* out = chunks.model_acc + r * chunks.model_ld + v * 8;
+        const __m512d before = first ? _mm512_setzero_pd() : ops::load_widened(out);
+        ops::store_narrowed(out, chunk_step(eight_parts_of(low[r][v], high[r][v], sums, k_term), before, constants,
+                                            args.rounding, args.presum_round));
       }
-      ops::store_narrowed(out, after);
     }
-    for (; j < width; ++j) {
-      const detail::limb_parts s =
-          detail::limb_parts_of(low[j], low[nr + j], row_sum + column_sums[jr + j], k);
-      model_acc[jr + j] =
-          detail::limb_chunk_step(first ? 0.0f : model_acc[jr + j], s, value_scale, mode, presum_round);
-    }
+  }
+}
+
+inline void limb_kernel(const tile_args& t) noexcept {
+  if (t.limb_chunks != nullptr) {
+    limb_chunked_tile<rows, vectors>(t);
+  } else {
+    limb_sum_tile<rows, vectors>(t);
   }
 }
 
