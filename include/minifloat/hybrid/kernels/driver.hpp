@@ -288,13 +288,13 @@ class block_worker {
         for (std::size_t jr = 0; jr < padded_columns; jr += nr_) {
           const void* b = panel + (sb_ * (jr * steps_ + pc / per_step_ * nr_)) * value_bytes_;
           for (std::size_t ir = 0; ir < padded_rows; ir += mr_) {
-            const limb_chunk_sums chunk_sums{row_sums() + ir,
-                                             mc_,
-                                             chunked_limbs_ ? column_sums(pc / kernel_.chunk) + jr : nullptr,
-                                             nc_,
-                                             model_acc_.as<float>() + ir * nc_ + jr,
-                                             nc_,
-                                             kernel_.scale_a + kernel_.scale_b};
+            limb_chunk_sums chunk_sums{};
+            if (chunked_limbs_) {
+              chunk_sums = {row_sums() + ir,        mc_,
+                            column_sums(pc / kernel_.chunk) + jr, nc_,
+                            model_acc_.as<float>() + ir * nc_ + jr, nc_,
+                            kernel_.scale_a + kernel_.scale_b};
+            }
             const tile_args args{block + sa_ * ir * block_steps * value_bytes_,
                                  b,
                                  acc + (sa_ * ir * acc_b_ * nc_ + acc_b_ * jr) * acc_bytes_,

@@ -15,10 +15,11 @@
 //   AVX512_IFMA (integers there, a BF16 matrix only within a span of 40
 //   bits; E5M2 operands split elsewhere; on finite operands);
 // - chunked_exact (both roundings, with or without pre-rounding, chunk <=
-//   2^17) for E4M3 x E4M3, on every ISA, and for the other pairs of
-//   E4M3, E5M2, FP16 and BF16 on the limbs where the CPU has AVX512_IFMA
-//   (a BF16 matrix within a span of 40 bits, values' quanta multiplying
-//   to between 2^-149 and 2^104; finite operands);
+//   2^17) for every FP8 pair, on every ISA (E5M2 operands split, finite,
+//   K < 2^40), and for the pairs of E4M3, E5M2, FP16 and BF16 but E4M3 x
+//   E4M3 on the limbs where the CPU has AVX512_IFMA (K <= 2^24, a BF16
+//   matrix within a span of 40 bits, values' quanta multiplying to between
+//   2^-149 and 2^104; finite operands);
 // - amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
 //   when the operands cannot reach its flushes (amx_pairs_operands_fit);
 // - reduced_precision (seq, and block with blocks <= 64; bits <= 24, any

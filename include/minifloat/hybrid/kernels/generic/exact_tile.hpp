@@ -118,12 +118,13 @@ void chunked_exact_tile(const tile_args& args) noexcept {
 // TwoSum; four as split_sum.hpp combines them (m = c1 + c2 exact,
 // (t1, e1) = TwoSum(m, c3), (high, e2) = TwoSum(c0, t1), low = e1 + e2
 // exact). Every value here is a multiple of the products' unit u (2^-25
-// for E4M3 x E5M2, 2^-32 for E5M2 x E5M2), and so is the float32 acc
-// (a rounding of such a sum to a grid of float32, whose spacing at
-// least u where it rounds at all). Then (v, f) = TwoSum(acc, high), and
-// g = f + low is exact: |f| <= 2^-53 |v| and |low| <= 2^-52 |S|, multiples
-// of u below 2^21 (2^28) while |acc| and |S| stay below 2^72, that is for
-// K below 2^40 (products below 2^31.6; micro_kernel_for checks K). Then
+// for E4M3 x E5M2, 2^-32 for E5M2 x E5M2), and so is the float32 acc (a
+// rounding of such a sum: where float32's spacing is below u the sum is
+// already on its grid). Then (v, f) = TwoSum(acc, high), and g = f + low
+// is exact: both are multiples of u, |low| <= 2^-53 (|t1| + |high|) < 1
+// (a chunk's chains are below 2^48.6), and |f| <= 2^-53 |v| < 2^20 while
+// |acc| < 2^72, which K < 2^40 products below 2^31.6 keep (micro_kernel_for
+// checks K); so |g| < 2^21 = 2^53 u for the smaller unit. Then
 // (t, e) = TwoSum(v, g) is acc + S = t + e exactly, and the rounding to odd
 // of t and its rounding to float32 in the chunk's mode are the rounding of
 // acc + S (as above: Boldo and Melquiond). With presum_round, S is rounded
