@@ -309,7 +309,8 @@ class block_worker {
                                  kernel_.block,
                                  kernel_.split_a,
                                  kernel_.split_b,
-                                 chunked_limbs_ ? &chunk_sums : nullptr};
+                                 chunked_limbs_ ? &chunk_sums : nullptr,
+                                 kernel_.operands_finite};
             kernel_.run(args);
           }
         }

@@ -303,6 +303,13 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
   if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
     return false;
   }
+  // reduced_precision's floor cut (and the cut to 1 bit) leaves out its NaN
+  // guard where no lane can be NaN (generic/reduced_tile.hpp, 6.): one pass
+  // over each operand.
+  if (o.model.kind == model_kind::reduced_precision && o.model.variant == reduced_variant::seq &&
+      (o.model.trunc == truncation::floor || o.model.bits == 1)) {
+    kernel.operands_finite = operand_finite(a, m, k) && operand_finite(b, k, n);
+  }
   if (kernel.operands == packing::offset_integers) {
     if (!(limb_scale_fits(ta, a, m, k, kernel.scale_a) && limb_scale_fits(tb, b, k, n, kernel.scale_b))) {
       return false;

@@ -52,7 +52,8 @@ struct limb_chunk_sums {
 // and `block`: reduced_precision's partial register and block; `rounding`
 // and `presum_round`: chunked_exact's; `split_a`, `split_b`: which operands
 // are split (chunked_exact on E5M2, generic/exact_tile.hpp); `limb_chunks`:
-// chunked_exact on the limbs (null otherwise).
+// chunked_exact on the limbs (null otherwise); `operands_finite`: no Inf or
+// NaN among the operands (fast_path.hpp checks it where a kernel uses it).
 struct tile_args {
   const void* a;
   const void* b;
@@ -69,6 +70,7 @@ struct tile_args {
   bool split_a = false;
   bool split_b = false;
   const limb_chunk_sums* limb_chunks = nullptr;
+  bool operands_finite = false;
 };
 
 using tile_function = void (*)(const tile_args&) noexcept;
@@ -159,6 +161,8 @@ struct tile_kernel {
   limb_kernels limbs = {};
   int scale_a = 0;
   int scale_b = 0;
+  // Checked by fast_path.hpp (tile_args::operands_finite).
+  bool operands_finite = false;
 };
 
 // Chains per element along a split operand.

@@ -82,13 +82,17 @@ struct float_ops {
   }
   // y cut to the bits `keep` keeps, toward -Inf: a negative y with any bit
   // cut has its magnitude rounded up (a carry out of the significand moves
-  // into the exponent, as it should). NaN lanes are returned unchanged.
-  static MF_FORCE_INLINE vec floor_significand(vec y, vec keep) noexcept {
-    if (std::isnan(y)) return y;
+  // into the exponent, as it should). NaN lanes are returned unchanged;
+  // floor_significand_of_number is the same for a y that is not NaN (a
+  // NaN's payload could carry into its sign).
+  static MF_FORCE_INLINE vec floor_significand_of_number(vec y, vec keep) noexcept {
     const auto mask = mf::detail::bit_cast<std::uint32_t>(keep);
     auto bits = mf::detail::bit_cast<std::uint32_t>(y);
     if (std::signbit(y)) bits += ~mask;
     return mf::detail::bit_cast<float>(bits & mask);
+  }
+  static MF_FORCE_INLINE vec floor_significand(vec y, vec keep) noexcept {
+    return std::isnan(y) ? y : floor_significand_of_number(y, keep);
   }
 
   // The block variant of reduced_precision (hybrid/kernels/generic/

@@ -42,14 +42,19 @@
 // 5. Zeros: the model's part starts at +0 and a cut of a nonzero value is
 //    nonzero, so an exact zero of part + a*b is +0 in the model (its exact
 //    sum adds the +0 part). Toward zero, IEEE 754 gives +0 too (clause 6.3:
-//    -0 only for -0 + -0); toward -Inf it gives -0, so `floor` adds +0 in
-//    round to nearest, which maps -0 to +0 and changes nothing else.
+//    -0 only for -0 + -0); toward -Inf it gives -0, which the kernel keeps:
+//    a zero part of either sign adds the same nonzero products, and
+//    RN32(C + part) is the same for both, since C, from +0 and rounded to
+//    nearest, is never -0 (IEEE 754 gives -0 there only for -0 + -0).
 // 6. NaN and Inf: a NaN or Inf operand makes the FMA's result NaN or Inf,
 //    which the cut leaves as it is (a quiet NaN keeps its top significand
 //    bit when bits >= 2; with bits == 1 and in `floor` NaN lanes are
-//    excluded from the cut), and RN32(C + part) then gives what the
-//    model's exact sums give: NaN for NaN, Inf - Inf or 0 * Inf, else the
-//    Inf.
+//    excluded from the cut, since rounding a negative NaN's magnitude up
+//    may carry its payload into the sign), and RN32(C + part) then gives
+//    what the model's exact sums give: NaN for NaN, Inf - Inf or 0 * Inf,
+//    else the Inf. Where the operands are finite (tile_args::
+//    operands_finite) no lane is NaN (products are finite, a part is
+//    finite or, under `floor`, -Inf), and that exclusion is left out.
 // 7. A negative part past float32's range (`floor`): the directed FMA, or
 //    the nudge from -FLT_MAX, gives -Inf, and so does the model. The
 //    model's part, a number of at most 24 bits beyond FLT_MAX, is at most
@@ -85,7 +90,7 @@ MF_FORCE_INLINE typename Ops::vec reduced_step(const typename Ops::vec& x, const
     rounded = Mode == truncation::floor ? Ops::nudge_down(s, error) : Ops::nudge_toward_zero(s, error);
   }
   if constexpr (Mode == truncation::floor) {
-    return Ops::add(Ops::floor_significand(rounded, keep), Ops::zero());  // -0 -> +0 (5.)
+    return GuardNan ? Ops::floor_significand(rounded, keep) : Ops::floor_significand_of_number(rounded, keep);
   } else if constexpr (GuardNan) {
     return Ops::where_nan(rounded, Ops::bit_and(rounded, keep));
   } else {
@@ -132,8 +137,12 @@ void reduced_seq_tile_in(const tile_args& args) noexcept {
 template <class Ops, int Rows, int Vectors>
 void reduced_seq_tile(const tile_args& args) noexcept {
   if (args.trunc == truncation::floor) {
-    reduced_seq_tile_in<Ops, Rows, Vectors, truncation::floor, true>(args);
-  } else if (args.bits == 1) {
+    if (args.operands_finite) {
+      reduced_seq_tile_in<Ops, Rows, Vectors, truncation::floor, false>(args);
+    } else {
+      reduced_seq_tile_in<Ops, Rows, Vectors, truncation::floor, true>(args);
+    }
+  } else if (args.bits == 1 && !args.operands_finite) {
     reduced_seq_tile_in<Ops, Rows, Vectors, truncation::toward_zero, true>(args);
   } else {
     reduced_seq_tile_in<Ops, Rows, Vectors, truncation::toward_zero, false>(args);

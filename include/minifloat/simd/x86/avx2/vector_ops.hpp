@@ -71,11 +71,14 @@ struct float_ops {
     return _mm256_castsi256_ps(_mm256_add_epi32(bits, _mm256_and_si256(below, direction)));
   }
   static MF_FORCE_INLINE vec bit_and(const vec& y, const vec& keep) noexcept { return _mm256_and_ps(y, keep); }
-  static MF_FORCE_INLINE vec floor_significand(const vec& y, const vec& keep) noexcept {
+  static MF_FORCE_INLINE vec floor_significand_of_number(const vec& y, const vec& keep) noexcept {
     const __m256i bits = _mm256_castps_si256(y);
     const __m256i cut = _mm256_andnot_si256(_mm256_castps_si256(keep), _mm256_set1_epi32(-1));
     const __m256i raised = _mm256_add_epi32(bits, _mm256_and_si256(_mm256_srai_epi32(bits, 31), cut));
-    return where_nan(y, _mm256_and_ps(_mm256_castsi256_ps(raised), keep));
+    return _mm256_and_ps(_mm256_castsi256_ps(raised), keep);
+  }
+  static MF_FORCE_INLINE vec floor_significand(const vec& y, const vec& keep) noexcept {
+    return where_nan(y, floor_significand_of_number(y, keep));
   }
 
   // The block variant of reduced_precision; the scalar float_ops say what

@@ -71,13 +71,15 @@ struct float_ops {
   static MF_FORCE_INLINE vec bit_and(const vec& y, const vec& keep) noexcept {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(y), _mm512_castps_si512(keep)));
   }
-  static MF_FORCE_INLINE vec floor_significand(const vec& y, const vec& keep) noexcept {
+  static MF_FORCE_INLINE vec floor_significand_of_number(const vec& y, const vec& keep) noexcept {
     const __m512i bits = _mm512_castps_si512(y);
     const __m512i mask = _mm512_castps_si512(keep);
-    const __mmask16 number = _mm512_cmp_ps_mask(y, y, _CMP_ORD_Q);
-    const __mmask16 negative = _mm512_mask_cmplt_epi32_mask(number, bits, _mm512_setzero_si512());
-    const __m512i raised = _mm512_mask_add_epi32(bits, negative, bits, _mm512_andnot_si512(mask, _mm512_set1_epi32(-1)));
-    return _mm512_castsi512_ps(_mm512_mask_and_epi32(bits, number, raised, mask));
+    // The cut bits, set where y is negative: its magnitude rounded up.
+    const __m512i raised = _mm512_add_epi32(bits, _mm512_andnot_si512(mask, _mm512_srai_epi32(bits, 31)));
+    return _mm512_castsi512_ps(_mm512_and_si512(raised, mask));
+  }
+  static MF_FORCE_INLINE vec floor_significand(const vec& y, const vec& keep) noexcept {
+    return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(y, y, _CMP_ORD_Q), floor_significand_of_number(y, keep));
   }
 
   // The block variant of reduced_precision; the scalar float_ops say what
