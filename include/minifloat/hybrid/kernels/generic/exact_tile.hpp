@@ -57,6 +57,18 @@ struct two_sum_of {
   MF_FORCE_INLINE typename Ops::vec to_odd() const noexcept { return Ops::round_to_odd(sum, error); }
 };
 
+// The exact sums of steps [begin, end), from +0.
+template <class Ops, int Rows, int Vectors>
+MF_FORCE_INLINE void exact_sums_of_steps(const double* a, const double* b, std::size_t begin, std::size_t end,
+                                         typename Ops::vec (&sum)[Rows][Vectors]) noexcept {
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 16
+    for (int v = 0; v < Vectors; ++v) sum[r][v] = Ops::zero();
+  }
+  multiply_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
+}
+
 template <class Ops, int Rows, int Vectors, fp32_rounding Mode, bool PresumRound>
 void chunked_exact_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
@@ -67,12 +79,7 @@ void chunked_exact_tile_in(const tile_args& args) noexcept {
   for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
     vec sum[Rows][Vectors];
-#pragma GCC unroll 16
-    for (int r = 0; r < Rows; ++r) {
-#pragma GCC unroll 16
-      for (int v = 0; v < Vectors; ++v) sum[r][v] = Ops::zero();
-    }
-    multiply_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
+    exact_sums_of_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
 #pragma GCC unroll 16
     for (int r = 0; r < Rows; ++r) {
 #pragma GCC unroll 16
@@ -148,12 +155,7 @@ void split_chunked_tile_in(const tile_args& args) noexcept {
   for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
     vec sum[Rows][Vectors];
-#pragma GCC unroll 16
-    for (int r = 0; r < Rows; ++r) {
-#pragma GCC unroll 16
-      for (int v = 0; v < Vectors; ++v) sum[r][v] = Ops::zero();
-    }
-    multiply_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
+    exact_sums_of_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
 #pragma GCC unroll 16
     for (int r = 0; r < rows; ++r) {
 #pragma GCC unroll 16
