@@ -431,7 +431,7 @@ inline tile_kernel split_kernel_for(const accumulation_model& model, element_typ
   tile_kernel kernel{target.rows, target.double_columns, target.exact, packing::float64, true, 0,
                      target.epilogue, detail::packers_for(isa, packing::float64)};
   if (model.kind == model_kind::chunked_exact) {
-    if (k >= (std::size_t{1} << 40)) return {};
+    if (static_cast<std::uint64_t>(k) >= (std::uint64_t{1} << 40)) return {};
     kernel.run = target.split_chunked;
     kernel.chunk = run_steps(model.chunk, k);
     kernel.rounding = model.rounding;

@@ -50,11 +50,12 @@
 //    which the cut leaves as it is (a quiet NaN keeps its top significand
 //    bit when bits >= 2; with bits == 1 and in `floor` NaN lanes are
 //    excluded from the cut, since rounding a negative NaN's magnitude up
-//    may carry its payload into the sign), and RN32(C + part) then gives
-//    what the model's exact sums give: NaN for NaN, Inf - Inf or 0 * Inf,
-//    else the Inf. Where the operands are finite (tile_args::
-//    operands_finite) no lane is NaN (products are finite, a part is
-//    finite or, under `floor`, -Inf), and that exclusion is left out.
+//    can carry out of its exponent field and leave a number), and
+//    RN32(C + part) then gives what the model's exact sums give: NaN for
+//    NaN, Inf - Inf or 0 * Inf, else the Inf. Where the operands are
+//    finite (tile_args::operands_finite) no lane is NaN (products are
+//    finite, a part is finite or, under `floor`, -Inf), and that exclusion
+//    is left out.
 // 7. A negative part past float32's range (`floor`): the directed FMA, or
 //    the nudge from -FLT_MAX, gives -Inf, and so does the model. The
 //    model's part, a number of at most 24 bits beyond FLT_MAX, is at most

@@ -44,9 +44,10 @@ MF_FORCE_INLINE void multiply_limb_steps(const std::uint64_t* a, const std::uint
                                          __m512i (&high)[Rows][Vectors]) noexcept {
   constexpr int width = Vectors * 8;
   const __m512i low_mask = _mm512_set1_epi64(static_cast<long long>(detail::low_limb_mask));
-  for (std::size_t first = begin; first < end; first += detail::limb_steps_per_carry) {
-    const std::size_t last = end - first < detail::limb_steps_per_carry ? end : first + detail::limb_steps_per_carry;
-    for (std::size_t p = first; p < last; ++p) {
+  for (std::size_t segment = begin; segment < end; segment += detail::limb_steps_per_carry) {
+    const std::size_t segment_end =
+        end - segment < detail::limb_steps_per_carry ? end : segment + detail::limb_steps_per_carry;
+    for (std::size_t p = segment; p < segment_end; ++p) {
       __m512i row[Vectors];
       MF_UNROLL
       for (int v = 0; v < Vectors; ++v) row[v] = _mm512_loadu_si512(b + p * width + v * 8);
