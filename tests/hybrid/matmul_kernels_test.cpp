@@ -574,11 +574,12 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
   ASSERT_TRUE(matches(p));
 }
 
-// chunked_exact on the limbs (kernels/limb_sum.hpp; AVX512_IFMA): each K
-// block one chunk, its sum folded into the float32 acc by the chunk step.
+// chunked_exact on the limbs (kernels/limb_sum.hpp; AVX512_IFMA): each
+// chunk's sum folded into the float32 acc by the tile's chunk step.
 // Pairs of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3; chunks of 1, 3, 64,
 // 100 and 2048 products (past the tile's carry interval); both roundings,
-// with and without presum_round; K from 0 to past four K blocks. BF16
+// with and without presum_round; K from 0 to past four K blocks; three
+// threads on a C of several row blocks. BF16
 // matrices: sums past float32's range (Inf, and Inf + -Inf = NaN with
 // presum_round; FLT_MAX toward zero, also before chunks of +0, which the
 // limbs leave to the reference where the products' unit exceeds 2^104),
@@ -603,7 +604,7 @@ TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
   for (const auto& types : pairs) {
     for (const int chunk : {1, 3, 64, 100, 2048}) {
       for (const std::size_t k : {0u, 1u, 130u, 1100u, 4200u}) {
-        if (chunk == 1 && k > 200) continue;  // one chunk per K block: slow, and nothing new
+        if (chunk == 1 && k > 200) continue;  // a chunk step per product: slow, and nothing new
         auto p = random_problem(types, 1 + rng() % 9, 1 + rng() % 40, k, rng() % 3, rng, false);
         if (types.a == T::bf16) kernel_test::fill_bf16_within(p.a, -12, 12, rng);
         if (types.b == T::bf16) kernel_test::fill_bf16_within(p.b, -20, 12, rng);
@@ -615,6 +616,14 @@ TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
         ++compared;
       }
     }
+  }
+  for (const auto& types : {pairs[0], pairs[4]}) {  // several row blocks (mc = 48): several workers
+    auto p = random_problem(types, 150, 40, 1100, 1, rng, false);
+    if (types.a == T::bf16) kernel_test::fill_bf16_within(p.a, -12, 12, rng);
+    if (types.b == T::bf16) kernel_test::fill_bf16_within(p.b, -20, 12, rng);
+    hy::matmul_options o = with(hy::models::chunked_exact(100));
+    o.threads = 3;
+    ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " on three threads";
   }
   auto p = random_problem({T::bf16, T::bf16, T::f32}, 4, 11, 300, 0, rng, false);
   for (const bool presum : {false, true}) {
@@ -670,10 +679,11 @@ TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
 // AVX-512 tile is compared on a CPU with IFMA too), against the reference:
 // every FP8 pair with an E5M2, chunks of 1, 3, 64, 100 and 2048 products,
 // both roundings, with and without presum_round, K from 0 to past four K
-// blocks, 1-3 threads. Then sums that only round right with every chain
-// and each chain's low part: 2^24 + 1 + 2^-30 (four chains) and
-// 16 * 448 * 57344 + 16 + 2^-25 (two chains, the TwoSum of the chains
-// inexact), each just above a float32 tie.
+// blocks, 1-3 threads (on a C of several row blocks). Then sums that only
+// round right with every chain and each error term: 2^24 + 1 + 2^-30 (four
+// chains) and 16 * 448 * 57344 + 16 + 2^-25 (two chains, the TwoSum of the
+// chains inexact), each just above a float32 tie in one chunk; and 2^30,
+// then a chunk of 64 + 2^-30, whose sum with acc is inexact in float64.
 TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
   const auto split_matches = [&](const kernel_test::problem& p, const hy::matmul_options& o) {
     if (!kernel_test::has_limbs(GetParam()) && !matches_reference(p, o)) return false;
@@ -716,19 +726,28 @@ TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
       }
     }
   }
+  for (const unsigned threads : {2u, 3u}) {  // several row blocks (mc = 48), so several workers
+    const auto p = random_problem({T::bf8, T::bf8, T::f32}, 150, 70, 300, 1, rng, false);
+    hy::matmul_options o = with(hy::models::chunked_exact(64));
+    o.threads = threads;
+    o.check_z_multiple = false;
+    ASSERT_TRUE(split_matches(p, o)) << threads << " threads";
+  }
   struct tie_case {
     element_type a, b;
     std::vector<double> x, y;
-    float expected;
+    float expected, expected_presum;  // presum_round: the chunk's sum rounded first
+    int chunk;                        // 0: all of K
   };
   const tie_case ties[] = {
-      {T::bf8, T::bf8, {4096.0, 1.0, 0x1p-15}, {4096.0, 1.0, 0x1p-15}, 0x1p24f + 2.0f},
-      {T::hf8, T::bf8, std::vector<double>(16, 448.0), std::vector<double>(16, 57344.0), 0.0f}};
+      {T::bf8, T::bf8, {4096.0, 1.0, 0x1p-15}, {4096.0, 1.0, 0x1p-15}, 0x1p24f + 2.0f, 0x1p24f + 2.0f, 0},
+      {T::hf8, T::bf8, std::vector<double>(16, 448.0), std::vector<double>(16, 57344.0), 0.0f, 0.0f, 0},
+      {T::bf8, T::bf8, {32768.0, 0.0, 8.0, 0x1p-15}, {32768.0, 0.0, 8.0, 0x1p-15}, 0x1p30f + 128.0f, 0x1p30f, 2}};
   for (tie_case t : ties) {
     if (t.a == T::hf8) {  // 16 * 448 * 57344 = 2^28 * 1.53125, on float32's grid of 32 there
       t.x.insert(t.x.end(), {2.0, 0x1p-9});
       t.y.insert(t.y.end(), {8.0, 0x1p-16});  // + 16 (the tie) + 2^-25
-      t.expected = 16.0f * 448.0f * 57344.0f + 32.0f;
+      t.expected = t.expected_presum = 16.0f * 448.0f * 57344.0f + 32.0f;
     }
     kernel_test::problem p;
     p.types = {t.a, t.b, T::f32};
@@ -738,11 +757,11 @@ TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
     for (double v : t.x) p.a.push_back(hybrid_test::encode(t.a, v));
     for (double v : t.y) p.b.push_back(hybrid_test::encode(t.b, v));
     for (const bool presum : {false, true}) {
-      hy::matmul_options o = with(hy::models::chunked_exact(static_cast<int>(p.k), hy::fp32_rounding::nearest_even,
-                                                            presum));
+      const int chunk = t.chunk != 0 ? t.chunk : static_cast<int>(p.k);
+      hy::matmul_options o = with(hy::models::chunked_exact(chunk, hy::fp32_rounding::nearest_even, presum));
       o.check_z_multiple = false;
       ASSERT_TRUE(split_matches(p, o));
-      EXPECT_EQ(hybrid_test::as_float(kernel_test::run(p, o, nullptr)[0]), t.expected);
+      EXPECT_EQ(hybrid_test::as_float(kernel_test::run(p, o, nullptr)[0]), presum ? t.expected_presum : t.expected);
     }
   }
 }

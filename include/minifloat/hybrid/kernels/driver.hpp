@@ -507,17 +507,20 @@ class block_worker {
     return 2;
   }
 
+  // Where element (i, j)'s chain of its row part ca and column part cb lies
+  // among the float64 accumulators (split_sum.hpp's order; 0, 0 unsplit).
+  std::size_t chain_index(std::size_t i, std::size_t j, std::size_t ca, std::size_t cb) const noexcept {
+    const std::size_t row = (i / mr_) * sa_ * mr_ + ca * mr_ + i % mr_;
+    return row * sb_ * nc_ + (j / nr_) * sb_ * nr_ + cb * nr_ + j % nr_;
+  }
+
   // Element (i, j)'s float64 chains: sa x sb of them for split operands
   // (split_sum.hpp's order), else its one accumulator. Returns how many.
   std::size_t chains_of(std::size_t i, std::size_t j, double* chains) {
     const double* acc = accumulators_.as<double>();
-    const std::size_t physical_columns = sb_ * nc_;
     std::size_t n = 0;
     for (std::size_t ca = 0; ca < sa_; ++ca) {
-      const std::size_t row = (i / mr_) * sa_ * mr_ + ca * mr_ + i % mr_;
-      for (std::size_t cb = 0; cb < sb_; ++cb) {
-        chains[n++] = acc[row * physical_columns + (j / nr_) * sb_ * nr_ + cb * nr_ + j % nr_];
-      }
+      for (std::size_t cb = 0; cb < sb_; ++cb) chains[n++] = acc[chain_index(i, j, ca, cb)];
     }
     return n;
   }
@@ -535,11 +538,8 @@ class block_worker {
   // keeps in each element's first chain (generic/exact_tile.hpp).
   const float* split_chunked_accs(std::size_t i, std::size_t columns) {
     float* out = second_row_.as<float>();
-    double chains[4] = {};
-    for (std::size_t j = 0; j < columns; ++j) {
-      chains_of(i, j, chains);
-      out[j] = static_cast<float>(chains[0]);  // exact: a float32 value
-    }
+    const double* acc = accumulators_.as<double>();
+    for (std::size_t j = 0; j < columns; ++j) out[j] = static_cast<float>(acc[chain_index(i, j, 0, 0)]);  // exact
     return out;
   }
 

@@ -17,7 +17,7 @@
 // - chunked_exact (both roundings, with or without pre-rounding, chunk <=
 //   2^17) for every FP8 pair, on every ISA (E5M2 operands split, finite,
 //   K < 2^40), and for the pairs of E4M3, E5M2, FP16 and BF16 but E4M3 x
-//   E4M3 on the limbs where the CPU has AVX512_IFMA (K <= 2^24, a BF16
+//   E4M3 on the limbs where the CPU has AVX512_IFMA (K <= 2^23, a BF16
 //   matrix within a span of 40 bits, values' quanta multiplying to between
 //   2^-149 and 2^104; finite operands);
 // - amx_tile_pairs (both orders) for every pair it accepts, on every ISA,

@@ -53,15 +53,18 @@
 // which the packing computes), and the model's float32 acc becomes
 // RD(acc + S), RD the chunk rounding (nearest even or toward zero), or
 // RD(acc + RD(S)) with presum_round (x86/avx512/limb_tile.hpp's
-// chunk_step, in the tile's registers). Every product is a multiple of 2^-(sa + sb), and so is
-// every acc: rounding a multiple of a power of two to a grid, coarser or
+// chunk_step, in the tile's registers). Every product is a multiple of
+// 2^-(sa + sb), and so is every acc: rounding a multiple of a power of two
+// to a grid, coarser or
 // finer, gives one again, and an overflow gives Inf (below) or, toward
 // zero, +-FLT_MAX = (2^24 - 1) 2^104, a multiple of the unit where
 // sa + sb >= -104 (fast_path.hpp takes chunked_exact on the limbs only
 // there: BF16 quanta multiplying to at most 2^104). So acc + S is an
-// integer in those units, and acc is one below 2^104 (no rounding here
-// exceeds the sums it rounds, of K <= 2^24 products below 2^80 units:
-// limb_chunked_max_k), held as H 2^52 + L as S is: hi = floor(acc
+// integer in those units, and acc is one below 2^104: a rounding that
+// moves acc adds at most |S| + half a unit in the last place, which is at
+// most 2 |S| (a smaller S leaves acc where it is), so |acc| is at most
+// twice the sum of the magnitudes of K <= 2^23 products below 2^80 units
+// (limb_chunked_max_k). It is held as H 2^52 + L as S is: hi = floor(acc
 // 2^(sa + sb - 52)) and lo = acc 2^(sa + sb) - hi 2^52 in [0, 2^52) are
 // exact in float64 (powers of two, a floor, and a difference that is acc's
 // own low bits). The sums of the parts, |H + hi| < 2^49 + 2^52 and
@@ -94,7 +97,7 @@ inline constexpr int limb_offset_bits = 40;
 inline constexpr int limb_bits = 52;
 inline constexpr std::uint64_t low_limb_mask = (std::uint64_t{1} << limb_bits) - 1;
 inline constexpr std::size_t limb_steps_per_carry = 2048;
-inline constexpr std::size_t limb_chunked_max_k = std::size_t{1} << 24;  // chunked_exact (below)
+inline constexpr std::size_t limb_chunked_max_k = std::size_t{1} << 23;  // chunked_exact (below)
 
 // s, where every value of type t is an integer below 2^40 times 2^-s; 0
 // for BF16 (s depends on the matrix: fast_path.hpp's limb_scale_fits) and

@@ -129,9 +129,12 @@ void chunked_exact_tile(const tile_args& args) noexcept {
 // rounding of such a sum: where float32's spacing is below u the sum is
 // already on its grid). Then (v, f) = TwoSum(acc, high), and g = f + low
 // is exact: both are multiples of u, |low| <= 2^-53 (|t1| + |high|) < 1
-// (a chunk's chains are below 2^48.6), and |f| <= 2^-53 |v| < 2^20 while
-// |acc| < 2^72, which K < 2^40 products below 2^31.6 keep (micro_kernel_for
-// checks K); so |g| < 2^21 = 2^53 u for the smaller unit. Then
+// (a chunk's chains are below 2^17 * 57344^2 < 2^48.7), and
+// |f| <= 2^-53 |v| < 2^20 while |acc| < 2^72.7: a rounding that moves acc
+// adds at most |S| plus half a unit in its last place, at most 2 |S|, so
+// |acc| is below twice the sum of K < 2^40 products below 2^31.61
+// (split_kernel_for checks K); so |g| < 2^21 = 2^53 u for the smaller
+// unit. Then
 // (t, e) = TwoSum(v, g) is acc + S = t + e exactly, and the rounding to odd
 // of t and its rounding to float32 in the chunk's mode are the rounding of
 // acc + S (as above: Boldo and Melquiond). With presum_round, S is rounded
