@@ -55,8 +55,8 @@
 // RD(acc + RD(S)) with presum_round (x86/avx512/limb_tile.hpp's
 // chunk_step, in the tile's registers). Every product is a multiple of
 // 2^-(sa + sb), and so is every acc: rounding a multiple of a power of two
-// to a grid, coarser or
-// finer, gives one again, and an overflow gives Inf (below) or, toward
+// to a grid, coarser or finer, gives one again, and an overflow gives Inf
+// (below) or, toward
 // zero, +-FLT_MAX = (2^24 - 1) 2^104, a multiple of the unit where
 // sa + sb >= -104 (fast_path.hpp takes chunked_exact on the limbs only
 // there: BF16 quanta multiplying to at most 2^104). So acc + S is an

@@ -43,20 +43,6 @@ MF_FORCE_INLINE typename Ops::vec narrowed_in(const typename Ops::vec& v) noexce
   return Mode == fp32_rounding::toward_zero ? Ops::narrowed_toward_zero(v) : Ops::narrowed(v);
 }
 
-// TwoSum (Knuth): x + y = sum + error exactly, sum = RN(x + y) (no
-// overflow here).
-template <class Ops>
-struct two_sum_of {
-  typename Ops::vec sum, error;
-  MF_FORCE_INLINE two_sum_of(const typename Ops::vec& x, const typename Ops::vec& y) noexcept
-      : sum(Ops::add(x, y)) {
-    const typename Ops::vec back = Ops::sub(sum, x);
-    error = Ops::add(Ops::sub(x, Ops::sub(sum, back)), Ops::sub(y, back));
-  }
-  // sum rounded to odd: a value whose float32 rounding is x + y's.
-  MF_FORCE_INLINE typename Ops::vec to_odd() const noexcept { return Ops::round_to_odd(sum, error); }
-};
-
 // The exact sums of steps [begin, end), from +0.
 template <class Ops, int Rows, int Vectors>
 MF_FORCE_INLINE void exact_sums_of_steps(const double* a, const double* b, std::size_t begin, std::size_t end,

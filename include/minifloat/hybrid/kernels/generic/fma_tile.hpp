@@ -67,6 +67,20 @@ MF_FORCE_INLINE void add_to_tile(float* c, std::size_t ldc,
   }
 }
 
+// TwoSum (Knuth, TAOCP vol. 2, 4.2.2): x + y = sum + error exactly,
+// sum = RN(x + y), for a finite sum (an Inf sum gives a NaN error).
+template <class Ops>
+struct two_sum_of {
+  typename Ops::vec sum, error;
+  MF_FORCE_INLINE two_sum_of(const typename Ops::vec& x, const typename Ops::vec& y) noexcept
+      : sum(Ops::add(x, y)) {
+    const typename Ops::vec back = Ops::sub(sum, x);
+    error = Ops::add(Ops::sub(x, Ops::sub(sum, back)), Ops::sub(y, back));
+  }
+  // sum rounded to odd: a value whose float32 rounding is x + y's.
+  MF_FORCE_INLINE typename Ops::vec to_odd() const noexcept { return Ops::round_to_odd(sum, error); }
+};
+
 template <class Ops, int Rows, int Vectors>
 void fma_tile(const tile_args& args) noexcept {
   using vec = typename Ops::vec;

@@ -84,11 +84,8 @@ MF_FORCE_INLINE typename Ops::vec reduced_step(const typename Ops::vec& x, const
   if constexpr (Ops::has_directed_fma) {
     rounded = Mode == truncation::floor ? Ops::fma_downward(x, y, part) : Ops::fma_toward_zero(x, y, part);
   } else {
-    const vec product = Ops::mul(x, y);  // exact (1.)
-    const vec s = Ops::add(part, product);
-    const vec back = Ops::sub(s, part);
-    const vec error = Ops::add(Ops::sub(part, Ops::sub(s, back)), Ops::sub(product, back));
-    rounded = Mode == truncation::floor ? Ops::nudge_down(s, error) : Ops::nudge_toward_zero(s, error);
+    const two_sum_of<Ops> s(part, Ops::mul(x, y));  // the product is exact (1.)
+    rounded = Mode == truncation::floor ? Ops::nudge_down(s.sum, s.error) : Ops::nudge_toward_zero(s.sum, s.error);
   }
   if constexpr (Mode == truncation::floor) {
     return GuardNan ? Ops::floor_significand(rounded, keep) : Ops::floor_significand_of_number(rounded, keep);
