@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "../../target/dispatch.hpp"
 #include "../../simd/scalar/vector_ops.hpp"
@@ -208,9 +209,6 @@ struct target_kernels {
   int block_rows = 0;
   int block_columns = 0;
   eltwise_function eltwise = nullptr;
-  // chunked_exact with E5M2 operands split: the float64 tile's shape
-  // (generic/exact_tile.hpp).
-  tile_function split_chunked = nullptr;
   // exact with E5M2 or FP16 operands, as integers in two 52-bit limbs
   // (AVX512_IFMA): rows x columns elements, two uint64 accumulators each.
   limb_kernels limbs = {};
@@ -432,7 +430,7 @@ inline tile_kernel split_kernel_for(const accumulation_model& model, element_typ
                      target.epilogue, detail::packers_for(isa, packing::float64)};
   if (model.kind == model_kind::chunked_exact) {
     if (static_cast<std::uint64_t>(k) >= (std::uint64_t{1} << 40)) return {};
-    kernel.run = target.split_chunked;
+    kernel.run = target.chunked;
     kernel.chunk = run_steps(model.chunk, k);
     kernel.rounding = model.rounding;
     kernel.presum_round = model.presum_round;

@@ -55,91 +55,46 @@ MF_FORCE_INLINE void exact_sums_of_steps(const double* a, const double* b, std::
   multiply_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
 }
 
-template <class Ops, int Rows, int Vectors, fp32_rounding Mode, bool PresumRound>
+// The chunk step of `chunked_exact`, run in the tile's registers after each
+// chunk. E4M3 x E4M3: S is one chain, and each element's model acc is a
+// float32 in `c` (as above). With E5M2 operands split (SplitA and/or SplitB;
+// split_sum.hpp, driver.hpp's "Split operands"), the same register tile runs
+// over the doubled operand, so each C element's two or four chains (its
+// large and small rows of A, its large and small columns of B) are in the
+// tile's registers. Each chain of at most 2^17 products is exact
+// (split_sum.hpp's bounds, a chunk being at most 2^17 products). Their sum S
+// is made two doubles, high + low = S exactly: two chains by TwoSum; four as
+// split_sum.hpp combines them (m = c1 + c2 exact, (t1, e1) = TwoSum(m, c3),
+// (high, e2) = TwoSum(c0, t1), low = e1 + e2 exact). Every value here is a
+// multiple of the products' unit u (2^-25 for E4M3 x E5M2, 2^-32 for
+// E5M2 x E5M2), and so is the float32 acc (a rounding of such a sum: where
+// float32's spacing is below u the sum is already on its grid). Then
+// (v, f) = TwoSum(acc, high), and g = f + low is exact: both are multiples of u,
+// |low| <= 2^-53 (|t1| + |high|) < 1 (a chunk's chains are below
+// 2^17 * 57344^2 < 2^48.7), and |f| <= 2^-53 |v| < 2^20 while |acc| < 2^72.7: a
+// rounding that moves acc adds at most |S| plus half a unit in its last
+// place, at most 2 |S|, so |acc| is below twice the sum of K < 2^40 products
+// below 2^31.61 (split_kernel_for checks K); so |g| < 2^21 = 2^53 u for the
+// smaller unit. Then (t, e) = TwoSum(v, g) is acc + S = t + e exactly, and
+// the rounding to odd of t and its rounding to float32 in the chunk's mode
+// are the rounding of acc + S (as above: Boldo and Melquiond). With
+// presum_round, S is rounded first (TwoSum of high and low, to odd, to
+// float32), and acc plus that is rounded as above. No nonzero sum is below
+// u >= 2^-32, so no rounding makes a zero or a subnormal; a zero S is +0. The
+// model's acc of each element is kept, as a float64, in its first chain's
+// slot of `c` (large row, large column); the driver reads it there.
+template <class Ops, int Rows, int Vectors, bool SplitA, bool SplitB, fp32_rounding Mode, bool PresumRound>
 void chunked_exact_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
-  const auto* a = static_cast<const double*>(args.a);
-  const auto* b = static_cast<const double*>(args.b);
-  auto* c = static_cast<float*>(args.c);  // the float32 acc of each element
-  bool first = args.first;
-  for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
-    const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
-    vec sum[Rows][Vectors];
-    exact_sums_of_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
-#pragma GCC unroll 16
-    for (int r = 0; r < Rows; ++r) {
-#pragma GCC unroll 16
-      for (int v = 0; v < Vectors; ++v) {
-        float* out = c + r * args.ldc + v * Ops::lanes;
-        const vec acc = first ? Ops::zero() : Ops::load_widened(out);
-        const vec chunk_sum = PresumRound ? narrowed_in<Ops, Mode>(sum[r][v]) : sum[r][v];
-        const vec odd = two_sum_of<Ops>(acc, chunk_sum).to_odd();
-        if constexpr (Mode == fp32_rounding::nearest_even) {
-          Ops::store_narrowed(out, odd);
-        } else {
-          Ops::store_narrowed(out, narrowed_in<Ops, Mode>(odd));  // exact: already a float32
-        }
-      }
-    }
-    first = false;
-  }
-}
-
-template <class Ops, int Rows, int Vectors>
-void chunked_exact_tile(const tile_args& args) noexcept {
-  constexpr auto nearest = fp32_rounding::nearest_even, toward_zero = fp32_rounding::toward_zero;
-  if (args.rounding == toward_zero) {
-    if (args.presum_round) {
-      chunked_exact_tile_in<Ops, Rows, Vectors, toward_zero, true>(args);
-    } else {
-      chunked_exact_tile_in<Ops, Rows, Vectors, toward_zero, false>(args);
-    }
-  } else if (args.presum_round) {
-    chunked_exact_tile_in<Ops, Rows, Vectors, nearest, true>(args);
-  } else {
-    chunked_exact_tile_in<Ops, Rows, Vectors, nearest, false>(args);
-  }
-}
-
-// `chunked_exact` with E5M2 operands split (split_sum.hpp, driver.hpp's
-// "Split operands"): the same register tile over the doubled operand, so
-// each C element's two or four chains (its large and small rows of A, its
-// large and small columns of B) are in the tile's registers, and the chunk
-// step runs here, after each chunk. Each chain of at most 2^17 products is
-// exact (split_sum.hpp's bounds, a chunk being at most 2^17 products).
-// Their sum S is made two doubles, high + low = S exactly: two chains by
-// TwoSum; four as split_sum.hpp combines them (m = c1 + c2 exact,
-// (t1, e1) = TwoSum(m, c3), (high, e2) = TwoSum(c0, t1), low = e1 + e2
-// exact). Every value here is a multiple of the products' unit u (2^-25
-// for E4M3 x E5M2, 2^-32 for E5M2 x E5M2), and so is the float32 acc (a
-// rounding of such a sum: where float32's spacing is below u the sum is
-// already on its grid). Then (v, f) = TwoSum(acc, high), and g = f + low
-// is exact: both are multiples of u, |low| <= 2^-53 (|t1| + |high|) < 1
-// (a chunk's chains are below 2^17 * 57344^2 < 2^48.7), and
-// |f| <= 2^-53 |v| < 2^20 while |acc| < 2^72.7: a rounding that moves acc
-// adds at most |S| plus half a unit in its last place, at most 2 |S|, so
-// |acc| is below twice the sum of K < 2^40 products below 2^31.61
-// (split_kernel_for checks K); so |g| < 2^21 = 2^53 u for the smaller
-// unit. Then
-// (t, e) = TwoSum(v, g) is acc + S = t + e exactly, and the rounding to odd
-// of t and its rounding to float32 in the chunk's mode are the rounding of
-// acc + S (as above: Boldo and Melquiond). With presum_round, S is rounded
-// first (TwoSum of high and low, to odd, to float32), and acc plus that is
-// rounded as in chunked_exact_tile_in. No nonzero sum is below u >= 2^-32,
-// so no rounding makes a zero or a subnormal; a zero S is +0. The model's
-// acc of each element is kept, as a float64, in its first chain's slot of
-// `c` (large row, large column); the driver reads it there.
-template <class Ops, int Rows, int Vectors, bool SplitA, bool SplitB, fp32_rounding Mode, bool PresumRound>
-void split_chunked_tile_in(const tile_args& args) noexcept {
-  using vec = typename Ops::vec;
+  constexpr bool split = SplitA || SplitB;  // S has a low part, acc is kept as a float64
+  using acc_type = std::conditional_t<split, double, float>;
   constexpr int rows = SplitA ? Rows / 2 : Rows;  // of C; the small rows follow
   constexpr int vectors = SplitB ? Vectors / 2 : Vectors;
-  static_assert(SplitA || SplitB, "the E4M3 x E4M3 chunks: chunked_exact_tile_in");
   static_assert(rows * (SplitA ? 2 : 1) == Rows && vectors * (SplitB ? 2 : 1) == Vectors,
                 "a split operand's chains take half the tile");
   const auto* a = static_cast<const double*>(args.a);
   const auto* b = static_cast<const double*>(args.b);
-  auto* c = static_cast<double*>(args.c);
+  auto* c = static_cast<acc_type*>(args.c);
   bool first = args.first;
   for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
@@ -149,28 +104,47 @@ void split_chunked_tile_in(const tile_args& args) noexcept {
     for (int r = 0; r < rows; ++r) {
 #pragma GCC unroll 16
       for (int v = 0; v < vectors; ++v) {
-        double* out = c + r * args.ldc + v * Ops::lanes;
-        const vec acc = first ? Ops::zero() : Ops::loadu(out);
-        vec high, low;  // S = high + low
+        acc_type* out = c + r * args.ldc + v * Ops::lanes;
+        vec acc = Ops::zero();
+        if constexpr (split) {
+          if (!first) acc = Ops::loadu(out);
+        } else if (!first) {
+          acc = Ops::load_widened(out);
+        }
+        vec high = sum[r][v], low = Ops::zero();  // S = high + low
         if constexpr (SplitA && SplitB) {
           const two_sum_of<Ops> small(Ops::add(sum[r][v + vectors], sum[r + rows][v]),  // m = c1 + c2
                                       sum[r + rows][v + vectors]);                      // + c3
           const two_sum_of<Ops> all(sum[r][v], small.sum);
           high = all.sum;
           low = Ops::add(small.error, all.error);
-        } else {
+        } else if constexpr (split) {
           const two_sum_of<Ops> all(sum[r][v], SplitA ? sum[r + rows][v] : sum[r][v + vectors]);
           high = all.sum;
           low = all.error;
         }
         vec odd;
         if constexpr (PresumRound) {
-          odd = two_sum_of<Ops>(acc, narrowed_in<Ops, Mode>(two_sum_of<Ops>(high, low).to_odd())).to_odd();
-        } else {
+          vec presum;  // S rounded to float32 in Mode
+          if constexpr (split) {
+            presum = narrowed_in<Ops, Mode>(two_sum_of<Ops>(high, low).to_odd());
+          } else {
+            presum = narrowed_in<Ops, Mode>(high);
+          }
+          odd = two_sum_of<Ops>(acc, presum).to_odd();
+        } else if constexpr (split) {
           const two_sum_of<Ops> with_high(acc, high);
           odd = two_sum_of<Ops>(with_high.sum, Ops::add(with_high.error, low)).to_odd();
+        } else {
+          odd = two_sum_of<Ops>(acc, high).to_odd();
         }
-        Ops::storeu(out, narrowed_in<Ops, Mode>(odd));
+        if constexpr (split) {
+          Ops::storeu(out, narrowed_in<Ops, Mode>(odd));
+        } else if constexpr (Mode == fp32_rounding::nearest_even) {
+          Ops::store_narrowed(out, odd);  // the narrowing rounds to nearest
+        } else {
+          Ops::store_narrowed(out, narrowed_in<Ops, Mode>(odd));  // exact: already a float32
+        }
       }
     }
     first = false;
@@ -178,28 +152,30 @@ void split_chunked_tile_in(const tile_args& args) noexcept {
 }
 
 template <class Ops, int Rows, int Vectors, bool SplitA, bool SplitB>
-void split_chunked_tile_for(const tile_args& args) noexcept {
+void chunked_exact_tile_for(const tile_args& args) noexcept {
   constexpr auto nearest = fp32_rounding::nearest_even, toward_zero = fp32_rounding::toward_zero;
   if (args.rounding == toward_zero) {
     if (args.presum_round) {
-      split_chunked_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, true>(args);
+      chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, true>(args);
     } else {
-      split_chunked_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, false>(args);
+      chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, false>(args);
     }
   } else if (args.presum_round) {
-    split_chunked_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, true>(args);
+    chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, true>(args);
   } else {
-    split_chunked_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, false>(args);
+    chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, false>(args);
   }
 }
 
 template <class Ops, int Rows, int Vectors>
-void split_chunked_tile(const tile_args& args) noexcept {
+void chunked_exact_tile(const tile_args& args) noexcept {
   if (args.split_a && args.split_b) {
-    split_chunked_tile_for<Ops, Rows, Vectors, true, true>(args);
+    chunked_exact_tile_for<Ops, Rows, Vectors, true, true>(args);
   } else if (args.split_a) {
-    split_chunked_tile_for<Ops, Rows, Vectors, true, false>(args);
+    chunked_exact_tile_for<Ops, Rows, Vectors, true, false>(args);
+  } else if (args.split_b) {
+    chunked_exact_tile_for<Ops, Rows, Vectors, false, true>(args);
   } else {
-    split_chunked_tile_for<Ops, Rows, Vectors, false, true>(args);
+    chunked_exact_tile_for<Ops, Rows, Vectors, false, false>(args);
   }
 }

@@ -44,9 +44,6 @@ inline void byte_kernel(const tile_args& t) noexcept { fma_tile<byte_ops, rows, 
 inline void chunked_kernel(const tile_args& t) noexcept {
   chunked_exact_tile<double_ops, rows, vectors>(t);
 }
-inline void split_chunked_kernel(const tile_args& t) noexcept {
-  split_chunked_tile<double_ops, rows, vectors>(t);
-}
 inline void reduced_kernel(const tile_args& t) noexcept {
   reduced_seq_tile<float_ops, reduced_rows, reduced_vectors>(t);
 }
@@ -75,6 +72,5 @@ constexpr target_kernels kernels_row() noexcept {
   row.block_rows = block_rows;
   row.block_columns = block_vectors * float_ops::lanes;
   row.eltwise = &eltwise_kernel;
-  row.split_chunked = &split_chunked_kernel;
   return row;
 }
