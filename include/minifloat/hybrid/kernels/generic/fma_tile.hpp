@@ -1,8 +1,9 @@
 // The register-blocked outer-product micro-kernel of the sequential_fp32
 // model, written once over a target's float operations (Ops: simd/*/
-// vector_ops.hpp). No include guard, on purpose: kernels/targets.hpp
-// includes this file once per target, inside that target's region and
-// namespace, so each copy is compiled for its instruction set.
+// vector_ops.hpp). No include guard, on purpose: kernels/targets.hpp (and
+// x86/avx512/limb_tile.hpp, for two_sum_of) includes this file once per
+// target, inside that target's region and namespace, so each copy is
+// compiled for its instruction set.
 //
 // A Rows x (Vectors * Ops::lanes) tile of C: each step k broadcasts the
 // tile's Rows elements of A's column k and multiplies them into the

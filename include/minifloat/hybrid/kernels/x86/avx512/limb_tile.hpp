@@ -32,6 +32,7 @@
 
 MF_SIMD_REGION_BEGIN_AVX512_IFMA
 namespace mf::hybrid::kernels::avx512_ifma {
+#include "../../generic/fma_tile.hpp"  // two_sum_of
 
 inline constexpr int rows = 6, vectors = 2;
 
@@ -171,10 +172,7 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
 // NaN error and no step: the IEEE sum.
 MF_FORCE_INLINE __m512d rounded_sum(const __m512d& x, const __m512d& y, fp32_rounding mode) noexcept {
   using ops = simd::avx512::double_ops;
-  const __m512d t = _mm512_add_pd(x, y);
-  const __m512d back = _mm512_sub_pd(t, x);  // TwoSum
-  const __m512d error = _mm512_add_pd(_mm512_sub_pd(x, _mm512_sub_pd(t, back)), _mm512_sub_pd(y, back));
-  const __m512d odd = ops::round_to_odd(t, error);
+  const __m512d odd = two_sum_of<ops>(x, y).to_odd();
   return mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
 }
 
