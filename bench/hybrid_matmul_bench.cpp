@@ -368,6 +368,7 @@ enum class model_id {
   avx512_bf16_pairs,
   exact,
   exact_to_output,
+  exact_to_output_scaled,
   chunked_exact64,
   amx_tile_pairs,
   reduced_precision14_128,
@@ -381,6 +382,7 @@ const char* name(model_id m) {
     case model_id::avx512_bf16_pairs: return "avx512_bf16_pairs";
     case model_id::exact: return "exact";
     case model_id::exact_to_output: return "exact_to_output";
+    case model_id::exact_to_output_scaled: return "exact_to_output_scaled";
     case model_id::chunked_exact64: return "chunked_exact64";
     case model_id::amx_tile_pairs: return "amx_tile_pairs";
     case model_id::reduced_precision14_128: return "reduced_precision14_128";
@@ -396,7 +398,8 @@ mf::hybrid::accumulation_model make_model(model_id m) {
     case model_id::sequential_fp32: return models::sequential_fp32();
     case model_id::avx512_bf16_pairs: return models::avx512_bf16_pairs();
     case model_id::exact: return models::exact();
-    case model_id::exact_to_output: return models::exact(true);
+    case model_id::exact_to_output:
+    case model_id::exact_to_output_scaled: return models::exact(true);
     case model_id::chunked_exact64: return models::chunked_exact(64);
     case model_id::amx_tile_pairs: return models::amx_tile_pairs();
     case model_id::reduced_precision14_128: return models::reduced_precision(14, 128);
@@ -407,6 +410,21 @@ mf::hybrid::accumulation_model make_model(model_id m) {
       return models::reduced_precision(14, 128, mf::hybrid::reduced_variant::block);
   }
   return models::sequential_fp32();
+}
+
+// The options of a row: its model, and for exact_to_output_scaled scales
+// that are not powers of two (per-tensor dequantization scales and an
+// output scale), which make exact(true)'s per-element post-processing
+// multiply, not only shift.
+mf::hybrid::matmul_options make_options(model_id m) {
+  mf::hybrid::matmul_options o;
+  o.model = make_model(m);
+  if (m == model_id::exact_to_output_scaled) {
+    o.scales.a = 0.3f;
+    o.scales.b = 1.7f;
+    o.scales.output = 0.1f;
+  }
+  return o;
 }
 
 // ---- the scalar reference -----------------------------------------------------
@@ -437,8 +455,7 @@ template <class P>
 void reference_matmul(const operands<P>& op, storage_t<typename P::c>* c, model_id model) {
   using C = typename P::c;
   const std::size_t s = op.size;
-  mf::hybrid::matmul_options o;
-  o.model = make_model(model);
+  mf::hybrid::matmul_options o = make_options(model);
   if (set_reference_only(o)) {
     thread_local std::vector<C> values;
     values.resize(s * s);
@@ -491,8 +508,7 @@ double flop(std::size_t s) { return 2.0 * static_cast<double>(s) * s * s; }
 template <class P>
 void bench_library(benchmark::State& state, std::size_t size, model_id model, unsigned threads) {
   using C = typename P::c;
-  mf::hybrid::matmul_options o;
-  o.model = make_model(model);
+  mf::hybrid::matmul_options o = make_options(model);
   if (!set_threads(o, threads)) {
     state.SkipWithError("this mf::hybrid::matmul_options has no `threads` (no fast kernels yet)");
     return;
@@ -793,10 +809,9 @@ void register_layers() {
   using M = model_id;
   for (unsigned t : kThreads) {
     for (M m : {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::exact_to_output,
-                M::chunked_exact64, M::amx_tile_pairs, M::reduced_precision14_128, M::reduced_precision14_128_floor,
-                M::reduced_precision14_128_block}) {
-      mf::hybrid::matmul_options o;
-      o.model = make_model(m);
+                M::exact_to_output_scaled, M::chunked_exact64, M::amx_tile_pairs, M::reduced_precision14_128,
+                M::reduced_precision14_128_floor, M::reduced_precision14_128_block}) {
+      mf::hybrid::matmul_options o = make_options(m);
       if (!mf::hybrid::kernels::has_fast_kernel(mf::hybrid::element_type::hf8,
                                                 mf::hybrid::element_type::hf8,
                                                 mf::hybrid::element_type::bf16, size, o)) {
@@ -961,7 +976,8 @@ void register_all() {
   }
   using M = model_id;
   register_pair<pair_e4m3_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
-                                      M::exact_to_output, M::chunked_exact64, M::amx_tile_pairs,
+                                      M::exact_to_output, M::exact_to_output_scaled, M::chunked_exact64,
+                                      M::amx_tile_pairs,
                                       M::reduced_precision14_128,
                                       M::reduced_precision14_128_floor,
                                       M::reduced_precision14_128_block});
@@ -970,10 +986,11 @@ void register_all() {
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
                                       M::reduced_precision14_128, M::reduced_precision14_128_block});
   register_pair<pair_bf16_bf16_bf16>({M::sequential_fp32, M::exact, M::exact_to_output,
-                                      M::chunked_exact64, M::reduced_precision14_128});
+                                      M::exact_to_output_scaled, M::chunked_exact64,
+                                      M::reduced_precision14_128});
   register_pair<pair_f16_e5m2_f16>({M::sequential_fp32, M::exact, M::chunked_exact64});
   register_pair<pair_e5m2_e5m2_bf16>({M::sequential_fp32, M::exact, M::exact_to_output,
-                                      M::chunked_exact64});
+                                      M::exact_to_output_scaled, M::chunked_exact64});
   register_pair<pair_e4m3_e5m2_bf16>({M::sequential_fp32, M::exact});
   register_integer();
   register_eltwise();
