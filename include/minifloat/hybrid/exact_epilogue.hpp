@@ -5,7 +5,10 @@
 // round-to-odd, which the output conversion then rounds once more without
 // changing the result (53 >= p + 2 bits for every output type). One
 // element's whole post-processing (exact_output_value) serves the reference
-// loop and the fast kernels alike.
+// loop and the fast kernels alike; for the fast kernels' sums (float64
+// terms) it first tries the same steps in 128-bit integers (dyadic128),
+// which hold their usual sums and scales, and the reference loop always
+// takes big_dyadic, so that the kernel tests compare the two.
 #pragma once
 
 #include <cmath>
@@ -20,6 +23,16 @@
 #include "wide_sum.hpp"
 
 namespace mf::hybrid::detail {
+
+// sign * m * 2^e for an integer m < 2^53, RN as std::ldexp gives it: one
+// multiplication by 2^e where 2^e is a normal double (exact unless the
+// product overflows, which rounds to Inf as ldexp does), the library call
+// for the rare exponent past that range.
+inline double signed_times_power_of_two(std::uint64_t m, int e, bool negative) noexcept {
+  const double v = e < -1022 || e > 1023 ? std::ldexp(static_cast<double>(m), e)
+                                         : static_cast<double>(m) * power_of_two(e);
+  return negative ? -v : v;
+}
 
 // sign * integer * 2^lsb, the integer in 32-bit limbs (least significant
 // first). 64 limbs hold the largest case: a sum of products below 2^288
@@ -186,22 +199,12 @@ class big_dyadic {
     const int low = top - 52 > 0 ? top - 52 : 0;
     std::uint64_t m = bits_from(low) & ((std::uint64_t{2} << (top - low)) - 1u);
     if (sticky_below || any_below(low)) m |= 1u;
-    const double v = times_power_of_two(static_cast<double>(m), low + lsb_);
-    return negative_ ? -v : v;
+    return signed_times_power_of_two(m, low + lsb_, negative_);
   }
 
   bool negative() const noexcept { return negative_; }
 
  private:
-  // RN(m * 2^e) for an integer m < 2^53, as std::ldexp gives it: one
-  // multiplication by 2^e where 2^e is a normal double (exact unless the
-  // product overflows, which rounds to Inf as ldexp does), the library call
-  // for the rare exponent past that range.
-  static double times_power_of_two(double m, int e) noexcept {
-    if (e < -1022 || e > 1023) return std::ldexp(m, e);
-    return m * power_of_two(e);
-  }
-
   // Drops the zero limbs at both ends (the sum's fixed point is sized for
   // the widest sums of its type pair, most sums use a few of its limbs):
   // the same number, fewer limbs for every later step.
@@ -309,6 +312,156 @@ inline bool exact_post_processing(big_dyadic v, double s, float bias, bool has_b
 }
 
 
+#if defined(__SIZEOF_INT128__)
+// exact_post_processing where every value it forms fits a 128-bit integer:
+// the common case of the fast kernels, whose sums are one to four float64
+// terms (kernels/driver.hpp), in tens of instructions rather than
+// big_dyadic's limb loops. Each value is kept as sign * integer * 2^lsb
+// with the integer's trailing zeros dropped, so a term has at most 53 bits,
+// the scale product (a float32 times a float32) at most 48 and the output
+// scale at most 24. The same exact values as big_dyadic, read out by the
+// same rounding to odd (a quotient with at least 104 bits, its remainder
+// the sticky bit), so the same doubles. Returns false, having written
+// nothing, where a value would not fit (the terms, or the bias, too far
+// apart), where the sum or y2 is zero (big_dyadic's path gives zeros their
+// signs) and where exact_post_processing does not apply; the caller then
+// takes big_dyadic.
+class dyadic128 {
+ public:
+  __extension__ typedef unsigned __int128 integer;  // a GNU extension: -Wpedantic knows
+
+  // A finite double; zero gives zero.
+  static dyadic128 from_double(double x) noexcept {
+    dyadic128 r;
+    if (x == 0) return r;
+    const double_parts parts = parts_of(x);
+    r.magnitude_ = parts.significand;
+    r.lsb_ = parts.exponent;
+    r.negative_ = x < 0;
+    r.drop_trailing_zeros();
+    return r;
+  }
+
+  bool is_zero() const noexcept { return magnitude_ == 0; }
+  int bits() const noexcept { return bit_length(magnitude_); }
+
+  // *this += x exactly; false (nothing changed) where the sum might not fit
+  // 126 bits, aligned to the lower of the two units.
+  bool add(const dyadic128& x) noexcept {
+    if (x.is_zero()) return true;
+    if (is_zero()) {
+      *this = x;
+      return true;
+    }
+    const int lsb = lsb_ < x.lsb_ ? lsb_ : x.lsb_;
+    if (bits() + (lsb_ - lsb) > 125 || x.bits() + (x.lsb_ - lsb) > 125) return false;
+    const integer a = magnitude_ << (lsb_ - lsb), b = x.magnitude_ << (x.lsb_ - lsb);
+    if (negative_ == x.negative_) {
+      magnitude_ = a + b;
+    } else {
+      magnitude_ = a >= b ? a - b : b - a;
+      negative_ = a >= b ? negative_ : x.negative_;
+    }
+    lsb_ = lsb;
+    drop_trailing_zeros();
+    return true;
+  }
+
+  // *this *= x exactly; false (nothing changed) where the product might
+  // not fit 128 bits.
+  bool multiply(const dyadic128& x) noexcept {
+    if (bits() + x.bits() > 128) return false;
+    magnitude_ *= x.magnitude_;  // odd when both are: no trailing zeros to drop
+    lsb_ += x.lsb_;
+    negative_ = negative_ != x.negative_;
+    return true;
+  }
+
+  // Rounded to odd in 53 bits, as a double (big_dyadic::round_to_odd).
+  double round_to_odd(bool sticky_below = false) const noexcept {
+    const int top = bits() - 1;
+    const int low = top - 52 > 0 ? top - 52 : 0;
+    std::uint64_t m = static_cast<std::uint64_t>(magnitude_ >> low);
+    if (sticky_below || (magnitude_ & ((integer{1} << low) - 1u)) != 0) m |= 1u;
+    return signed_times_power_of_two(m, low + lsb_, negative_);
+  }
+
+  // *this / x rounded to odd, for a nonzero x of at most 24 bits (a float
+  // output scale): the integer shifted to 128 bits, so that the quotient
+  // has at least 104, and the remainder the sticky bit, as in
+  // big_dyadic::divide_round_to_odd.
+  double divide_round_to_odd(const dyadic128& x) const noexcept {
+    const int shift = 128 - bits();
+    const integer n = magnitude_ << shift;
+    dyadic128 q;
+    q.magnitude_ = n / x.magnitude_;
+    q.lsb_ = lsb_ - shift - x.lsb_;
+    q.negative_ = negative_ != x.negative_;
+    return q.round_to_odd(n % x.magnitude_ != 0);
+  }
+
+ private:
+  static int bit_length(integer v) noexcept {
+    const auto high = static_cast<std::uint64_t>(v >> 64), low = static_cast<std::uint64_t>(v);
+    if (high != 0) return 128 - mf::detail::count_leading_zeros(high);
+    return low != 0 ? 64 - mf::detail::count_leading_zeros(low) : 0;
+  }
+
+  void drop_trailing_zeros() noexcept {
+    if (magnitude_ == 0) return;
+    const auto low = static_cast<std::uint64_t>(magnitude_);
+    const int zeros =
+        low != 0 ? __builtin_ctzll(low) : 64 + __builtin_ctzll(static_cast<std::uint64_t>(magnitude_ >> 64));
+    magnitude_ >>= zeros;
+    lsb_ += zeros;
+  }
+
+  integer magnitude_ = 0;
+  int lsb_ = 0;
+  bool negative_ = false;
+};
+
+inline bool exact_post_processing_in_128_bits(const double* terms, std::size_t n, double s, float bias,
+                                              bool has_bias, float output_scale, output_scale_rule rule,
+                                              double* value, double* y2) noexcept {
+  if (!std::isfinite(s) || !std::isfinite(bias) || !std::isfinite(output_scale) || output_scale == 0.0f) {
+    return false;
+  }
+  dyadic128 v;
+  for (std::size_t t = 0; t < n; ++t) {
+    if (!std::isfinite(terms[t]) || !v.add(dyadic128::from_double(terms[t]))) return false;
+  }
+  if (v.is_zero() || s == 0 || !v.multiply(dyadic128::from_double(s))) return false;
+  if (has_bias && !v.add(dyadic128::from_double(bias))) return false;
+  if (v.is_zero()) return false;
+  const dyadic128 o = dyadic128::from_double(output_scale);
+  if (rule == output_scale_rule::divide) {
+    *value = v.divide_round_to_odd(o);
+  } else {
+    dyadic128 scaled = v;
+    if (!scaled.multiply(o)) return false;
+    *value = scaled.round_to_odd();
+  }
+  *y2 = v.round_to_odd();
+  return true;
+}
+#else
+inline bool exact_post_processing_in_128_bits(const double*, std::size_t, double, float, bool, float,
+                                              output_scale_rule, double*, double*) noexcept {
+  return false;  // no 128-bit integers: big_dyadic serves every element
+}
+#endif
+
+// The scale product s = sa * sb of element (i, j), exact in a double; 1
+// with the scales on the operands.
+inline double scale_product(const scale_options& s, bool scales_on_operands, std::size_t i,
+                            std::size_t j) noexcept {
+  if (scales_on_operands) return 1.0;
+  const float sa = s.a_rows ? s.a_rows[i] : s.a;
+  const float sb = s.b_columns ? s.b_columns[j] : s.b;
+  return static_cast<double>(sa) * sb;
+}
+
 // Element (i, j) of C under exact(true), from its exact sum (finite_sum:
 // no Inf or NaN among its terms) and acc, that sum rounded to float32 (the
 // model's accumulator): the value the output conversion rounds, and amax
@@ -320,14 +473,11 @@ inline bool exact_post_processing(big_dyadic v, double s, float bias, bool has_b
 inline double exact_output_value(const big_dyadic& sum, bool finite_sum, float acc,
                                  const scale_options& s, bool scales_on_operands, std::size_t i,
                                  std::size_t j, amax_tracker& amax) noexcept {
-  const float sa = s.a_rows ? s.a_rows[i] : s.a;
-  const float sb = s.b_columns ? s.b_columns[j] : s.b;
   double value = 0.0;
   double exact_y2 = 0.0;
-  if (finite_sum &&
-      exact_post_processing(sum, scales_on_operands ? 1.0 : static_cast<double>(sa) * sb,
-                            s.bias ? s.bias[j] : 0.0f, s.bias != nullptr, s.output, s.output_rule,
-                            &value, &exact_y2)) {
+  if (finite_sum && exact_post_processing(sum, scale_product(s, scales_on_operands, i, j),
+                                          s.bias ? s.bias[j] : 0.0f, s.bias != nullptr, s.output,
+                                          s.output_rule, &value, &exact_y2)) {
     amax.add(static_cast<float>(exact_y2));  // C comes from the exact y2
     return value;
   }
@@ -342,6 +492,27 @@ inline double exact_output_value(const wide_sum& sum, float acc, const scale_opt
   const bool finite = !sum.is_special();
   return exact_output_value(finite ? big_dyadic::from_sum(sum) : big_dyadic(), finite, acc, s,
                             scales_on_operands, i, j, amax);
+}
+
+// Element (i, j) from its exact sum as float64 terms, each exact (the fast
+// kernels': kernels/driver.hpp): the 128-bit path where it applies, else
+// big_dyadic's, with the scales on the result.
+inline double exact_output_value(const double* terms, std::size_t n, float acc, const scale_options& s,
+                                 std::size_t i, std::size_t j, amax_tracker& amax) noexcept {
+  double value = 0.0;
+  double exact_y2 = 0.0;
+  if (exact_post_processing_in_128_bits(terms, n, scale_product(s, false, i, j), s.bias ? s.bias[j] : 0.0f,
+                                        s.bias != nullptr, s.output, s.output_rule, &value, &exact_y2)) {
+    amax.add(static_cast<float>(exact_y2));
+    return value;
+  }
+  big_dyadic sum;
+  bool finite = true;
+  for (std::size_t t = 0; t < n; ++t) {
+    finite = finite && std::isfinite(terms[t]);
+    if (finite) sum.add(big_dyadic::from_double(terms[t]));
+  }
+  return exact_output_value(sum, finite, acc, s, false, i, j, amax);
 }
 
 }  // namespace mf::hybrid::detail

@@ -480,14 +480,7 @@ class block_worker {
     for (std::size_t j = 0; j < columns; ++j) {
       const std::size_t column = col_begin + j;
       const std::size_t n = exact_terms_of(i, j, terms);
-      hybrid::detail::big_dyadic sum;
-      bool finite = true;
-      for (std::size_t t = 0; t < n; ++t) {
-        finite = finite && std::isfinite(terms[t]);
-        if (finite) sum.add(hybrid::detail::big_dyadic::from_double(terms[t]));
-      }
-      const double value =
-          hybrid::detail::exact_output_value(sum, finite, acc[j], o.scales, false, row, column, amax_);
+      const double value = hybrid::detail::exact_output_value(terms, n, acc[j], o.scales, row, column, amax_);
       const std::uint32_t bits =
           hybrid::detail::encode_output(p_.c.type, value, o.output, o.output.offset + row * p_.n + column);
       p_.c.store(p_.c.base, row * p_.c.ld + column, bits);
