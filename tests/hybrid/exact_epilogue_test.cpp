@@ -70,6 +70,9 @@ float random_float(std::mt19937_64& rng) {
 // big_dyadic gives the same bits; both paths' answers are counted, so that
 // a generator that never reaches one of them fails.
 TEST(ExactEpilogue, IntegerPathEqualsBigDyadic) {
+#if !defined(__SIZEOF_INT128__)
+  GTEST_SKIP() << "no 128-bit integers: big_dyadic serves every element";
+#endif
   std::mt19937_64 rng(2611);
   long narrow_answers = 0, declined = 0, declined_at_zero = 0;
   for (int c = 0; c < 300000; ++c) {
@@ -118,9 +121,15 @@ TEST(ExactEpilogue, IntegerPathEqualsBigDyadic) {
   EXPECT_GT(declined_at_zero, 30000);  // 60,335
 }
 
-// Products that fill the 128 bits: 53-bit sums times 48-bit scale products times 24-bit
-// output scales (125 bits), divided by output scales of 24 bits.
+// The path at its widths: 53-bit sums times 48-bit scale products times
+// 24-bit output scales (125 bits); a 123-bit sum times a 5-bit scale
+// product (128 bits), divided with no room to shift, and declined where an
+// output scale would take it past 128 bits; sums at the 125-bit limit of
+// an addition and past it; a zero sum with a bias. Then quotients.
 TEST(ExactEpilogue, IntegerPathAtItsWidestAndOnRemainders) {
+#if !defined(__SIZEOF_INT128__)
+  GTEST_SKIP() << "no 128-bit integers: big_dyadic serves every element";
+#endif
   const double widest_term = 0x1.fffffffffffffp+40;  // 53 bits
   const double widest_scale = static_cast<double>(0x1.fffffep+0f) * 0x1.fffffep-3f;  // 48 bits
   for (const auto rule : {hy::output_scale_rule::multiply, hy::output_scale_rule::divide}) {
@@ -137,6 +146,27 @@ TEST(ExactEpilogue, IntegerPathAtItsWidestAndOnRemainders) {
       }
     }
   }
+  const auto same_as_big_dyadic = [](const inputs& in, bool applies) {
+    const outcome a = narrow(in), b = general(in);
+    ASSERT_EQ(a.applies, applies);
+    ASSERT_TRUE(b.applies);
+    if (!applies) return;
+    EXPECT_EQ(bits_of(a.value), bits_of(b.value)) << in.terms[0] << " " << in.s << " " << in.output;
+    EXPECT_EQ(bits_of(a.y2), bits_of(b.y2));
+  };
+  const double wide_sum_part = 0x1.fffffffffffffp+122;  // (2^53 - 1) 2^70; plus 1: 123 bits
+  const auto divide = hy::output_scale_rule::divide, multiply = hy::output_scale_rule::multiply;
+  same_as_big_dyadic({{wide_sum_part, 1.0}, 2, 31.0, 0.0f, false, 3.0f, divide}, true);     // 128 bits
+  same_as_big_dyadic({{wide_sum_part, -1.0}, 2, -31.0, 0.0f, false, -0.1f, divide}, true);  // 128 bits
+  same_as_big_dyadic({{wide_sum_part, 1.0}, 2, 31.0, 0.0f, false, 1.0f, multiply}, false);  // 129 bits
+  same_as_big_dyadic({{wide_sum_part, 1.0}, 2, 63.0, 0.0f, false, 3.0f, divide}, false);    // 129 bits
+  same_as_big_dyadic({{0x1p124, 1.0}, 2, 1.0, 0.0f, false, 3.0f, multiply}, true);          // 125 bits
+  same_as_big_dyadic({{0x1p125, 1.0}, 2, 1.0, 0.0f, false, 3.0f, multiply}, false);         // 126 bits
+  same_as_big_dyadic({{0x1p125}, 1, 1.0, 1.0f, true, 3.0f, multiply}, false);               // bias too
+  same_as_big_dyadic({{0x1p124}, 1, 1.0, 1.0f, true, 3.0f, divide}, true);
+  same_as_big_dyadic({{2.0, -2.0}, 2, 0.3, -1.5f, true, 3.0f, divide}, true);               // y2 = bias
+  same_as_big_dyadic({{2.0}, 1, 0.0, 1.5f, true, 3.0f, multiply}, true);
+  same_as_big_dyadic({{2.0, -2.0}, 2, 0.3, 0.0f, true, 3.0f, divide}, false);               // y2 = 0
   // 1 / 3 rounded to odd: 0x1.5555555555555p-2 is odd already; 2 / 3's
   // truncation 0x1.5555555555555p-1 too; 4 / 3 the same one binade up.
   for (const double term : {1.0, 2.0, 4.0}) {

@@ -323,9 +323,9 @@ inline bool exact_post_processing(big_dyadic v, double s, float bias, bool has_b
 // same rounding to odd (a quotient with at least 104 bits, its remainder
 // the sticky bit), so the same doubles. Returns false, having written
 // nothing, where a value would not fit (the terms, or the bias, too far
-// apart), where the sum or y2 is zero (big_dyadic's path gives zeros their
-// signs) and where exact_post_processing does not apply; the caller then
-// takes big_dyadic.
+// apart; a product past 128 bits), where y2 is zero (big_dyadic's path
+// gives zeros their signs) and where exact_post_processing does not apply;
+// the caller then takes big_dyadic.
 class dyadic128 {
  public:
   __extension__ typedef unsigned __int128 integer;  // a GNU extension: -Wpedantic knows
@@ -431,7 +431,9 @@ inline bool exact_post_processing_in_128_bits(const double* terms, std::size_t n
   for (std::size_t t = 0; t < n; ++t) {
     if (!std::isfinite(terms[t]) || !v.add(dyadic128::from_double(terms[t]))) return false;
   }
-  if (v.is_zero() || s == 0 || !v.multiply(dyadic128::from_double(s))) return false;
+  // A zero sum or scale product makes a zero product (of some sign), which
+  // the bias replaces; only a zero y2 needs big_dyadic's rules for its sign.
+  if (!v.multiply(dyadic128::from_double(s))) return false;
   if (has_bias && !v.add(dyadic128::from_double(bias))) return false;
   if (v.is_zero()) return false;
   const dyadic128 o = dyadic128::from_double(output_scale);

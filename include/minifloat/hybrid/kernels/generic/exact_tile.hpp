@@ -1,6 +1,7 @@
-// The exact models for E4M3 x E4M3 (HF8 x HF8), written once over a
-// target's float64 operations (Ops::value = double). No include guard: see
-// generic/fma_tile.hpp, which must be included first (multiply_steps).
+// The exact models on float64 chains (E4M3 x E4M3, and the chains of split
+// E5M2 operands below), written once over a target's float64 operations
+// (Ops::value = double). No include guard: see generic/fma_tile.hpp, which
+// must be included first (multiply_steps), as must <type_traits>.
 //
 // Why a float64 FMA chain is the exact sum. An E4M3FN value is a multiple of
 // 2^-9 (the smallest subnormal) of magnitude <= 448, with at most 4
