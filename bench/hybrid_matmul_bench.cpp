@@ -373,7 +373,8 @@ enum class model_id {
   amx_tile_pairs,
   reduced_precision14_128,
   reduced_precision14_128_floor,
-  reduced_precision14_128_block
+  reduced_precision14_128_block,
+  reduced_precision14_128_scaled_operands
 };
 
 const char* name(model_id m) {
@@ -388,6 +389,7 @@ const char* name(model_id m) {
     case model_id::reduced_precision14_128: return "reduced_precision14_128";
     case model_id::reduced_precision14_128_floor: return "reduced_precision14_128_floor";
     case model_id::reduced_precision14_128_block: return "reduced_precision14_128_block";
+    case model_id::reduced_precision14_128_scaled_operands: return "reduced_precision14_128_scaled_operands";
   }
   return "?";
 }
@@ -402,7 +404,8 @@ mf::hybrid::accumulation_model make_model(model_id m) {
     case model_id::exact_to_output_scaled: return models::exact(true);
     case model_id::chunked_exact64: return models::chunked_exact(64);
     case model_id::amx_tile_pairs: return models::amx_tile_pairs();
-    case model_id::reduced_precision14_128: return models::reduced_precision(14, 128);
+    case model_id::reduced_precision14_128:
+    case model_id::reduced_precision14_128_scaled_operands: return models::reduced_precision(14, 128);
     case model_id::reduced_precision14_128_floor:
       return models::reduced_precision(14, 128, mf::hybrid::reduced_variant::seq, 32,
                                        mf::hybrid::truncation::floor);
@@ -415,15 +418,17 @@ mf::hybrid::accumulation_model make_model(model_id m) {
 // The options of a row: its model, and for exact_to_output_scaled scales
 // that are not powers of two (per-tensor dequantization scales and an
 // output scale), which make exact(true)'s per-element post-processing
-// multiply, not only shift.
+// multiply, not only shift; for reduced_precision14_128_scaled_operands
+// such scales on the operands (placement::operands: float32 operands).
 mf::hybrid::matmul_options make_options(model_id m) {
   mf::hybrid::matmul_options o;
   o.model = make_model(m);
-  if (m == model_id::exact_to_output_scaled) {
+  if (m == model_id::exact_to_output_scaled || m == model_id::reduced_precision14_128_scaled_operands) {
     o.scales.a = 0.3f;
     o.scales.b = 1.7f;
     o.scales.output = 0.1f;
   }
+  if (m == model_id::reduced_precision14_128_scaled_operands) o.scales.where = mf::hybrid::placement::operands;
   return o;
 }
 
@@ -980,7 +985,8 @@ void register_all() {
                                       M::amx_tile_pairs,
                                       M::reduced_precision14_128,
                                       M::reduced_precision14_128_floor,
-                                      M::reduced_precision14_128_block});
+                                      M::reduced_precision14_128_block,
+                                      M::reduced_precision14_128_scaled_operands});
   // The BF16 rows of exact and reduced_precision run on the kernels only
   // where the data's range allows (kernels/fast_path.hpp); N(0, 1) data do.
   register_pair<pair_bf16_e4m3_bf16>({M::sequential_fp32, M::avx512_bf16_pairs, M::exact,
