@@ -183,6 +183,90 @@ TEST_P(HybridKernels, ScaleOptionsBiasAndAmax) {
   }
 }
 
+// reduced_precision (seq) with the scales on the operands: float32
+// operands a' = RN32(a * sa) and b' = RN32(b * sb), whose products need
+// not be exact in float32. Where the step is a directed FMA (AVX-512) the
+// kernel takes them within scaled_reduced_operands_fit's range
+// (generic/reduced_tile.hpp, 8.) and gives the reference's bits: both
+// truncations, bits 1, 14 and 24, per-row and per-column scales that are
+// not powers of two, a bias, both output rules, K across promote_every,
+// 1-3 threads. Elsewhere such requests take the reference. Then the
+// range's edges: the smallest quanta summing to -126 (taken) and -127,
+// sums at 2^103 and past it, and a scaled value that overflows to Inf
+// (the reference for those).
+TEST_P(HybridKernels, ReducedPrecisionWithScalesOnOperands) {
+  const bool directed = GetParam() == mf::target::isa::avx512;
+  const auto seq = hy::reduced_variant::seq;
+  const hy::accumulation_model models[] = {
+      hy::models::reduced_precision(14, 128), hy::models::reduced_precision(14, 128, seq, 32, hy::truncation::floor),
+      hy::models::reduced_precision(1, 7), hy::models::reduced_precision(24, 3, seq, 32, hy::truncation::floor)};
+  const kernel_test::type_triple pairs[] = {{T::hf8, T::hf8, T::bf16}, {T::bf8, T::hf8, T::f32},
+                                            {T::f16, T::bf8, T::f16}, {T::bf16, T::f16, T::f32}};
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<float> u(-8.0f, 8.0f);
+  int compared = 0;
+  for (const auto& types : pairs) {
+    for (const auto& model : models) {
+      const std::size_t m = 1 + rng() % 13, n = 1 + rng() % 40, k = 1 + rng() % 300;
+      auto p = random_problem(types, m, n, k, rng() % 3, rng, false);
+      if (types.a == T::bf16) kernel_test::fill_bf16_within(p.a, -20, 20, rng);
+      std::vector<float> a_rows(m), b_columns(n), bias(n);
+      for (auto& x : a_rows) x = u(rng);
+      for (auto& x : b_columns) x = u(rng);
+      for (auto& x : bias) x = u(rng) * 100.0f;
+      hy::matmul_options o = with(model);
+      o.scales.where = hy::placement::operands;
+      o.scales.a_rows = a_rows.data();
+      o.scales.b_columns = b_columns.data();
+      o.scales.bias = bias.data();
+      o.scales.output = 0.3f;
+      o.scales.output_rule = compared % 2 ? hy::output_scale_rule::divide : hy::output_scale_rule::multiply;
+      o.threads = 1 + compared % 3;
+      ++compared;
+      const bool fast = hy::kernels::has_fast_kernel(types.a, types.b, types.c, k, o);
+      EXPECT_EQ(fast, directed) << hy::name(types.a) << " x " << hy::name(types.b);
+      if (!fast) continue;
+      ASSERT_TRUE(hy::kernels::scaled_reduced_operands_fit(types.a, types.b, kernel_test::reader_a(p),
+                                                           kernel_test::reader_b(p), m, n, k, o.scales));
+      ASSERT_TRUE(matches_reference(p, o)) << hy::name(types.a) << " x " << hy::name(types.b);
+    }
+  }
+  if (!directed) return;
+  // Every value x (sign random in B) scaled: a' = x sa and b' = x sb
+  // exactly. With x = 2^-9, E4M3's smallest value, the bound from the
+  // type's range and the scales' extremes is exact and decides; with
+  // x = 1 it is loose, and the pass over the scaled values decides.
+  const auto uniform = [&](double x, std::size_t k, float sa, float sb) {
+    auto p = random_problem({T::hf8, T::hf8, T::f32}, 3, 5, k, 0, rng, false);
+    for (auto& code : p.a) code = hybrid_test::encode(T::hf8, x);
+    for (auto& code : p.b) code = hybrid_test::encode(T::hf8, rng() % 2 ? x : -x);
+    hy::matmul_options o = with(models[1]);
+    o.scales.where = hy::placement::operands;
+    o.scales.a = sa;
+    o.scales.b = sb;
+    const bool fits = hy::kernels::scaled_reduced_operands_fit(T::hf8, T::hf8, kernel_test::reader_a(p),
+                                                               kernel_test::reader_b(p), p.m, p.n, p.k, o.scales);
+    EXPECT_TRUE(matches_reference(p, o)) << x << " " << sa << " " << sb;
+    return fits;
+  };
+  const float low = 1.0f + 0x1p-23f;  // 24 significant bits: a quantum 23 below the exponent
+  EXPECT_TRUE(uniform(0x1p-9, 40, 0x1p-54f * low, 0x1p-8f * low));   // quanta -86 and -40: -126
+  EXPECT_FALSE(uniform(0x1p-9, 40, 0x1p-54f * low, 0x1p-9f * low));  // -127
+  EXPECT_TRUE(uniform(1.0, 40, 0x1p-63f * low, 0x1p-17f * low));     // -126
+  EXPECT_FALSE(uniform(1.0, 40, 0x1p-63f * low, 0x1p-18f * low));    // -127
+  EXPECT_TRUE(uniform(1.0, 4, 0x1p49f, 0x1p50f));  // exponents 49 and 50, K = 4: sums below 2^103
+  EXPECT_FALSE(uniform(1.0, 8, 0x1p49f, 0x1p50f));                   // K = 8: 2^104
+  EXPECT_FALSE(uniform(1.0, 4, 3e38f, 2.0f));  // a finite a' = 3e38: products past 2^104
+  auto p = random_problem({T::hf8, T::hf8, T::f32}, 3, 5, 9, 0, rng, false);
+  p.a[0] = hybrid_test::encode(T::hf8, 448.0);
+  hy::matmul_options o = with(models[1]);
+  o.scales.where = hy::placement::operands;
+  o.scales.a = 3e38f;  // a' = Inf: the reference
+  EXPECT_FALSE(hy::kernels::scaled_reduced_operands_fit(T::hf8, T::hf8, kernel_test::reader_a(p),
+                                                        kernel_test::reader_b(p), p.m, p.n, p.k, o.scales));
+  EXPECT_TRUE(matches_reference(p, o));
+}
+
 TEST_P(HybridKernels, ThreadCountsGiveTheSameBits) {
   std::mt19937_64 rng(15);
   for (const auto& model : kernel_test::fast_models()) {

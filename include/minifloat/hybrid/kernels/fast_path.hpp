@@ -25,11 +25,13 @@
 // - reduced_precision (seq, and block with blocks <= 64; bits <= 24, any
 //   promote_every, both truncations) for HF8, BF8 and FP16 operands, and
 //   BF16 within reduced_operands_fit's range, on every ISA;
-// these with the scales in the epilogue (sequential_fp32 also on the
-// operands).
-// Every other request (other models, placement::operands, stochastic
-// output, integer operands) returns false and runs on the reference; the
-// integer MatMul has its own fast path (integer_driver.hpp).
+// these with the scales in the epilogue; sequential_fp32 also with the
+// scales on the operands, and reduced_precision's seq variant where its
+// step is a directed FMA (AVX-512) and the scaled operands lie within
+// scaled_reduced_operands_fit's range.
+// Every other request (other models, placement::operands elsewhere,
+// stochastic output, integer operands) returns false and runs on the
+// reference; the integer MatMul has its own fast path (integer_driver.hpp).
 #pragma once
 
 #include <algorithm>
@@ -37,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "../../bulk/amax.hpp"
@@ -159,38 +162,70 @@ encode_function value_encoder() noexcept {
 // set `subnormal`; Inf and NaN set `non_finite`). An operand of zeros has
 // the quantum 2^0 and the largest exponent -1000.
 struct operand_range {
-  int smallest_quantum = 0;
+  int smallest_quantum = 0;  // 0 where there is no nonzero finite value
   int largest_exponent = -1000;
   bool subnormal = false;
   bool non_finite = false;
+  bool any_value = false;  // a nonzero finite value was added
+
+  // Takes in float32 values of a type with `mantissa_bits` stored bits: a
+  // nonzero value of exponent e is a multiple of 2^(e - mantissa_bits), so
+  // the smallest quantum is that of the smallest nonzero magnitude and the
+  // largest exponent that of the largest (one pass of min and max).
+  void add(const float* values, std::size_t count, int mantissa_bits) noexcept {
+    float largest = 0.0f, smallest = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < count; ++i) {
+      const float v = std::fabs(values[i]);
+      if (!(v <= std::numeric_limits<float>::max())) non_finite = true;  // Inf or NaN
+      else if (v != 0.0f) {
+        largest = std::max(largest, v);
+        smallest = std::min(smallest, v);
+      }
+    }
+    if (largest == 0.0f) return;  // no nonzero finite value
+    const int low_field = static_cast<int>(mf::detail::bit_cast<std::uint32_t>(smallest) >> 23);
+    const int high_field = static_cast<int>(mf::detail::bit_cast<std::uint32_t>(largest) >> 23);
+    subnormal = subnormal || low_field == 0;
+    const int quantum = (low_field == 0 ? -126 : low_field - 127) - mantissa_bits;  // a subnormal's: 2^-149
+    const int exponent = high_field == 0 ? -127 : high_field - 127;  // a subnormal is below 2^-126
+    smallest_quantum = any_value ? std::min(smallest_quantum, quantum) : quantum;
+    largest_exponent = std::max(largest_exponent, exponent);
+    any_value = true;
+  }
 };
 
 inline operand_range range_of(element_type t, const operand_reader& x, std::size_t rows,
                               std::size_t columns) {
   switch (t) {
-    case element_type::hf8: return {-9, 8};    // E4M3: 2^-6 * 2^-3; 448 < 2^9
-    case element_type::bf8: return {-16, 15};  // E5M2: 2^-14 * 2^-2; 57344 < 2^16
-    case element_type::f16: return {-24, 15};  // binary16: 2^-14 * 2^-10; 65504 < 2^16
+    // The types' own extremes, as if every value occurred (none of them a
+    // float32 subnormal; Inf and NaN not looked for):
+    case element_type::hf8: return {-9, 8, false, false, true};    // E4M3: 2^-6 * 2^-3; 448 < 2^9
+    case element_type::bf8: return {-16, 15, false, false, true};  // E5M2: 2^-14 * 2^-2; 57344 < 2^16
+    case element_type::f16: return {-24, 15, false, false, true};  // binary16: 2^-14 * 2^-10; 65504 < 2^16
     default: break;
   }
   operand_range r;
-  int smallest = 1000;
   std::vector<float> row(columns);
   for (std::size_t i = 0; i < rows; ++i) {
     x.decode(x.base, i * x.ld, columns, row.data());
-    for (float v : row) {
-      std::uint32_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      const int field = static_cast<int>((bits >> 23) & 0xFFu);
-      if (field == 0xFF) r.non_finite = true;
-      if (field == 0xFF || (bits & 0x7FFFFFFFu) == 0) continue;
-      r.subnormal = r.subnormal || field == 0;
-      const int exponent = field == 0 ? -127 : field - 127;  // a subnormal is below 2^-126
-      smallest = std::min(smallest, (field == 0 ? -126 : exponent) - 7);  // BF16: 7 mantissa bits
-      r.largest_exponent = std::max(r.largest_exponent, exponent);
-    }
+    r.add(row.data(), columns, 7);  // BF16: 7 mantissa bits
   }
-  r.smallest_quantum = smallest == 1000 ? 0 : smallest;
+  return r;
+}
+
+// The range of an operand's values as placement::operands packs them,
+// x' = RN32(x * scale) (float32: 23 mantissa bits); `scale_of(i, j)` is
+// the scale of row i, column j.
+template <class ScaleOf>
+operand_range scaled_range_of(const operand_reader& x, std::size_t rows, std::size_t columns,
+                              ScaleOf scale_of) {
+  operand_range r;
+  std::vector<float> row(columns);
+  for (std::size_t i = 0; i < rows; ++i) {
+    x.decode(x.base, i * x.ld, columns, row.data());
+    for (std::size_t j = 0; j < columns; ++j) row[j] *= scale_of(i, j);
+    r.add(row.data(), columns, 23);
+  }
   return r;
 }
 
@@ -225,17 +260,95 @@ inline bool amx_pairs_operands_fit(element_type ta, element_type tb, const opera
 // which a product or a positive part past float32's range would be Inf
 // in the kernels where the model keeps it finite (the block tile keeps its
 // part in float32). Inf and NaN act as the proofs say.
-inline bool reduced_operands_fit(element_type ta, element_type tb, const operand_reader& a,
-                                 const operand_reader& b, std::size_t m, std::size_t n, std::size_t k,
-                                 reduced_variant variant) {
-  if (ta != element_type::bf16 && tb != element_type::bf16) return true;
-  const operand_range ra = range_of(ta, a, m, k);
-  const operand_range rb = range_of(tb, b, k, n);
+inline bool reduced_ranges_fit(const operand_range& ra, const operand_range& rb, std::size_t k,
+                               reduced_variant variant) noexcept {
   int log2_k = 0;
   while ((std::size_t{1} << log2_k) < k) ++log2_k;
   const bool sums_below_2_103 = ra.largest_exponent + 1 + rb.largest_exponent + 1 + log2_k <= 103;
   const int quanta = ra.smallest_quantum + rb.smallest_quantum;
   return sums_below_2_103 && quanta >= (variant == reduced_variant::block ? -60 : -126);
+}
+
+inline bool reduced_operands_fit(element_type ta, element_type tb, const operand_reader& a,
+                                 const operand_reader& b, std::size_t m, std::size_t n, std::size_t k,
+                                 reduced_variant variant) {
+  if (ta != element_type::bf16 && tb != element_type::bf16) return true;
+  return reduced_ranges_fit(range_of(ta, a, m, k), range_of(tb, b, k, n), k, variant);
+}
+
+// The magnitudes of one operand's scales (a_rows or the one s.a; b_columns
+// or s.b): the smallest nonzero, the largest, and whether all are finite.
+struct scale_extremes {
+  float smallest = std::numeric_limits<float>::infinity();
+  float largest = 0.0f;
+  bool finite = true;
+};
+
+inline scale_extremes extremes_of(const float* per_line, std::size_t count, float one) noexcept {
+  scale_extremes e;
+  for (std::size_t i = 0; i < (per_line ? count : 1); ++i) {
+    const float v = std::fabs(per_line ? per_line[i] : one);
+    if (!(v <= std::numeric_limits<float>::max())) e.finite = false;
+    else if (v != 0.0f) {
+      e.smallest = std::min(e.smallest, v);
+      e.largest = std::max(e.largest, v);
+    }
+  }
+  return e;
+}
+
+// A range that holds every x' = RN32(x * scale) of an operand, found
+// without a pass over the data: every nonzero finite |x| lies within
+// [2^q, 2^(e + 1)) for the operand's range r (range_of: q its smallest
+// quantum, e its largest exponent), every nonzero scale's magnitude within
+// the extremes, and RN32 is monotonic, so every nonzero finite |x'| lies
+// within [RN32(2^q s_min), 2^(e + 1) s_max] (the upper end a float32, or
+// false where it would pass float32's range). A nonzero x' below 2^-126 is
+// a multiple of 2^-149; one at or above 2^f is a multiple of 2^(f - 23).
+inline bool scaled_range_bound(const operand_range& r, const scale_extremes& scales, operand_range& out) {
+  out = operand_range{};
+  if (!r.any_value || scales.largest == 0.0f) return true;  // every finite x' is 0
+  const double low = std::ldexp(static_cast<double>(scales.smallest), r.smallest_quantum);
+  const double high = std::ldexp(static_cast<double>(scales.largest), r.largest_exponent + 1);
+  if (!(high < 0x1p128)) return false;
+  int low_binade = 0, high_binade = 0;
+  std::frexp(low, &low_binade);  // low in [2^(low_binade - 1), 2^low_binade)
+  std::frexp(high, &high_binade);
+  out.smallest_quantum = std::max(low_binade - 1, -126) - 23;
+  out.largest_exponent = high_binade - 1;
+  out.any_value = true;
+  return true;
+}
+
+// reduced_precision (seq) on the float32 operands of placement::operands,
+// where its step is one directed FMA (generic/reduced_tile.hpp, 8.): the
+// range reduced_ranges_fit asks of BF16 operands, of the scaled values
+// (products of them need not be exact in float32: the FMA rounds the exact
+// part + a' * b' once). First from the types' (or a BF16 matrix's) range
+// and the scales' extremes, which leaves a finite x' finite and an Inf or
+// NaN to the kernel's guard (tile_args::operands_finite, read from the
+// unscaled operands); where that bound is too loose, from the scaled
+// values themselves, one pass, none of them Inf or NaN (a finite x whose
+// x' overflows would pass the guard unseen).
+inline bool scaled_reduced_operands_fit(element_type ta, element_type tb, const operand_reader& a,
+                                        const operand_reader& b, std::size_t m, std::size_t n, std::size_t k,
+                                        const scale_options& s) {
+  const scale_extremes sa = extremes_of(s.a_rows, m, s.a), sb = extremes_of(s.b_columns, n, s.b);
+  if (!sa.finite || !sb.finite) return false;
+  operand_range bound_a, bound_b;
+  if (scaled_range_bound(range_of(ta, a, m, k), sa, bound_a) &&
+      scaled_range_bound(range_of(tb, b, k, n), sb, bound_b) &&
+      reduced_ranges_fit(bound_a, bound_b, k, reduced_variant::seq)) {
+    return true;
+  }
+  const operand_range ra = scaled_range_of(a, m, k, [&](std::size_t i, std::size_t) {
+    return s.a_rows ? s.a_rows[i] : s.a;
+  });
+  if (ra.non_finite) return false;
+  const operand_range rb = scaled_range_of(b, k, n, [&](std::size_t, std::size_t j) {
+    return s.b_columns ? s.b_columns[j] : s.b;
+  });
+  return !rb.non_finite && reduced_ranges_fit(ra, rb, k, reduced_variant::seq);
 }
 
 // Whether every value of an operand is finite: a split operand's Inf
@@ -271,9 +384,9 @@ inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, s
   if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
   if (o.accumulator != nullptr) return false;  // the reference keeps each acc
   if (o.output.stochastic) return false;
-  // placement::operands scales the operands at packing: sequential_fp32 only
-  // (the other fast models' operand types would be float32).
-  if (o.scales.where == placement::operands && o.model.kind != model_kind::sequential_fp32) {
+  // placement::operands scales the operands at packing: float32 operands,
+  // which not every kernel takes (targets.hpp, takes_scaled_operands).
+  if (o.scales.where == placement::operands && !takes_scaled_operands(o.model, target::active_isa())) {
     return false;
   }
   return kernel_for(o.model, ta, tb, k, target::active_isa()).run != nullptr;
@@ -296,7 +409,8 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
     return false;
   }
   if (o.model.kind == model_kind::reduced_precision &&
-      !reduced_operands_fit(ta, tb, a, b, m, n, k, o.model.variant)) {
+      !(o.scales.where == placement::operands ? scaled_reduced_operands_fit(ta, tb, a, b, m, n, k, o.scales)
+                                                : reduced_operands_fit(ta, tb, a, b, m, n, k, o.model.variant))) {
     return false;
   }
   tile_kernel kernel = kernel_for(o.model, ta, tb, k, target::active_isa());

@@ -201,9 +201,15 @@ struct target_kernels {
   int pair_rows = 0;
   int pair_columns = 0;
   // reduced_precision (seq variant): reduced_rows x reduced_columns floats.
+  // reduced_directed: each step is one FMA rounded in the model's direction
+  // (AVX-512's static rounding), right for any float32 product, so the
+  // tile also takes the float32 operands of placement::operands
+  // (generic/reduced_tile.hpp, 8.); the other targets' steps need exact
+  // products.
   tile_function reduced = nullptr;
   int reduced_rows = 0;
   int reduced_columns = 0;
+  bool reduced_directed = false;
   // reduced_precision (block variant): block_rows x block_columns floats.
   tile_function reduced_block = nullptr;
   int block_rows = 0;
@@ -442,6 +448,19 @@ inline tile_kernel split_kernel_for(const accumulation_model& model, element_typ
   kernel.rows /= static_cast<int>(split_factor(split_a));
   kernel.columns /= static_cast<int>(split_factor(split_b));
   return kernel;
+}
+
+// Whether the kernels of `model` on a kernel set take placement::operands
+// (the scales applied to the operands as they are packed: float32 operands
+// a' = RN32(a * sa), b' = RN32(b * sb), as the reference forms them):
+// sequential_fp32 (any float32 operands), and reduced_precision's seq
+// variant where its step is a directed FMA (fast_path.hpp checks the
+// scaled operands' range). The other kernels' proofs need products of the
+// input types.
+inline bool takes_scaled_operands(const accumulation_model& model, target::isa isa) noexcept {
+  if (model.kind == model_kind::sequential_fp32) return true;
+  return model.kind == model_kind::reduced_precision && model.variant == reduced_variant::seq &&
+         detail::target_for(isa).reduced_directed;
 }
 
 // The micro-kernel of a model for operands ta x tb with K products on a

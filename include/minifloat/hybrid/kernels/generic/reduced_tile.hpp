@@ -10,7 +10,8 @@
 //
 // Why float32 lanes give the model's bits, for the operand types the
 // kernel takes (E4M3, E5M2, FP16 in any pair; micro_kernel_for in
-// targets.hpp checks them; bits <= 24):
+// targets.hpp checks them; bits <= 24; BF16 and float32 operands within
+// the ranges fast_path.hpp checks, 8.):
 // 1. Every product is exact in float32: at most 11 + 11 = 22 significant
 //    bits, below 2^32 (65504^2). Every nonzero product, partial sum and cut
 //    value is a multiple of 2^(qa + qb) >= 2^-48, the product of the two
@@ -64,6 +65,18 @@
 //    product (below 2^32) can take off. C stays far below 2^103 in
 //    magnitude on the positive side (sums of products), so
 //    RN32(C + part) is -Inf.
+// 8. Float32 operands (placement::operands: a' = RN32(a * sa),
+//    b' = RN32(b * sb); AVX-512 only): products of 24-bit values need not
+//    be exact in float32, but the directed FMA rounds the exact
+//    part + a' * b' once, so 2. holds as it is. The rest of 1. holds
+//    where fast_path.hpp's scaled_reduced_operands_fit does: the scaled
+//    values are finite, every nonzero one a multiple of 2^q with
+//    qa + qb >= -126 for the smallest quanta of A's and B's (so every
+//    nonzero product, part and cut value is a normal float32), and the
+//    largest exponents with K keep products below 2^104 and sums below
+//    2^103 (7.). The steps without a directed FMA (3.) need the product
+//    exact and do not take these operands (targets.hpp,
+//    takes_scaled_operands).
 // The promotion C = RN32(C + part) is one float32 addition, rounded once.
 //
 // Packed operands as fma_tile's (one float per k, packing::float32).
