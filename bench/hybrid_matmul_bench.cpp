@@ -815,7 +815,8 @@ void register_layers() {
   for (unsigned t : kThreads) {
     for (M m : {M::sequential_fp32, M::avx512_bf16_pairs, M::exact, M::exact_to_output,
                 M::exact_to_output_scaled, M::chunked_exact64, M::amx_tile_pairs, M::reduced_precision14_128,
-                M::reduced_precision14_128_floor, M::reduced_precision14_128_block}) {
+                M::reduced_precision14_128_floor, M::reduced_precision14_128_block,
+                M::reduced_precision14_128_scaled_operands}) {
       mf::hybrid::matmul_options o = make_options(m);
       if (!mf::hybrid::kernels::has_fast_kernel(mf::hybrid::element_type::hf8,
                                                 mf::hybrid::element_type::hf8,
