@@ -208,12 +208,21 @@ TEST_P(HybridKernels, ReducedPrecisionWithScalesOnOperands) {
   for (const auto& types : pairs) {
     for (const auto& model : models) {
       const std::size_t m = 1 + rng() % 13, n = 1 + rng() % 40, k = 1 + rng() % 300;
-      auto p = random_problem(types, m, n, k, rng() % 3, rng, false);
+      auto p = random_problem(types, m, n, k, rng() % 3, rng, compared % 4 == 3);  // Inf, NaN in a quarter
       if (types.a == T::bf16) kernel_test::fill_bf16_within(p.a, -20, 20, rng);
       std::vector<float> a_rows(m), b_columns(n), bias(n);
       for (auto& x : a_rows) x = u(rng);
       for (auto& x : b_columns) x = u(rng);
       for (auto& x : bias) x = u(rng) * 100.0f;
+      a_rows[0] = compared % 4 == 1 ? 0.0f : a_rows[0];  // a row of zeros (and NaN for Inf x 0)
+      if (types.a == T::f16 && compared % 4 == 0) {
+        // FP16 values within [2^-5, 2^5] and scales near 2^-40: the bound
+        // from FP16's smallest value (2^-24) is too loose, and the pass over
+        // the scaled values decides.
+        std::uniform_real_distribution<double> e(-5.0, 5.0);
+        for (auto& code : p.a) code = hybrid_test::encode(T::f16, std::exp2(e(rng)));
+        for (auto& x : a_rows) x *= 0x1p-40f;
+      }
       hy::matmul_options o = with(model);
       o.scales.where = hy::placement::operands;
       o.scales.a_rows = a_rows.data();
@@ -257,6 +266,25 @@ TEST_P(HybridKernels, ReducedPrecisionWithScalesOnOperands) {
   EXPECT_TRUE(uniform(1.0, 4, 0x1p49f, 0x1p50f));  // exponents 49 and 50, K = 4: sums below 2^103
   EXPECT_FALSE(uniform(1.0, 8, 0x1p49f, 0x1p50f));                   // K = 8: 2^104
   EXPECT_FALSE(uniform(1.0, 4, 3e38f, 2.0f));  // a finite a' = 3e38: products past 2^104
+  // Past the range, the case it guards against: FP16's 2^-24 and 1 scaled
+  // to a' = 2^-77 (1 + 2^-13) and b' = 2^-50 (1 + 2^-22), whose product
+  // 2^-127 (1 + 2^-13 + 2^-22 + 2^-35) cut to 14 bits is the float32
+  // subnormal 2^-127 + 2^-140 in the model; the kernel's cut of a
+  // subnormal would keep 13 bits (2^-127). Declined (quanta -100 and -73),
+  // so the reference's bits.
+  {
+    auto q = random_problem({T::f16, T::f16, T::f32}, 2, 3, 1, 0, rng, false);
+    for (auto& code : q.a) code = hybrid_test::encode(T::f16, 0x1p-24);
+    for (auto& code : q.b) code = hybrid_test::encode(T::f16, 1.0);
+    hy::matmul_options o = with(hy::models::reduced_precision(14, 128));
+    o.scales.where = hy::placement::operands;
+    o.scales.a = 0x1p-53f * (1.0f + 0x1p-13f);
+    o.scales.b = 0x1p-50f * (1.0f + 0x1p-22f);
+    EXPECT_FALSE(hy::kernels::scaled_reduced_operands_fit(T::f16, T::f16, kernel_test::reader_a(q),
+                                                          kernel_test::reader_b(q), q.m, q.n, q.k, o.scales));
+    EXPECT_TRUE(matches_reference(q, o));
+    EXPECT_EQ(kernel_test::run(q, o, nullptr)[0], kernel_test::bits_of(0x1p-127f + 0x1p-140f));
+  }
   auto p = random_problem({T::hf8, T::hf8, T::f32}, 3, 5, 9, 0, rng, false);
   p.a[0] = hybrid_test::encode(T::hf8, 448.0);
   hy::matmul_options o = with(models[1]);

@@ -303,18 +303,19 @@ inline scale_extremes extremes_of(const float* per_line, std::size_t count, floa
 // quantum, e its largest exponent), every nonzero scale's magnitude within
 // the extremes, and RN32 is monotonic, so every nonzero finite |x'| lies
 // within [RN32(2^q s_min), 2^(e + 1) s_max] (the upper end a float32, or
-// false where it would pass float32's range). A nonzero x' below 2^-126 is
-// a multiple of 2^-149; one at or above 2^f is a multiple of 2^(f - 23).
+// false where it would pass float32's range, or where the lower end is
+// below 2^-126: a subnormal x' is left to the pass over the values). A
+// nonzero x' at or above 2^f is a multiple of 2^(f - 23).
 inline bool scaled_range_bound(const operand_range& r, const scale_extremes& scales, operand_range& out) {
   out = operand_range{};
   if (!r.any_value || scales.largest == 0.0f) return true;  // every finite x' is 0
   const double low = std::ldexp(static_cast<double>(scales.smallest), r.smallest_quantum);
   const double high = std::ldexp(static_cast<double>(scales.largest), r.largest_exponent + 1);
-  if (!(high < 0x1p128)) return false;
+  if (!(high < 0x1p128) || !(low >= 0x1p-126)) return false;  // may overflow, or be subnormal
   int low_binade = 0, high_binade = 0;
   std::frexp(low, &low_binade);  // low in [2^(low_binade - 1), 2^low_binade)
   std::frexp(high, &high_binade);
-  out.smallest_quantum = std::max(low_binade - 1, -126) - 23;
+  out.smallest_quantum = low_binade - 1 - 23;
   out.largest_exponent = high_binade - 1;
   out.any_value = true;
   return true;
@@ -324,12 +325,14 @@ inline bool scaled_range_bound(const operand_range& r, const scale_extremes& sca
 // where its step is one directed FMA (generic/reduced_tile.hpp, 8.): the
 // range reduced_ranges_fit asks of BF16 operands, of the scaled values
 // (products of them need not be exact in float32: the FMA rounds the exact
-// part + a' * b' once). First from the types' (or a BF16 matrix's) range
-// and the scales' extremes, which leaves a finite x' finite and an Inf or
-// NaN to the kernel's guard (tile_args::operands_finite, read from the
-// unscaled operands); where that bound is too loose, from the scaled
-// values themselves, one pass, none of them Inf or NaN (a finite x whose
-// x' overflows would pass the guard unseen).
+// part + a' * b' once), and no scaled value a float32 subnormal (which
+// DAZ, if the caller set it, would read as 0). First from the types' (or
+// a BF16 matrix's) range and the scales' extremes, which leaves a finite
+// x' finite and an Inf or NaN to the kernel's guard
+// (tile_args::operands_finite, read from the unscaled operands); where
+// that bound is too loose, from the scaled values themselves, one pass,
+// none of them Inf or NaN (a finite x whose x' overflows would pass the
+// guard unseen).
 inline bool scaled_reduced_operands_fit(element_type ta, element_type tb, const operand_reader& a,
                                         const operand_reader& b, std::size_t m, std::size_t n, std::size_t k,
                                         const scale_options& s) {
@@ -344,11 +347,11 @@ inline bool scaled_reduced_operands_fit(element_type ta, element_type tb, const 
   const operand_range ra = scaled_range_of(a, m, k, [&](std::size_t i, std::size_t) {
     return s.a_rows ? s.a_rows[i] : s.a;
   });
-  if (ra.non_finite) return false;
+  if (ra.non_finite || ra.subnormal) return false;
   const operand_range rb = scaled_range_of(b, k, n, [&](std::size_t, std::size_t j) {
     return s.b_columns ? s.b_columns[j] : s.b;
   });
-  return !rb.non_finite && reduced_ranges_fit(ra, rb, k, reduced_variant::seq);
+  return !rb.non_finite && !rb.subnormal && reduced_ranges_fit(ra, rb, k, reduced_variant::seq);
 }
 
 // Whether every value of an operand is finite: a split operand's Inf
@@ -379,17 +382,20 @@ inline bool limb_scale_fits(element_type t, const operand_reader& x, std::size_t
 
 // Whether a fast kernel computes this request on the active ISA (the
 // checks aside; amx_tile_pairs also needs amx_pairs_operands_fit).
-inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
-                            const matmul_options& o) noexcept {
+inline bool has_fast_kernel_on(element_type ta, element_type tb, element_type tc, std::size_t k,
+                               const matmul_options& o, target::isa isa) noexcept {
   if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
   if (o.accumulator != nullptr) return false;  // the reference keeps each acc
   if (o.output.stochastic) return false;
   // placement::operands scales the operands at packing: float32 operands,
   // which not every kernel takes (targets.hpp, takes_scaled_operands).
-  if (o.scales.where == placement::operands && !takes_scaled_operands(o.model, target::active_isa())) {
-    return false;
-  }
-  return kernel_for(o.model, ta, tb, k, target::active_isa()).run != nullptr;
+  if (o.scales.where == placement::operands && !takes_scaled_operands(o.model, isa)) return false;
+  return kernel_for(o.model, ta, tb, k, isa).run != nullptr;
+}
+
+inline bool has_fast_kernel(element_type ta, element_type tb, element_type tc, std::size_t k,
+                            const matmul_options& o) noexcept {
+  return has_fast_kernel_on(ta, tb, tc, k, o, target::active_isa());
 }
 
 // Runs the request on the fast kernels of the active ISA and returns true,
@@ -399,7 +405,11 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
                             const operand_reader& a, const operand_reader& b,
                             const result_writer& c, std::size_t m, std::size_t n, std::size_t k,
                             const matmul_options& o) {
-  if (!has_fast_kernel(ta, tb, tc, k, o) || a.decode == nullptr || b.decode == nullptr ||
+  // The ISA read once: whether a kernel takes a request may depend on it
+  // (takes_scaled_operands), and a set_isa on another thread must not
+  // change it between the check and the kernel.
+  const target::isa isa = target::active_isa();
+  if (!has_fast_kernel_on(ta, tb, tc, k, o, isa) || a.decode == nullptr || b.decode == nullptr ||
       c.encode == nullptr || (o.model.exact_to_output && c.store == nullptr)) {
     return false;
   }
@@ -413,7 +423,7 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
                                                 : reduced_operands_fit(ta, tb, a, b, m, n, k, o.model.variant))) {
     return false;
   }
-  tile_kernel kernel = kernel_for(o.model, ta, tb, k, target::active_isa());
+  tile_kernel kernel = kernel_for(o.model, ta, tb, k, isa);
   if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
     return false;
   }
