@@ -895,8 +895,8 @@ TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
 // combination, bit for bit against the reference: 10^4 shapes per model at
 // full level, 16 at ci level. Half the shapes draw a quarter of their
 // elements from the edge sets; a quarter have per-row/column scales, a bias
-// and a divided output scale (sequential_fp32: half of those on the
-// operands). The shapes are drawn for the models of the best ISA, the same
+// and a divided output scale (half of those on the operands, for the
+// kernels that take them there: takes_scaled_operands). The shapes are drawn for the models of the best ISA, the same
 // sequence on every ISA, and compared where the ISA has the model's kernel.
 TEST_P(HybridKernels, RandomShapesPerModel) {
   const int shapes_per_model = mft::full_level() ? 10000 : 16;
@@ -923,7 +923,7 @@ TEST_P(HybridKernels, RandomShapesPerModel) {
         o.scales.bias = bias.data();
         o.scales.output = 0.3f;
         o.scales.output_rule = hy::output_scale_rule::divide;
-        if (model.model.kind == hy::model_kind::sequential_fp32 && rng() % 2 == 0) {
+        if (rng() % 2 == 0 && hy::kernels::takes_scaled_operands(model.model, GetParam())) {
           o.scales.where = hy::placement::operands;
         }
       }
