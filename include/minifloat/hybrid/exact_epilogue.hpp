@@ -268,21 +268,25 @@ class big_dyadic {
   bool negative_ = false;
 };
 
+// Whether the exact post-processing applies to these scales and bias: each
+// finite, the output scale nonzero. Otherwise the float32 path gives the
+// value (the same Inf or NaN).
+inline bool exact_scales_apply(double s, float bias, float output_scale) noexcept {
+  return std::isfinite(s) && std::isfinite(bias) && std::isfinite(output_scale) && output_scale != 0.0f;
+}
+
 // The `exact` model's "directly to the output type": (S * s + bias) times or
 // divided by the output scale, from the exact sum S and the exact scale
 // product s, as a round-to-odd double. A zero or non-finite scale or bias
-// returns false (nothing written): the float32 path gives the value (the
-// same Inf or NaN), as it does for a sum with Inf or NaN (the callers).
+// returns false (nothing written; exact_scales_apply): the float32 path
+// gives the value, as it does for a sum with Inf or NaN (the callers).
 // Otherwise *y2 is the exact y2 = S * s + bias as a round-to-odd double,
 // which amax takes rounded to float32: the correctly rounded |y2|, as the
 // float32 path's amax is of its own y2.
 inline bool exact_post_processing(big_dyadic v, double s, float bias, bool has_bias,
                                   float output_scale, output_scale_rule rule, double* value,
                                   double* y2) {
-  if (!std::isfinite(s) || !std::isfinite(bias) || !std::isfinite(output_scale) ||
-      output_scale == 0.0f) {
-    return false;
-  }
+  if (!exact_scales_apply(s, bias, output_scale)) return false;
   const bool sum_is_negative = !v.is_zero() && v.negative();  // an exact zero sum is acc's +0
   v.multiply(s);
   const bool product_is_zero = v.is_zero();
@@ -424,9 +428,7 @@ class dyadic128 {
 inline bool exact_post_processing_in_128_bits(const double* terms, std::size_t n, double s, float bias,
                                               bool has_bias, float output_scale, output_scale_rule rule,
                                               double* value, double* y2) noexcept {
-  if (!std::isfinite(s) || !std::isfinite(bias) || !std::isfinite(output_scale) || output_scale == 0.0f) {
-    return false;
-  }
+  if (!exact_scales_apply(s, bias, output_scale)) return false;
   dyadic128 v;
   for (std::size_t t = 0; t < n; ++t) {
     if (!std::isfinite(terms[t]) || !v.add(dyadic128::from_double(terms[t]))) return false;

@@ -63,9 +63,8 @@
 //    -2^128, and it stays there: a cut rounds its magnitude up to a number
 //    of `bits` bits, the nearest below 2^128 being 2^104 away, more than a
 //    product (below 2^32; below 2^104 for the BF16 and float32 operands of
-//    8.) can take off. C stays far below 2^103 in
-//    magnitude on the positive side (sums of products), so
-//    RN32(C + part) is -Inf.
+//    8.) can take off. C stays far below 2^103 in magnitude on the
+//    positive side (sums of products), so RN32(C + part) is -Inf.
 // 8. Float32 operands (placement::operands: a' = RN32(a * sa),
 //    b' = RN32(b * sb); AVX-512 only): products of 24-bit values need not
 //    be exact in float32, but the directed FMA rounds the exact
@@ -76,9 +75,9 @@
 //    of A's and B's (so every nonzero product, part and cut value is a
 //    normal float32: a truncation of a multiple of 2^(qa + qb) is one), a
 //    finite value stays finite when scaled, and the largest exponents with
-//    K keep products below 2^104 and sums below 2^103 (7.). The steps without a directed FMA (3.) need the product
-//    exact and do not take these operands (targets.hpp,
-//    takes_scaled_operands).
+//    K keep products below 2^104 and sums below 2^103 (7.). The steps
+//    without a directed FMA (3.) need the product exact and do not take
+//    these operands (targets.hpp, takes_scaled_operands).
 // The promotion C = RN32(C + part) is one float32 addition, rounded once.
 //
 // Packed operands as fma_tile's (one float per k, packing::float32).
