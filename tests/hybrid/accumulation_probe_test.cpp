@@ -49,15 +49,17 @@ TEST(AccumulationProbe, NarrowDataLiesInAQuarterToFour) {
 }
 
 TEST(AccumulationProbe, SampleMeetsEveryPlaceInAStride) {
-  std::set<std::size_t> positions, offsets;
+  std::set<std::size_t> positions, in_32, in_128;
   for (std::size_t i = 0; i < 128; ++i) {
     const std::size_t p = probe::sample_position(i, 128, 4096);
     ASSERT_LT(p, 4096u);
     positions.insert(p);
-    offsets.insert(p % 32);
+    in_32.insert(p % 32);
+    in_128.insert(p % 128);
   }
   EXPECT_EQ(positions.size(), 128u);
-  EXPECT_EQ(offsets.size(), 32u);
+  EXPECT_EQ(in_32.size(), 32u);
+  EXPECT_EQ(in_128.size(), 128u);
   for (std::size_t i = 0; i < 16; ++i) EXPECT_EQ(probe::sample_position(i, 16, 16), i);
 }
 
@@ -134,6 +136,14 @@ TEST(AccumulationProbe, MalformedRecordsAreRejected) {
       "case fast_accumulation=0 data=medium seed=1 m=16 n=16 k=16 rows=1 columns=1 algorithm=a\n"
       "3f800000\n");
   EXPECT_THROW(probe::read_record(bad_data, device), std::runtime_error);
+  // One value short: the next case line is not read as values.
+  std::istringstream next_case(
+      "minifloat accumulation probe record 1\ndevice x\n"
+      "case fast_accumulation=0 data=wide seed=1 m=16 n=16 k=16 rows=1 columns=2 algorithm=a\n"
+      "3f800000\n"
+      "case fast_accumulation=0 data=wide seed=1 m=16 n=16 k=16 rows=1 columns=1 algorithm=a\n"
+      "3f800000\n");
+  EXPECT_THROW(probe::read_record(next_case, device), std::runtime_error);
 }
 
 TEST(AccumulationProbe, CandidatesHaveOneNameEach) {

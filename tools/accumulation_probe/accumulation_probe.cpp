@@ -119,7 +119,7 @@ std::uint64_t b_seed(std::uint64_t seed) { return seed ^ 0x5851F42D4C957F2Du; }
 
 std::size_t sample_position(std::size_t index, std::size_t count, std::size_t extent) {
   const std::size_t stride = std::max<std::size_t>(extent / std::max<std::size_t>(count, 1), 1);
-  return index * stride + (index * 7) % stride;
+  return index * stride + (index / 4) % stride;
 }
 
 void record_sample(probe_case& c, const float* d_column_major) {
@@ -180,9 +180,13 @@ std::vector<probe_case> read_record(std::istream& in, std::string& device) {
     c.algorithm = line.substr(algorithm + 11);
     c.d_bits.resize(c.sample_rows * c.sample_columns);
     for (std::uint32_t& b : c.d_bits) {
-      if (!(in >> std::hex >> b)) throw std::runtime_error("record: a case's values end early");
+      std::string word;
+      if (!(in >> word)) throw std::runtime_error("record: a case's values end early");
+      if (word.size() != 8 || word.find_first_not_of("0123456789abcdef") != std::string::npos) {
+        throw std::runtime_error("record: not a value: " + word);
+      }
+      b = static_cast<std::uint32_t>(std::stoul(word, nullptr, 16));
     }
-    in >> std::dec;
     cases.push_back(std::move(c));
   }
   return cases;

@@ -55,8 +55,10 @@ struct probe_case {
 std::uint64_t b_seed(std::uint64_t seed);
 
 // The index of the sample's `index`-th row (or column) of `count` in an
-// extent of `extent`: spread over the extent, and at a different offset
-// within each stride, so that the sample meets every position of a tile.
+// extent of `extent`: one per stride of extent / count, at the offset
+// (index / 4) within it. With 128 of 4096 (stride 32) the sample meets
+// every residue modulo 32, 64 and 128 once, so every place in a tile of
+// up to 128.
 std::size_t sample_position(std::size_t index, std::size_t count, std::size_t extent);
 
 // The sample of a column-major m x n output (cuBLASLt's D, leading

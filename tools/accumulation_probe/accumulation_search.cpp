@@ -15,22 +15,33 @@
 
 namespace probe = mf_accumulation_probe;
 
+namespace {
+
+// A whole positive number, or 0 where `text` is not one.
+unsigned long count_from(const char* text) {
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(text, &end, 10);
+  return end != text && *end == '\0' ? v : 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  if (argc < 2) {
+  const auto usage = [&]() {
     std::fprintf(stderr, "usage: %s RECORD [--shown N] [--threads T]\n", argv[0]);
     return 2;
-  }
+  };
+  if (argc < 2 || argc % 2 != 0) return usage();
   std::size_t shown = 8;
   unsigned threads = std::thread::hardware_concurrency();
-  for (int i = 2; i + 1 < argc; i += 2) {
+  for (int i = 2; i < argc; i += 2) {
     const std::string option = argv[i];
+    const unsigned long value = count_from(argv[i + 1]);
+    if (value == 0 || (option != "--shown" && option != "--threads")) return usage();
     if (option == "--shown") {
-      shown = std::strtoul(argv[i + 1], nullptr, 10);
-    } else if (option == "--threads") {
-      threads = static_cast<unsigned>(std::strtoul(argv[i + 1], nullptr, 10));
+      shown = value;
     } else {
-      std::fprintf(stderr, "unknown option %s\n", argv[i]);
-      return 2;
+      threads = static_cast<unsigned>(value);
     }
   }
   try {

@@ -9,16 +9,20 @@
 // cuBLASLt's heuristics whose K is not split across thread blocks (split-K
 // would add the partial sums in another order); it runs twice, to see that
 // the bits repeat, and the next heuristics' algorithms run too, to see
-// whether they agree. A sample of D goes into the record file; then every
+// whether they agree (a kernel that divides K among thread blocks
+// internally, as a stream-K schedule does, may still report a split of 1:
+// algorithms that disagree are the sign, and the record may then mix
+// summation orders). A sample of D goes into the record file; then every
 // candidate model is scored on the sample (the search, which
 // minifloat_accumulation_search repeats on a record without a GPU).
 //
 //   minifloat_cublaslt_accumulation [--record FILE] [--size MN] [--sample S]
 //                                   [--k K1,K2,...] [--shown N] [--no-search]
 //
-// Exit status 0: the record is written (the search reports, it does not
-// judge); 1: a CUDA or cuBLASLt error; 2: bad arguments; 77 (skipped): no
-// GPU of compute capability 8.9 or later (FP8 GEMM needs Ada or Hopper).
+// Exit status 0: every case ran and is recorded (the search reports, it
+// does not judge); 1: a CUDA or cuBLASLt error (the cases that ran are
+// still recorded and searched); 2: bad arguments; 77 (skipped): no GPU of
+// compute capability 8.9 or later (FP8 GEMM needs Ada or Hopper).
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
@@ -230,6 +234,10 @@ void run_case(cublasLtHandle_t handle, probe::probe_case& c) {
           "cublasLtMatmul");
     check(cudaMemcpy(d.data(), d_device.data, d.size() * sizeof(float), cudaMemcpyDeviceToHost),
           "copy D");
+    // D was filled with NaN; finite E4M3 operands give no NaN (|sum| < 2^30).
+    for (const float x : d) {
+      if (x != x) throw std::runtime_error("cublasLtMatmul left NaN in D: D was not written");
+    }
   };
   const auto differing = [&]() {
     std::size_t count = 0;
@@ -282,7 +290,10 @@ int main(int argc, char** argv) {
 
     cublasLtHandle_t handle = nullptr;
     check(cublasLtCreate(&handle), "cublasLtCreate");
+    // A case that fails is reported and left out; the record is rewritten
+    // after every case, so what ran is kept whatever happens later.
     std::vector<probe::probe_case> cases;
+    std::size_t failed = 0;
     for (const bool fast : {false, true}) {
       for (const probe::operand_data data : {probe::operand_data::wide, probe::operand_data::narrow}) {
         for (const std::size_t k : o.ks) {
@@ -293,25 +304,31 @@ int main(int argc, char** argv) {
           c.m = c.n = o.size;
           c.k = k;
           c.sample_rows = c.sample_columns = o.sample;
-          run_case(handle, c);
-          std::cout << "ran: fast accumulation " << (fast ? "on" : "off") << ", " << probe::name(data)
-                    << ", K = " << k << ": " << c.algorithm << '\n'
-                    << std::flush;
+          std::cout << "fast accumulation " << (fast ? "on" : "off") << ", " << probe::name(data)
+                    << ", K = " << k << ": ";
+          try {
+            run_case(handle, c);
+          } catch (const std::exception& e) {
+            std::cout << "failed: " << e.what() << '\n' << std::flush;
+            ++failed;
+            continue;
+          }
+          std::cout << c.algorithm << '\n' << std::flush;
           cases.push_back(std::move(c));
+          std::ofstream record(o.record);
+          probe::write_record(record, device.str(), cases);
+          if (!record) throw std::runtime_error("cannot write " + o.record);
         }
       }
     }
     cublasLtDestroy(handle);
-    {
-      std::ofstream record(o.record);
-      probe::write_record(record, device.str(), cases);
-      if (!record) throw std::runtime_error("cannot write " + o.record);
-    }
-    std::cout << "record: " << o.record << '\n' << std::flush;
-    if (o.search) {
+    std::cout << "record: " << o.record << " (" << cases.size() << " cases, " << failed << " failed)\n"
+              << std::flush;
+    if (o.search && !cases.empty()) {
       probe::report(std::cout, cases, probe::candidate_models(), std::thread::hardware_concurrency(),
                     o.shown);
     }
+    if (failed != 0) return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
