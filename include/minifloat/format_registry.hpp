@@ -74,7 +74,10 @@ struct format_name {
 // printed in lower case), MLIR's builtin float types (f8E4M3FN, ...), the
 // vendor's "Hybrid FP8" tables (HF8 = E4M3FN, BF8 = E5M2, FP16, BF16, FP32,
 // I8, U8), IEEE 754-2019's interchange names (binary16, binary32,
-// binary64) and OCP MX v1.0's scale name (E8M0). Names are compared
+// binary64) and OCP MX v1.0's names of its scale (E8M0) and of its FP4
+// and FP6 elements (E2M1, E2M3, E3M2). OCP's FP8 "E4M3" is e4m3fn, but
+// "e4m3" names ml_dtypes' float8_e4m3 (with Inf, max 240), so OCP's FP8
+// names are not aliases here. Names are compared
 // ignoring ASCII case, so "FP16" also covers "fp16"; no two rows may be
 // equal that way (checked below).
 inline constexpr format_name format_names[] = {
@@ -104,14 +107,17 @@ inline constexpr format_name format_names[] = {
     {format_id::e2m1fn, "float4_e2m1fn", naming::alias},
     {format_id::e2m1fn, "float4e2m1", naming::onnx},
     {format_id::e2m1fn, "f4E2M1FN", naming::alias},
+    {format_id::e2m1fn, "E2M1", naming::alias},
 
     {format_id::e2m3fn, "e2m3fn", naming::canonical},
     {format_id::e2m3fn, "float6_e2m3fn", naming::alias},
     {format_id::e2m3fn, "f6E2M3FN", naming::alias},
+    {format_id::e2m3fn, "E2M3", naming::alias},
 
     {format_id::e3m2fn, "e3m2fn", naming::canonical},
     {format_id::e3m2fn, "float6_e3m2fn", naming::alias},
     {format_id::e3m2fn, "f6E3M2FN", naming::alias},
+    {format_id::e3m2fn, "E3M2", naming::alias},
 
     {format_id::e8m0fnu, "e8m0fnu", naming::canonical},
     {format_id::e8m0fnu, "float8_e8m0fnu", naming::alias},

@@ -81,7 +81,7 @@ def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match="fmt: e4m3fn has 8-bit codes"):
         mf.pack(np.zeros(4, np.uint8), "e4m3fn")
     with pytest.raises(ValueError, match="fmt: unknown format"):
-        mf.encode_packed(np.zeros(4, np.float32), "e2m1")
+        mf.encode_packed(np.zeros(4, np.float32), "e2m2")
     with pytest.raises(ValueError, match="packed: 2 bytes; 5 codes of 6 bits take 4"):
         mf.decode_packed(np.zeros(2, np.uint8), "e2m3fn", 5)
     with pytest.raises(TypeError, match="packed: dtype int8"):
