@@ -474,15 +474,16 @@ def decode(codes: Any, fmt: Any = None, *, scale: float = 1.0,
     codes: an ml_dtypes/float16 array (the dtype names the format; ``fmt``
       may be omitted) or uint8 / uint16 codes with ``fmt``. Bits above the
       format's width are ignored, as in the C++ from_bits.
-    dtype: float32 (default; exact, times ``scale`` rounded once), float16
-      or bfloat16 (mf::bulk::decode_to_binary16 / decode_to_bfloat16: nearest
-      even, exact for every format of at most 8 bits except e8m0fnu into
-      float16; no scale).
+    dtype: float32 (default; exact, times ``scale`` rounded once), float64
+      (exact, times ``scale`` rounded once in float64), float16 or bfloat16
+      (mf::bulk::decode_to_binary16 / decode_to_bfloat16: nearest even, exact
+      for every format of at most 8 bits except e8m0fnu into float16; no
+      scale).
     """
     a = _as_array(codes, "codes")
     source, _ = _codes_source(a, fmt, "fmt", "codes")
     s = _scale(scale)
-    allowed = [np.dtype(np.float32), np.dtype(np.float16)]
+    allowed = [np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16)]
     if _TYPED[_ID_BY_NAME["bfloat16"]] is not None:
         allowed.append(_TYPED[_ID_BY_NAME["bfloat16"]])
     y = _output(out, dtype, allowed, np.dtype(np.float32), a.shape, a)
@@ -490,10 +491,17 @@ def decode(codes: Any, fmt: Any = None, *, scale: float = 1.0,
     if y.dtype == np.float32:
         _core.decode(flat_in, source, y, s)
         return y
+    if y.dtype == np.float64:
+        # Every value of these formats is a float32 (the bulk decode's exact
+        # result); the scale then multiplies in float64, one rounding.
+        exact = np.empty(a.shape, np.float32)
+        _core.decode(flat_in, source, exact, 1.0)
+        np.multiply(exact, s, out=y, dtype=np.float64)
+        return y
     if s != 1.0:
-        raise ValueError(f"scale: {scale!r} is applied only with dtype=float32 (the C++ "
-                         f"decode_to_binary16 / decode_to_bfloat16 take no scale); decode to "
-                         f"float32 with the scale, then round")
+        raise ValueError(f"scale: {scale!r} is applied only with dtype=float32 or float64 "
+                         f"(the C++ decode_to_binary16 / decode_to_bfloat16 take no scale); "
+                         f"decode to float32 with the scale, then round")
     target = _ID_BY_NAME["binary16"] if y.dtype == np.float16 else _ID_BY_NAME["bfloat16"]
     _core.encode(flat_in, source, _flat(y, np.uint16), target, 0, False, False, 0, 0,
                  _STOCHASTIC_DEFAULT_BITS, 1.0, False)
@@ -530,11 +538,21 @@ _ELEMENT_NAMES = {"i8": "I8", "int8": "I8", "u8": "U8", "uint8": "U8", "hf8": "H
 
 
 def _element(name: Any, arg: str) -> str:
-    if not isinstance(name, str) or name.lower() not in _ELEMENT_NAMES:
-        raise ValueError(f"{arg}: {name!r} is not an element type of the hybrid MatMul; "
-                         f"accepted: HF8 (e4m3fn), BF8 (e5m2), FP16, BF16, I8, U8, FP32 "
-                         f"(outputs only)")
-    return _ELEMENT_NAMES[name.lower()]
+    """An element type by name (any spelling above, any case) or by the
+    NumPy / ml_dtypes dtype or scalar type that holds it (np.float32,
+    ml_dtypes.float8_e4m3fn, ...)."""
+    if isinstance(name, str) and name.lower() in _ELEMENT_NAMES:
+        return _ELEMENT_NAMES[name.lower()]
+    if not isinstance(name, str):
+        try:
+            by_dtype = _ELEMENT_BY_DTYPE.get(np.dtype(name))
+        except TypeError:
+            by_dtype = None
+        if by_dtype is not None:
+            return by_dtype
+    raise ValueError(f"{arg}: {name!r} is not an element type of the hybrid MatMul; "
+                     f"accepted: HF8 (e4m3fn), BF8 (e5m2), FP16, BF16, I8, U8, FP32 "
+                     f"(outputs only), or the dtype that holds one")
 
 
 def _operand(x: Any, given: Any, arg: str, type_arg: str,

@@ -65,6 +65,18 @@ def test_to_float16_is_the_rounded_float32(fmt):
         assert same_floats(half, mf.decode(codes, fmt).astype(np.float16))
 
 
+@pytest.mark.parametrize("fmt", ALL_FORMATS)
+def test_to_float64_is_exact(fmt):
+    codes = all_codes(fmt)
+    wide = mf.decode(codes, fmt, dtype=np.float64)
+    assert wide.dtype == np.float64
+    assert same_floats(wide, mf.decode(codes, fmt).astype(np.float64))
+    # The scale multiplies in float64: one rounding of the exact product.
+    third = np.float32(1 / 3)
+    assert same_floats(mf.decode(codes, fmt, scale=1 / 3, dtype=np.float64),
+                       mf.decode(codes, fmt).astype(np.float64) * np.float64(third))
+
+
 @pytest.mark.parametrize("fmt", SMALL_FORMATS + ["bfloat16"])
 def test_to_bfloat16_is_exact(fmt, ml_dtypes):
     codes = all_codes(fmt)

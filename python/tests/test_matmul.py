@@ -112,6 +112,11 @@ def test_typed_arrays_name_their_types(ml_dtypes):
     assert c.dtype == np.float32 and c[0, 0] == 1.0
     r = mf.matmul(a, b, "BF16", table="cublaslt_fp8", check_z=False, full=True)
     assert r.c.dtype == ml_dtypes.bfloat16 and float(r.c[0, 0]) == 1.0 and r.amax == 1.0
+    # The types may be named by the dtypes that hold them.
+    assert mf.matmul(a, b, np.float32, table="any").dtype == np.float32
+    c = mf.matmul(a.view(np.uint8), b.view(np.uint8), ml_dtypes.bfloat16, table="any",
+                  a_type=ml_dtypes.float8_e4m3fn, b_type=np.dtype(ml_dtypes.float8_e4m3fn))
+    assert c.dtype == ml_dtypes.bfloat16 and float(c[0, 0]) == 1.0
 
 
 def test_errors_name_the_argument():
@@ -123,6 +128,8 @@ def test_errors_name_the_argument():
                   model="fastest")
     with pytest.raises(ValueError, match="out_type"):
         mf.matmul(a, np.zeros((16, 3), np.uint8), "FP64", a_type="HF8", b_type="HF8")
+    with pytest.raises(ValueError, match="out_type: <class 'numpy.float64'>"):
+        mf.matmul(a, np.zeros((16, 3), np.uint8), np.float64, a_type="HF8", b_type="HF8")
     with pytest.raises(ValueError, match="scale_a"):
         mf.matmul(a, np.zeros((16, 3), np.uint8), "FP32", a_type="HF8", b_type="HF8",
                   scale_a=[1.0, 2.0, 3.0])
