@@ -255,7 +255,10 @@ constexpr std::string_view vectors_matmul_help =
     "random finite encodings, so every exponent occurs), then a '# C' line and C.\n"
     "Element i of A's stream has bits stochastic_random_word(data_seed ^\n"
     "0xa5a5a5a5a5a5a5a5, i) (B: ^ 0x5a5a5a5a5a5a5a5a), cut to the type's width;\n"
-    "non-finite codes are skipped. --seed is the stochastic output rounding's.\n";
+    "non-finite codes are skipped. --seed is the stochastic output rounding's.\n"
+    "With an FP8 output most such sums lie beyond its range (NaN, or max with\n"
+    "--saturate): an output scale brings them in, e.g. --output-scale 0x1p-12\n"
+    "--output-scale-rule multiply for HF8 x HF8 -> HF8 with K = 16.\n";
 
 constexpr std::string_view calibrate_help =
     "usage: minifloat calibrate FORMAT [--method max|percentile|mse|mse-histogram|kl]\n"
