@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "../limits.hpp"
+#include "../target/float_environment.hpp"
 #include "element_type.hpp"
 #include "fp32_rounding.hpp"
 #include "wide_sum.hpp"
@@ -349,9 +350,11 @@ inline float accumulate_any_nan(const accumulation_model& m, const float* a, con
 // b[0..k). For `exact` this is the exact sum rounded to float32 (the
 // exact_to_output path reads exact_sum itself). Every NaN result is the one
 // canonical NaN, model_nan (0x7FC00000): the hardware's NaN priority rules
-// are not modelled.
+// are not modelled. The caller's floating-point environment does not
+// matter (target/float_environment.hpp).
 inline float accumulate(const accumulation_model& m, const float* a, const float* b,
                         std::size_t k, operand_kinds kinds = {}) noexcept {
+  const target::default_float_environment environment;
   const float r = detail::accumulate_any_nan(m, a, b, k, kinds);
   return std::isnan(r) ? model_nan : r;
 }

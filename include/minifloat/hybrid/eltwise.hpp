@@ -15,6 +15,7 @@
 #include "element_type.hpp"
 #include "eltwise_options.hpp"
 #include "kernels/eltwise_path.hpp"
+#include "../target/float_environment.hpp"
 #include "output.hpp"
 #include "tables.hpp"
 #include "wide_sum.hpp"
@@ -61,6 +62,8 @@ inline void eltwise(table_id table, element_type ta, element_type tb, element_ty
                     std::uint32_t* c, std::size_t rows, std::size_t columns,
                     const eltwise_options& o = {}) {
   detail::check_eltwise_request(table, ta, tb, tc, b_count, rows, columns, o);
+  // IEEE 754's default environment, whatever the caller's holds.
+  const target::default_float_environment environment;
   if (kernels::try_fast_eltwise(ta, tb, tc, {a, 0, kernels::detail::code_decoder(ta)},
                                 {b, 0, kernels::detail::code_decoder(tb)}, b_count,
                                 {c, 0, kernels::detail::code_encoder(tc), nullptr, tc}, rows, columns, o)) {
@@ -102,6 +105,7 @@ void eltwise(const A* a, const B* b, std::size_t b_count, C* c, std::size_t rows
                 "this table does not accept the element-wise type combination");
   detail::check_eltwise_request(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                 b_count, rows, columns, o);
+  const target::default_float_environment environment;
   if (kernels::try_fast_eltwise(element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                 {a, 0, kernels::detail::value_decoder<A>()},
                                 {b, 0, kernels::detail::value_decoder<B>()}, b_count,

@@ -22,6 +22,7 @@
 #include <span>
 #endif
 
+#include "../target/float_environment.hpp"
 #include "accumulation.hpp"
 #include "element_type.hpp"
 #include "epilogue.hpp"
@@ -108,6 +109,9 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
     return;
   }
   check_float_request(ta, tb, tc, o);
+  // The float models' roundings are IEEE 754's defaults, whatever the
+  // caller's environment holds (the integer rule above follows it).
+  const target::default_float_environment environment;
   const scale_options& s = o.scales;
   const bool operands = s.where == placement::operands;
   const operand_kinds kinds{ta == element_type::f16 || tb == element_type::f16,

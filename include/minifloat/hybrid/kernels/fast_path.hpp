@@ -46,6 +46,7 @@
 #include "../element_type.hpp"
 #include "../matmul_options.hpp"
 #include "../output.hpp"
+#include "../../target/float_environment.hpp"
 #include "driver.hpp"
 
 namespace mf::hybrid::kernels {
@@ -404,6 +405,9 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
                             const operand_reader& a, const operand_reader& b,
                             const result_writer& c, std::size_t m, std::size_t n, std::size_t k,
                             const matmul_options& o) {
+  // The kernels' roundings and their proofs assume IEEE 754's default
+  // environment; threads started here inherit it.
+  const target::default_float_environment environment;
   // The ISA read once: whether a kernel takes a request may depend on it
   // (takes_scaled_operands), and a set_isa on another thread must not
   // change it between the check and the kernel.

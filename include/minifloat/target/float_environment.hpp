@@ -1,0 +1,78 @@
+// The floating-point environment the library's float arithmetic is written
+// for: round to nearest even, subnormals neither flushed nor read as zero,
+// no default-NaN mode, every exception masked (IEEE 754's default; x86's
+// MXCSR 0x1F80, AArch64's FPCR 0). A caller may have set another: a
+// rounding direction (std::fesetround), or flush-to-zero, which a shared
+// library built with -ffast-math sets for the whole process when it is
+// loaded. default_float_environment sets the default for its scope and then
+// restores the caller's control settings, keeping the exception flags that
+// the scope raised, as any computation would leave them.
+//
+// Threads started inside the scope inherit it (POSIX: pthread_create gives
+// the new thread the creator's floating-point environment).
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDA_ARCH__)
+// Device code has no such environment to set.
+#elif defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE2__))
+#include <xmmintrin.h>
+#define MF_FLOAT_ENVIRONMENT_MXCSR 1
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#define MF_FLOAT_ENVIRONMENT_FPCR 1
+#else
+#include <cfenv>
+#endif
+
+namespace mf::target {
+
+class default_float_environment {
+ public:
+#if defined(__CUDA_ARCH__)
+  default_float_environment() noexcept = default;
+#elif defined(MF_FLOAT_ENVIRONMENT_MXCSR)
+  // MXCSR: bits 0-5 the exception flags, 6 DAZ, 7-12 the exception masks,
+  // 13-14 the rounding control, 15 FTZ (Intel SDM vol. 1, 10.2.3).
+  default_float_environment() noexcept : saved_(_mm_getcsr()) {
+    if ((saved_ & control_bits) != default_control) _mm_setcsr(default_control | (saved_ & flag_bits));
+  }
+  ~default_float_environment() {
+    if ((saved_ & control_bits) != default_control) _mm_setcsr((saved_ & control_bits) | (_mm_getcsr() & flag_bits));
+  }
+
+ private:
+  static constexpr unsigned flag_bits = 0x003Fu, control_bits = 0xFFC0u, default_control = 0x1F80u;
+  unsigned saved_;
+#elif defined(MF_FLOAT_ENVIRONMENT_FPCR)
+  // FPCR holds only controls (the flags live in FPSR): 0 is round to
+  // nearest, no FZ, FZ16, DN or AHP, no trap enabled (Arm ARM, FPCR).
+  default_float_environment() noexcept {
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(saved_));
+    if (saved_ != 0) __asm__ __volatile__("msr fpcr, %0" : : "r"(std::uint64_t{0}));
+  }
+  ~default_float_environment() {
+    if (saved_ != 0) __asm__ __volatile__("msr fpcr, %0" : : "r"(saved_));
+  }
+
+ private:
+  std::uint64_t saved_ = 0;
+#else
+  // Elsewhere the rounding direction, the one control standard C++ reaches.
+  default_float_environment() noexcept : saved_(std::fegetround()) {
+    if (saved_ != FE_TONEAREST) std::fesetround(FE_TONEAREST);
+  }
+  ~default_float_environment() {
+    if (saved_ != FE_TONEAREST) std::fesetround(saved_);
+  }
+
+ private:
+  int saved_;
+#endif
+
+ public:
+  default_float_environment(const default_float_environment&) = delete;
+  default_float_environment& operator=(const default_float_environment&) = delete;
+};
+
+}  // namespace mf::target

@@ -1,0 +1,209 @@
+// The float MatMul, the element-wise ops and accumulate() give the same
+// bits whatever floating-point environment the caller holds: every
+// rounding direction, flush-to-zero and denormals-are-zero (which a library
+// built with -ffast-math sets for a whole process), every exception
+// unmasked (a rounding that the library did not expect would trap). On the
+// fast kernels and on the reference loop, with one and two threads, and the
+// caller's environment comes back unchanged. target/float_environment.hpp
+// sets the default for the library's scope.
+//
+// The integer MatMul's fp32 requantization follows the rounding direction
+// on purpose (integer_matmul_test.cpp).
+#include <gtest/gtest.h>
+
+#include <cfenv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <minifloat/hybrid.hpp>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
+
+namespace {
+
+namespace hy = mf::hybrid;
+
+// One environment a caller might hold: a name, how to enter it, and a
+// check that it is still the one entered.
+struct environment {
+  std::string name;
+  std::function<void()> enter;
+  std::function<void()> leave;
+};
+
+std::vector<environment> caller_environments() {
+  std::vector<environment> all;
+  const auto rounding = [](const char* name, int mode) {
+    return environment{name, [mode] { ASSERT_EQ(std::fesetround(mode), 0); },
+                       [] { std::fesetround(FE_TONEAREST); }};
+  };
+  all.push_back(rounding("toward zero", FE_TOWARDZERO));
+  all.push_back(rounding("upward", FE_UPWARD));
+  all.push_back(rounding("downward", FE_DOWNWARD));
+#if defined(__x86_64__) || defined(_M_X64)
+  // MXCSR (Intel SDM vol. 1, 10.2.3): FTZ bit 15, DAZ bit 6, the exception
+  // masks bits 7-12.
+  const auto mxcsr = [](const char* name, unsigned set, unsigned clear) {
+    auto saved = std::make_shared<unsigned>(0);
+    return environment{name,
+                       [=] {
+                         *saved = _mm_getcsr();
+                         _mm_setcsr((*saved & ~clear) | set);
+                       },
+                       [=] { _mm_setcsr(*saved); }};
+  };
+  all.push_back(mxcsr("FTZ and DAZ", 0x8040u, 0));
+  all.push_back(mxcsr("every exception unmasked", 0, 0x1F80u));
+  all.push_back(mxcsr("toward zero, FTZ and DAZ", 0xE040u, 0));
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+  // FPCR.FZ (bit 24) and FPCR.DN (bit 25, default NaN).
+  auto saved = std::make_shared<std::uint64_t>(0);
+  all.push_back(environment{"FZ and DN",
+                            [=] {
+                              std::uint64_t fpcr = 0;
+                              __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
+                              *saved = fpcr;
+                              __asm__ __volatile__("msr fpcr, %0" : : "r"(fpcr | (3ull << 24)));
+                            },
+                            [=] { __asm__ __volatile__("msr fpcr, %0" : : "r"(*saved)); }});
+#endif
+  return all;
+}
+
+// The controls of the environment now (not its exception flags).
+unsigned long long controls() {
+#if defined(__x86_64__) || defined(_M_X64)
+  return _mm_getcsr() & 0xFFC0u;
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+  std::uint64_t fpcr = 0;
+  __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
+  return fpcr;
+#else
+  return static_cast<unsigned long long>(std::fegetround());
+#endif
+}
+
+std::vector<mf::e4m3fn> wide_codes(std::size_t n, std::mt19937& rng) {
+  std::vector<mf::e4m3fn> v(n);
+  for (auto& x : v) {
+    unsigned c;
+    do {
+      c = rng() & 0xFFu;
+    } while ((c & 0x7Fu) == 0x7Fu);  // NaN
+    x = mf::e4m3fn::from_bits(static_cast<std::uint8_t>(c));
+  }
+  return v;
+}
+
+std::vector<std::uint32_t> bits_of(const std::vector<float>& v) {
+  std::vector<std::uint32_t> b(v.size());
+  std::memcpy(b.data(), v.data(), v.size() * sizeof(float));
+  return b;
+}
+
+// Runs `compute` in the default environment, then in each caller
+// environment, and expects the same bits and the caller's controls back.
+void expect_environment_free(const std::function<std::vector<std::uint32_t>()>& compute) {
+  const std::vector<std::uint32_t> expected = compute();
+  for (const environment& e : caller_environments()) {
+    SCOPED_TRACE(e.name);
+    e.enter();
+    const unsigned long long entered = controls();
+    const std::vector<std::uint32_t> got = compute();
+    const unsigned long long after = controls();
+    e.leave();
+    EXPECT_EQ(after, entered) << "the caller's environment was not restored";
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) differ += got[i] != expected[i];
+    EXPECT_EQ(differ, 0u) << "of " << got.size();
+  }
+}
+
+TEST(FloatEnvironment, MatMulIsTheSameInEveryEnvironment) {
+  std::mt19937 rng(2026);
+  const std::size_t m = 13, n = 40, k = 96;  // tails in M and N
+  const auto a = wide_codes(m * k, rng), b = wide_codes(k * n, rng);
+  const std::vector<hy::accumulation_model> models = {
+      hy::models::sequential_fp32(),
+      hy::models::exact(),
+      hy::models::exact(true),
+      hy::models::chunked_exact(32),
+      hy::models::chunked_exact(32, hy::fp32_rounding::toward_zero),
+      hy::models::reduced_precision(14, 32),
+      hy::models::reduced_precision(14, 32, hy::reduced_variant::seq, 32, hy::truncation::floor),
+      hy::models::reduced_precision(11, 64, hy::reduced_variant::block, 16),
+      hy::models::avx512_bf16_pairs(),
+  };
+  for (const auto& model : models) {
+    for (const bool reference : {false, true}) {
+      for (const unsigned threads : {1u, 2u}) {
+        SCOPED_TRACE("model " + std::to_string(static_cast<int>(model.kind)) +
+                     (reference ? ", reference" : ", fast") + ", threads " + std::to_string(threads));
+        expect_environment_free([&] {
+          hy::matmul_options o;
+          o.model = model;
+          o.reference_only = reference;
+          o.threads = threads;
+          // Scales that put many outputs among float32's subnormals, where
+          // flush-to-zero would act, and make every epilogue step round.
+          o.scales.a = 0x1.3p-100f;
+          o.scales.b = 0x1.7p-30f;
+          std::vector<float> c(m * n);
+          hy::matmul<hy::any>(a.data(), k, b.data(), n, c.data(), n, m, n, k, o);
+          return bits_of(c);
+        });
+      }
+    }
+  }
+}
+
+TEST(FloatEnvironment, EltwiseIsTheSameInEveryEnvironment) {
+  std::mt19937 rng(7);
+  const std::size_t rows = 5, columns = 48;
+  const auto a = wide_codes(rows * columns, rng), b = wide_codes(rows * columns, rng);
+  for (const hy::eltwise_op op : {hy::eltwise_op::add, hy::eltwise_op::mul}) {
+    for (const bool reference : {false, true}) {
+      SCOPED_TRACE(std::string(op == hy::eltwise_op::add ? "add" : "mul") +
+                   (reference ? ", reference" : ", fast"));
+      expect_environment_free([&] {
+        hy::eltwise_options o;
+        o.op = op;
+        o.reference_only = reference;
+        o.a_scale = {true, 0x1.33p-2f};  // FP16 values, as the rule needs
+        o.b_scale = {true, 0x1.b3p0f};
+        std::vector<mf::binary16> c(rows * columns);
+        hy::eltwise<hy::any>(a.data(), b.data(), b.size(), c.data(), rows, columns, o);
+        std::vector<std::uint32_t> bits(c.size());
+        for (std::size_t i = 0; i < c.size(); ++i) bits[i] = c[i].bits();
+        return bits;
+      });
+    }
+  }
+}
+
+TEST(FloatEnvironment, AccumulateIsTheSameInEveryEnvironment) {
+  // Products near float32's smallest normals, and sums that round.
+  std::vector<float> x, y;
+  std::mt19937 rng(3);
+  for (int i = 0; i < 64; ++i) {
+    x.push_back(std::ldexp(1.0f + static_cast<float>(rng() % 1024) / 1024.0f, -70 + static_cast<int>(rng() % 8)));
+    y.push_back((rng() & 1 ? -1.0f : 1.0f) * std::ldexp(1.0f + static_cast<float>(rng() % 1024) / 1024.0f, -60));
+  }
+  expect_environment_free([&] {
+    std::vector<float> r;
+    for (const auto& model : {hy::models::sequential_fp32(), hy::models::exact(), hy::models::chunked_exact(16)}) {
+      r.push_back(hy::accumulate(model, x.data(), y.data(), x.size()));
+    }
+    return bits_of(r);
+  });
+}
+
+}  // namespace
