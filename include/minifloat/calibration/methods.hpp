@@ -10,6 +10,7 @@
 #include "kl.hpp"
 #include "mse.hpp"
 #include "percentile.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {
@@ -43,6 +44,7 @@ namespace detail {
 template <class Fmt>
 calibration_result calibrate_on(const abs_histogram& h, const histogram_model& model,
                                 const calibration_options& o) {
+  const target::default_float_environment environment;
   const scaling::scale_options round_down{0.0f, o.power_of_two, 1.0f};
   calibration_result r;
   switch (o.how) {
@@ -72,6 +74,7 @@ calibration_result calibrate_on(const abs_histogram& h, const histogram_model& m
 // (docs/scaling.md gives the measured gap), and the cost is the model's.
 template <class Fmt>
 calibration_result calibrate(const abs_histogram& h, const calibration_options& o = {}) {
+  const target::default_float_environment environment;
   return detail::calibrate_on<Fmt>(h, histogram_model(h), o);
 }
 
@@ -81,6 +84,7 @@ calibration_result calibrate(const abs_histogram& h, const calibration_options& 
 template <class Fmt>
 calibration_result calibrate(const abs_histogram& h, const float* x, std::size_t n,
                              const calibration_options& o = {}) {
+  const target::default_float_environment environment;
   return detail::calibrate_on<Fmt>(h, value_model(x, n), o);
 }
 

@@ -10,6 +10,7 @@
 #include "../scaling/quantize.hpp"
 #include "histogram.hpp"
 #include "methods.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {
@@ -22,6 +23,7 @@ using scaling::channel_axis;
 // features over batches of tokens).
 inline void observe_channels(const float* x, std::size_t rows, std::size_t cols,
                              channel_axis axis, std::vector<abs_histogram>& observers) {
+  const target::default_float_environment environment;
   assert(observers.size() == scaling::channel_count(rows, cols, axis));
   if (axis == channel_axis::rows) {
     for (std::size_t r = 0; r < rows; ++r) observers[r].observe(x + r * cols, cols);
@@ -38,6 +40,7 @@ inline void observe_channels(const float* x, std::size_t rows, std::size_t cols,
 template <class Fmt>
 std::vector<calibration_result> calibrate_channels(const std::vector<abs_histogram>& observers,
                                                    const calibration_options& o = {}) {
+  const target::default_float_environment environment;
   std::vector<calibration_result> results;
   results.reserve(observers.size());
   for (const abs_histogram& h : observers) results.push_back(calibrate<Fmt>(h, o));

@@ -26,6 +26,7 @@
 #include "element.hpp"
 #include "quantize_scalar.hpp"
 #include "scale.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace mx {
@@ -35,6 +36,7 @@ template <class FmtA, class FmtB>
 inline float dot_block(std::uint8_t scale_a, const std::uint8_t* elements_a,
                        std::uint8_t scale_b, const std::uint8_t* elements_b,
                        std::size_t count = FmtA::block_size) {
+  const target::default_float_environment environment;
   static_assert(FmtA::block_size == FmtB::block_size, "both operands need the same block size");
   if (scale_a == scale_nan || scale_b == scale_nan) return scale_value(scale_nan);
   std::uint8_t codes_a[FmtA::block_size];
@@ -60,6 +62,7 @@ inline float dot_block(const block<FmtA>& a, const block<FmtB>& b) {
 template <class FmtA, class FmtB>
 inline float dot(const std::uint8_t* scales_a, const std::uint8_t* elements_a,
                  const std::uint8_t* scales_b, const std::uint8_t* elements_b, std::size_t n) {
+  const target::default_float_environment environment;
   constexpr std::size_t k = FmtA::block_size;
   float sum = 0.0f;
   for (std::size_t j = 0; j * k < n; ++j) {

@@ -39,6 +39,7 @@
 #include "../formats.hpp"
 #include "packing_scalar.hpp"
 #include "quantize_scalar.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace mx {
@@ -55,6 +56,7 @@ constexpr std::size_t element_bytes(std::size_t n) noexcept { return packed_byte
 
 // The per-tensor scale of in[0..n).
 inline float tensor_scale(const float* in, std::size_t n) noexcept {
+  const target::default_float_environment environment;
   const std::uint32_t amax = mx::detail::amax_bits(in, n);
   if (amax >= 0x7F800000u) return mf::detail::bit_cast<float>(0x7FC00000u);
   const float s = mf::detail::bit_cast<float>(amax) / (e4m3fn_max * e2m1fn_max);
@@ -66,6 +68,7 @@ inline float tensor_scale(const float* in, std::size_t n) noexcept {
 // (packed e2m1fn).
 inline void quantize(const float* in, encodings<e4m3fn> scale_codes, std::uint8_t* elements,
                      std::size_t n, float tensor_scale) noexcept {
+  const target::default_float_environment environment;
   std::uint8_t* const scales = scale_codes.get();
   std::uint8_t codes[block_size];
   const double s_t = static_cast<double>(tensor_scale);
@@ -100,6 +103,7 @@ inline void quantize(const float* in, encodings<e4m3fn> scale_codes, std::uint8_
 // Same, with the tensor scale computed from the data (returned).
 inline float quantize(const float* in, encodings<e4m3fn> scales, std::uint8_t* elements,
                       std::size_t n) noexcept {
+  const target::default_float_environment environment;
   const float s_t = tensor_scale(in, n);
   quantize(in, scales, elements, n, s_t);
   return s_t;
@@ -108,6 +112,7 @@ inline float quantize(const float* in, encodings<e4m3fn> scales, std::uint8_t* e
 // out[i] = (P_i * s_b) * tensor_scale for the n elements.
 inline void dequantize(encodings<const e4m3fn> scale_codes, const std::uint8_t* elements,
                        float* out, std::size_t n, float tensor_scale) noexcept {
+  const target::default_float_environment environment;
   const std::uint8_t* const scales = scale_codes.get();
   std::uint8_t codes[block_size];
   for (std::size_t j = 0; j * block_size < n; ++j) {

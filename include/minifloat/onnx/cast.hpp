@@ -16,6 +16,7 @@
 #include "../limits.hpp"
 #include "opset.hpp"
 #include "tensor.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace onnx {
@@ -99,6 +100,7 @@ inline std::uint32_t cast_value(float value, data_type to, const cast_attributes
 
 // Cast of a whole tensor between float types; the shape is kept.
 inline tensor cast(const tensor& input, data_type to, const cast_attributes& a = {}) {
+  const target::default_float_environment environment;
   check_opset(a.opset);
   check_type_in_opset(onnx_operator::cast, input.type, a.opset);
   check_type_in_opset(onnx_operator::cast, to, a.opset);

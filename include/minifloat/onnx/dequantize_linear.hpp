@@ -16,6 +16,7 @@
 #include "granularity.hpp"
 #include "quantize_linear.hpp"
 #include "tensor.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace onnx {
@@ -43,6 +44,7 @@ inline std::uint32_t round_to_output(double v, data_type out) {
 
 inline tensor dequantize_linear(const tensor& x, const tensor& x_scale,
                                 const tensor* x_zero_point, const dequantize_attributes& a = {}) {
+  const target::default_float_environment environment;
   if (!is_integer(x.type) && !is_float8(x.type) && x.type != data_type::float4e2m1) {
     throw invalid_model("DequantizeLinear: no input of type " + std::string(name_of(x.type)));
   }

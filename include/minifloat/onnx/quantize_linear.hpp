@@ -15,6 +15,7 @@
 #include "division.hpp"
 #include "granularity.hpp"
 #include "tensor.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace onnx {
@@ -87,6 +88,7 @@ inline void require_zero_for_float(const tensor* zero_point) {
 
 inline tensor quantize_linear(const tensor& x, const tensor& y_scale, const tensor* y_zero_point,
                               const quantize_attributes& a = {}) {
+  const target::default_float_environment environment;
   if (!is_wide_float(x.type)) {
     throw invalid_model("QuantizeLinear: x must be float, float16 or bfloat16, not " +
                         std::string(name_of(x.type)));

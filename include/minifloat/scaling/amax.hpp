@@ -13,6 +13,7 @@
 
 #include "../bulk/amax.hpp"
 #include "../lanes/magnitude_bits.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace scaling {
@@ -25,6 +26,7 @@ using bulk::amax_nan;
 // magnitude, NaN above Inf), so it vectorises and is exact.
 inline void column_amax(const float* in, float* column_amax, std::size_t rows, std::size_t cols,
                         amax_nan nan = amax_nan::propagate) {
+  const target::default_float_environment environment;
   const std::uint32_t limit = nan == amax_nan::finite_only ? 0x7F800000u : 0xFFFFFFFFu;
   for (std::size_t j = 0; j < cols; ++j) column_amax[j] = 0.0f;
   for (std::size_t r = 0; r < rows; ++r) {

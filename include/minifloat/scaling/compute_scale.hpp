@@ -10,6 +10,7 @@
 
 #include "../formats.hpp"
 #include "../scalar_convert.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace scaling {
@@ -44,6 +45,7 @@ inline float max_finite_value() noexcept {
 //   mf::scaling::compute_scale<mf::e4m3fn>(2.0f, {0, true}) == 128
 template <class Fmt>
 inline float compute_scale(float amax, const scale_options& options = {}) noexcept {
+  const target::default_float_environment environment;
   const double a = std::fabs(static_cast<double>(amax));
   if (!(a > 0.0) || std::isinf(a)) return options.fallback;  // 0, NaN, Inf
   const double exact = static_cast<double>(max_finite_value<Fmt>()) / a /

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "compute_scale.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace scaling {
@@ -41,7 +42,10 @@ class delayed_scaling {
 
   // The scale to quantize with now, and its reciprocal (stored with the data).
   float scale() const noexcept { return scale_; }
-  float scale_inv() const noexcept { return 1.0f / scale_; }
+  float scale_inv() const noexcept {
+    const target::default_float_environment environment;
+    return 1.0f / scale_;
+  }
 
   // Records this step's amax and computes the next step's scale from the
   // window. A window amax of 0, Inf or NaN keeps the current scale (as

@@ -34,6 +34,7 @@
 #include "../encodings.hpp"
 #include "amax.hpp"
 #include "compute_scale.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace scaling {
@@ -79,6 +80,7 @@ inline float reciprocal(float scale) noexcept { return 1.0f / scale; }
 template <class Fmt>
 inline float quantize_per_tensor(const float* in, encodings<Fmt> out_codes, std::size_t n,
                                  const quantize_options& o = {}) {
+  const target::default_float_environment environment;
   typename Fmt::storage_type* const out = out_codes.get();
   const float scale =
       compute_scale<Fmt>(bulk::amax(in, n, bulk::amax_nan::finite_only), o.scale);
@@ -89,6 +91,7 @@ inline float quantize_per_tensor(const float* in, encodings<Fmt> out_codes, std:
 template <class Fmt>
 inline void dequantize_per_tensor(encodings<const Fmt> in_codes, float* out,
                                   std::size_t n, float scale_inv) {
+  const target::default_float_environment environment;
   const typename Fmt::storage_type* const in = in_codes.get();
   bulk::decode<Fmt>(in, out, n, scale_inv);
 }
@@ -99,6 +102,7 @@ template <class Fmt>
 inline float quantize_per_tensor_with_scale(const float* in, encodings<Fmt> out_codes,
                                             std::size_t n, float scale,
                                             const quantize_options& o = {}) {
+  const target::default_float_environment environment;
   typename Fmt::storage_type* const out = out_codes.get();
   detail::encode_group<Fmt>(in, out, n, scale, 0, o);
   return detail::reciprocal(scale);
@@ -118,6 +122,7 @@ inline void quantize_per_channel_with_scales(const float* in, const float* scale
                                              encodings<Fmt> out_codes, float* scale_inv,
                                              std::size_t rows, std::size_t cols,
                                              channel_axis axis, const quantize_options& o = {}) {
+  const target::default_float_environment environment;
   typename Fmt::storage_type* const out = out_codes.get();
   if (axis == channel_axis::rows) {
     for (std::size_t r = 0; r < rows; ++r) {
@@ -142,6 +147,7 @@ template <class Fmt>
 inline void quantize_per_channel(const float* in, encodings<Fmt> out_codes,
                                  float* scale_inv, std::size_t rows, std::size_t cols,
                                  channel_axis axis, const quantize_options& o = {}) {
+  const target::default_float_environment environment;
   typename Fmt::storage_type* const out = out_codes.get();
   std::vector<float> scales(channel_count(rows, cols, axis));
   if (axis == channel_axis::rows) {
@@ -160,6 +166,7 @@ template <class Fmt>
 inline void dequantize_per_channel(encodings<const Fmt> in_codes, const float* scale_inv,
                                    float* out, std::size_t rows, std::size_t cols,
                                    channel_axis axis) {
+  const target::default_float_environment environment;
   const typename Fmt::storage_type* const in = in_codes.get();
   for (std::size_t r = 0; r < rows; ++r) {
     if (axis == channel_axis::rows) {
@@ -185,6 +192,7 @@ template <class Fmt>
 inline void quantize_per_block(const float* in, encodings<Fmt> out_codes, float* scale_inv,
                                std::size_t rows, std::size_t cols, block_shape block,
                                const quantize_options& o = {}) {
+  const target::default_float_environment environment;
   typename Fmt::storage_type* const out = out_codes.get();
   assert(block.rows > 0 && block.cols > 0);
   const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
@@ -212,6 +220,7 @@ template <class Fmt>
 inline void dequantize_per_block(encodings<const Fmt> in_codes, const float* scale_inv,
                                  float* out, std::size_t rows, std::size_t cols,
                                  block_shape block) {
+  const target::default_float_environment environment;
   const typename Fmt::storage_type* const in = in_codes.get();
   assert(block.rows > 0 && block.cols > 0);
   const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;

@@ -30,7 +30,9 @@ namespace mf::target {
 class default_float_environment {
  public:
 #if defined(__CUDA_ARCH__)
-  default_float_environment() noexcept = default;
+  // User-provided, so that a scope's guard is not an unused variable.
+  default_float_environment() noexcept {}
+  ~default_float_environment() {}
 #elif defined(MF_FLOAT_ENVIRONMENT_MXCSR)
   // MXCSR: bits 0-5 the exception flags, 6 DAZ, 7-12 the exception masks,
   // 13-14 the rounding control, 15 FTZ (Intel SDM vol. 1, 10.2.3).

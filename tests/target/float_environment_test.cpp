@@ -1,14 +1,17 @@
-// The float MatMul, the element-wise ops and accumulate() give the same
-// bits whatever floating-point environment the caller holds: every
-// rounding direction, flush-to-zero and denormals-are-zero (which a library
-// built with -ffast-math sets for a whole process), every exception
-// unmasked (a rounding that the library did not expect would trap). On the
-// fast kernels and on the reference loop, with one and two threads, and the
-// caller's environment comes back unchanged. target/float_environment.hpp
-// sets the default for the library's scope.
+// Every float entry of the library outside the bulk conversions (whose own
+// tests cover this) gives the same bits whatever floating-point environment
+// the caller holds: the hybrid MatMul, element-wise ops and accumulate(),
+// the scaling module, ONNX's QuantizeLinear, DequantizeLinear and Cast, MX
+// and NVFP4, and calibration. The environments: every rounding direction,
+// flush-to-zero and denormals-are-zero (which a library built with
+// -ffast-math sets for a whole process), every exception unmasked (a
+// rounding that the library did not expect would trap). The MatMul on the
+// fast kernels and on the reference loop, with one and two threads. The
+// caller's environment must come back unchanged.
+// target/float_environment.hpp sets the default for the library's scope.
 //
 // The integer MatMul's fp32 requantization follows the rounding direction
-// on purpose (integer_matmul_test.cpp).
+// on purpose (hybrid/integer_matmul_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cfenv>
@@ -21,7 +24,11 @@
 #include <string>
 #include <vector>
 
+#include <minifloat/calibration.hpp>
 #include <minifloat/hybrid.hpp>
+#include <minifloat/mx.hpp>
+#include <minifloat/onnx.hpp>
+#include <minifloat/scaling.hpp>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <xmmintrin.h>
@@ -203,6 +210,134 @@ TEST(FloatEnvironment, AccumulateIsTheSameInEveryEnvironment) {
       r.push_back(hy::accumulate(model, x.data(), y.data(), x.size()));
     }
     return bits_of(r);
+  });
+}
+
+// Values from 2^-140 to 2^10 of both signs: subnormal floats, values that
+// round in every conversion, some beyond FP8's range.
+std::vector<float> wide_floats(std::size_t n, std::mt19937& rng) {
+  std::vector<float> v(n);
+  for (float& x : v) {
+    const float m = 1.0f + static_cast<float>(rng() % (1u << 23)) * 0x1p-23f;
+    x = (rng() & 1 ? -1.0f : 1.0f) * std::ldexp(m, static_cast<int>(rng() % 151) - 140);
+  }
+  return v;
+}
+
+std::vector<std::uint32_t> with_floats(std::vector<std::uint32_t> bits, const std::vector<float>& v) {
+  const std::vector<std::uint32_t> more = bits_of(v);
+  bits.insert(bits.end(), more.begin(), more.end());
+  return bits;
+}
+
+template <class Codes>
+std::vector<std::uint32_t> codes_of(const Codes& codes) {
+  std::vector<std::uint32_t> bits;
+  for (const auto c : codes) bits.push_back(static_cast<std::uint32_t>(c));
+  return bits;
+}
+
+TEST(FloatEnvironment, ScalingIsTheSameInEveryEnvironment) {
+  std::mt19937 rng(11);
+  const std::size_t rows = 6, cols = 40;
+  std::vector<float> x = wide_floats(rows * cols, rng);
+  // Channels of small values, so that their scales are large and their
+  // products round.
+  for (std::size_t j = 0; j < cols; ++j) x[j] *= 0x1p-100f;
+  expect_environment_free([&] {
+    namespace sc = mf::scaling;
+    std::vector<std::uint8_t> q(rows * cols);
+    std::vector<float> back(rows * cols), scale_inv(cols), block_inv(sc::block_count(rows, cols, {2, 16}));
+    std::vector<std::uint32_t> bits;
+    bits.push_back(mf::detail::bit_cast<std::uint32_t>(sc::compute_scale<mf::e4m3fn>(0x1.37p-90f)));
+    const float inv = sc::quantize_per_tensor<mf::e4m3fn>(x.data(), q.data(), q.size());
+    sc::dequantize_per_tensor<mf::e4m3fn>(q.data(), back.data(), q.size(), inv);
+    bits = with_floats(bits, {inv});
+    bits = with_floats(bits, back);
+    sc::quantize_per_channel<mf::e4m3fn>(x.data(), q.data(), scale_inv.data(), rows, cols,
+                                         sc::channel_axis::columns);
+    sc::dequantize_per_channel<mf::e4m3fn>(q.data(), scale_inv.data(), back.data(), rows, cols,
+                                           sc::channel_axis::columns);
+    bits = with_floats(bits, scale_inv);
+    bits = with_floats(bits, back);
+    sc::quantize_per_block<mf::e5m2>(x.data(), q.data(), block_inv.data(), rows, cols, {2, 16});
+    sc::dequantize_per_block<mf::e5m2>(q.data(), block_inv.data(), back.data(), rows, cols, {2, 16});
+    bits = with_floats(bits, block_inv);
+    bits = with_floats(bits, back);
+    sc::delayed_scaling<mf::e4m3fn> delayed(4);
+    delayed.record(0x1.37p-90f);
+    return with_floats(bits, {delayed.scale(), delayed.scale_inv()});
+  });
+}
+
+TEST(FloatEnvironment, OnnxIsTheSameInEveryEnvironment) {
+  std::mt19937 rng(12);
+  const std::vector<float> x = wide_floats(64, rng);
+  std::vector<std::uint32_t> x_bits = bits_of(x);
+  const mf::onnx::tensor tx = mf::onnx::tensor_from_codes(mf::onnx::data_type::float32, {4, 16}, x_bits);
+  const mf::onnx::tensor scale = mf::onnx::tensor_from_codes(
+      mf::onnx::data_type::float32, {}, {mf::detail::bit_cast<std::uint32_t>(0x1.37p-100f)});
+  expect_environment_free([&] {
+    mf::onnx::quantize_attributes q;
+    q.output_dtype = mf::onnx::data_type::float8e4m3fn;
+    const mf::onnx::tensor y = mf::onnx::quantize_linear(tx, scale, nullptr, q);
+    const mf::onnx::tensor back = mf::onnx::dequantize_linear(y, scale, nullptr);
+    mf::onnx::cast_attributes c;
+    const mf::onnx::tensor half = mf::onnx::cast(tx, mf::onnx::data_type::bfloat16, c);
+    std::vector<std::uint32_t> bits = codes_of(mf::onnx::codes_of(y));
+    for (const auto& t : {back, half}) {
+      const auto more = codes_of(mf::onnx::codes_of(t));
+      bits.insert(bits.end(), more.begin(), more.end());
+    }
+    return bits;
+  });
+}
+
+TEST(FloatEnvironment, MxIsTheSameInEveryEnvironment) {
+  std::mt19937 rng(13);
+  const std::vector<float> x = wide_floats(256, rng);
+  expect_environment_free([&] {
+    using fmt = mf::mx::mxfp8_e4m3;
+    std::vector<std::uint8_t> scales(x.size() / fmt::block_size), elements(x.size());
+    std::vector<float> back(x.size());
+    mf::mx::quantize<fmt>(x.data(), scales.data(), elements.data(), x.size());
+    mf::mx::dequantize<fmt>(scales.data(), elements.data(), back.data(), x.size());
+    std::vector<std::uint32_t> bits = codes_of(scales);
+    const auto e = codes_of(elements);
+    bits.insert(bits.end(), e.begin(), e.end());
+    bits = with_floats(bits, back);
+    bits = with_floats(bits, {mf::mx::dot<fmt, fmt>(scales.data(), elements.data(), scales.data(),
+                                                    elements.data(), x.size())});
+    std::vector<std::uint8_t> nv_scales(x.size() / mf::mx::nvfp4::block_size),
+        nv_elements(mf::mx::nvfp4::element_bytes(x.size()));
+    const float tensor_scale = mf::mx::nvfp4::quantize(x.data(), nv_scales.data(), nv_elements.data(), x.size());
+    mf::mx::nvfp4::dequantize(nv_scales.data(), nv_elements.data(), back.data(), x.size(), tensor_scale);
+    const auto nv = codes_of(nv_scales);
+    bits.insert(bits.end(), nv.begin(), nv.end());
+    return with_floats(bits, back);
+  });
+}
+
+TEST(FloatEnvironment, CalibrationIsTheSameInEveryEnvironment) {
+  std::mt19937 rng(14);
+  std::vector<float> x = wide_floats(2000, rng);
+  for (float& v : x) v *= 0x1p-60f;  // many subnormals
+  expect_environment_free([&] {
+    namespace cal = mf::calibration;
+    cal::abs_histogram h;
+    h.observe(x.data(), x.size());
+    std::vector<std::uint32_t> bits;
+    for (const auto how : {cal::method::max, cal::method::percentile, cal::method::mse, cal::method::kl}) {
+      cal::calibration_options o;
+      o.how = how;
+      const cal::calibration_result r = cal::calibrate<mf::e4m3fn>(h, x.data(), x.size(), o);
+      // The cost as its double's bits: a conversion here would round in
+      // the caller's environment.
+      const auto mse = mf::detail::bit_cast<std::uint64_t>(r.cost.mse);
+      bits.insert(bits.end(), {mf::detail::bit_cast<std::uint32_t>(r.scale),
+                               static_cast<std::uint32_t>(mse), static_cast<std::uint32_t>(mse >> 32)});
+    }
+    return bits;
   });
 }
 
