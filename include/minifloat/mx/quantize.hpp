@@ -25,7 +25,6 @@
 #include "../target/region.hpp"
 #if MF_HAS_X86_KERNELS
 #include "../target/x86_intrinsics.hpp"
-#include "../target/float_environment.hpp"
 #endif
 
 namespace mf {
@@ -43,7 +42,6 @@ template <class Fmt>
 inline void quantize(const float* in, encodings<e8m0fnu> scale_codes,
                      element_pointer<Fmt> element_codes, std::size_t n,
                      scale_rounding mode = scale_rounding::floor) {
-  const target::default_float_environment environment;
   std::uint8_t* const scales = scale_codes.get();
   std::uint8_t* const elements = mf::detail::raw_pointer(element_codes);
   constexpr std::size_t k = Fmt::block_size;
@@ -64,7 +62,6 @@ inline void quantize(const float* in, encodings<e8m0fnu> scale_codes,
 template <class Fmt>
 inline void dequantize(encodings<const e8m0fnu> scale_codes,
                        const_element_pointer<Fmt> element_codes, float* out, std::size_t n) {
-  const target::default_float_environment environment;
   const std::uint8_t* const scales = scale_codes.get();
   const std::uint8_t* const elements = mf::detail::raw_pointer(element_codes);
   constexpr std::size_t k = Fmt::block_size;
@@ -81,7 +78,6 @@ inline void dequantize(encodings<const e8m0fnu> scale_codes,
 template <class Fmt>
 inline void quantize_blocks(const float* in, block<Fmt>* out, std::size_t block_count,
                             scale_rounding mode = scale_rounding::floor) {
-  const target::default_float_environment environment;
   for (std::size_t j = 0; j < block_count; ++j) {
     quantize<Fmt>(in + j * Fmt::block_size, &out[j].scale, out[j].elements, Fmt::block_size,
                   mode);
@@ -90,7 +86,6 @@ inline void quantize_blocks(const float* in, block<Fmt>* out, std::size_t block_
 
 template <class Fmt>
 inline void dequantize_blocks(const block<Fmt>* in, float* out, std::size_t block_count) {
-  const target::default_float_environment environment;
   for (std::size_t j = 0; j < block_count; ++j) {
     dequantize<Fmt>(&in[j].scale, in[j].elements, out + j * Fmt::block_size, Fmt::block_size);
   }
