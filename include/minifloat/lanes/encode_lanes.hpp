@@ -317,8 +317,8 @@ MF_FORCE_INLINE typename Ops::vec encode_lanes_nearest(typename Ops::vec x) {
 // Whether encode_lanes takes the fast path: FloatAddIsNearest says whether
 // Ops::add_float_nearest rounds to nearest-even where the caller runs
 // (always with AVX-512's embedded rounding; with AVX2 when MXCSR holds
-// round-to-nearest and no DAZ); formats whose subnormals need no float add
-// take it regardless.
+// round-to-nearest, no DAZ, exceptions masked); formats whose subnormals
+// need no float add take it regardless.
 template <class F, rounding Mode, overflow Ovf, bool FloatAddIsNearest>
 inline constexpr bool takes_nearest_fast_path =
     Mode == rounding::nearest_even && nearest_fast_path<F, Ovf>::eligible &&

@@ -61,15 +61,18 @@ struct int32_ops {
                            _mm256_srlv_epi32(a, _mm256_sub_epi32(_mm256_setzero_si256(), count)));
   }
   // The float bits of a + b (as floats) in MXCSR's rounding: callers check
-  // that it holds round-to-nearest and no DAZ (the kernels' loops read it
-  // once per call).
+  // that it holds round-to-nearest, no DAZ, exceptions masked (the
+  // kernels' loops read it once per call).
   static MF_FORCE_INLINE vec add_float_nearest(vec a, vec b) noexcept {
     return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
   }
   static constexpr float_add_rounding float_add = float_add_rounding::environment;
-  // MXCSR holds round-to-nearest and no DAZ.
+  // MXCSR holds round-to-nearest, no DAZ and every exception masked (the
+  // add is inexact in nearly every lane, and reads subnormals): bits 6-14
+  // as in the default 0x1F80 (Intel SDM vol. 1, 10.2.3). FTZ (bit 15)
+  // does not matter: the sums are far from float's subnormals.
   static MF_FORCE_INLINE bool float_add_is_nearest() noexcept {
-    return (_mm_getcsr() & 0x6040u) == 0;
+    return (_mm_getcsr() & 0x7FC0u) == 0x1F80u;
   }
   // The float bits of a * b (as floats), rounded as MXCSR says: as the
   // scalar product of the same thread.
