@@ -21,6 +21,7 @@
 
 #include "grid.hpp"
 #include "histogram.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {
@@ -38,6 +39,7 @@ struct histogram_model {
 
   histogram_model() = default;
   explicit histogram_model(const abs_histogram& h) : amax(h.amax()) {
+    const target::default_float_environment environment;
     for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
       if (h.bin(i).empty()) continue;
       const double m = h.bin_mean(i), n = static_cast<double>(h.bin(i).count);
@@ -56,6 +58,7 @@ struct histogram_model {
 // exact error. O(n log n) time and 8 bytes per value while it is built,
 // 16 bytes per distinct magnitude kept.
 inline histogram_model value_model(const float* x, std::size_t n) {
+  const target::default_float_environment environment;
   std::vector<float> magnitudes;
   magnitudes.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -148,6 +151,7 @@ struct quantization_cost {
 // The cost of `scale` on the observed data (the histogram model).
 template <class Fmt>
 quantization_cost cost_of(const histogram_model& m, float scale) {
+  const target::default_float_environment environment;
   const format_grid<Fmt>& grid = format_grid<Fmt>::get();
   quantization_cost c;
   c.sse = detail::scale_error<Fmt>(m, scale).value() + m.spread;

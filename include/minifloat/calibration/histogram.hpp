@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "../formats.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {
@@ -54,7 +53,6 @@ class abs_histogram {
   // Adds n values. Zeros, NaN and +-Inf are counted, not binned; the sign
   // is ignored.
   void observe(const float* x, std::size_t n) {
-    const target::default_float_environment environment;
     const int shift = offset_bits();
     const std::uint32_t offset_mask = (std::uint32_t{1} << shift) - 1u;
     // Locals, not members, in the loop: the bins' 64-bit stores could alias
@@ -97,7 +95,6 @@ class abs_histogram {
   // bfloat16 and binary16 values widen to float exactly.
   template <class T, class = std::enable_if_t<is_minifloat_v<T>>>
   void observe(const T* x, std::size_t n) {
-    const target::default_float_environment environment;
     float chunk[256];
     while (n > 0) {
       const std::size_t m = n < 256 ? n : 256;

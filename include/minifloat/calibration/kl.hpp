@@ -31,6 +31,7 @@
 #include "cost.hpp"
 #include "grid.hpp"
 #include "histogram.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {
@@ -87,6 +88,7 @@ double kl_divergence(const kl_bins& b, double threshold, double scale) {
 // power of two. No non-zero finite data: 1.
 template <class Fmt>
 float kl_scale(const abs_histogram& h, bool power_of_two = false) {
+  const target::default_float_environment environment;
   const double amax = h.amax();
   const detail::kl_bins b = detail::kl_bins_of(h);
   if (!(amax > 0) || b.mean.empty()) return 1.0f;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "cost.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {
@@ -225,6 +226,7 @@ float smallest_tie(const histogram_model& m, float best, bool power_of_two, doub
 // finite data: 1 (compute_scale's fallback).
 template <class Fmt>
 float mse_scale(const histogram_model& m, bool power_of_two = false) {
+  const target::default_float_environment environment;
   if (!(m.amax > 0.0f) || m.mean.empty()) return 1.0f;
   const double s_max = format_grid<Fmt>::get().max() / static_cast<double>(m.amax);
   // The plain double errors carry rounding of the order 2^-50 * sum x^2:

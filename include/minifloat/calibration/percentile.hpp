@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "histogram.hpp"
+#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {
@@ -17,6 +18,7 @@ namespace calibration {
 // bin). Never above the exact amax; 0 when the rank falls among the zeros;
 // p is clamped to [0, 100].
 inline float abs_percentile(const abs_histogram& h, double p) {
+  const target::default_float_environment environment;
   p = p < 0 ? 0 : (p > 100 ? 100 : p);
   const double rank = p / 100.0 * static_cast<double>(h.finite_count());
   double below = static_cast<double>(h.zeros());

@@ -52,6 +52,7 @@ class delayed_scaling {
   // TransformerEngine: a NaN stays in the window, and freezes the scale,
   // until it ages out).
   void record(float amax) {
+    const target::default_float_environment environment;
     history_[next_] = amax;
     last_ = next_;
     next_ = (next_ + 1) % history_.size();
@@ -63,6 +64,7 @@ class delayed_scaling {
   // The window's amax under the reduction (NaN if a NaN is in the window
   // and the reduction is max). Slots not yet recorded hold 0.
   float reduced_amax() const noexcept {
+    const target::default_float_environment environment;
     if (reduction_ == amax_reduction::most_recent) return history_[last_];
     float m = 0.0f;
     for (float a : history_) {
