@@ -165,8 +165,14 @@ TEST_P(IntegerMatMul, Fp32RuleFollowsTheRoundingMode) {
     o.requant = hy::requantization::fp32;
     o.integer_scale = 0.3f / 4096;  // not a power of two: the product rounds
     const auto result = check(c, o);
+    // Several row blocks on 3 threads: the workers round in the caller's
+    // mode too.
+    const integer_case tall = random_case(true, 150, 40, 48, rng);
+    o.threads = 3;
+    const auto threaded = check(tall, o);
     std::fesetround(FE_TONEAREST);
     ASSERT_TRUE(result) << "rounding mode " << mode;
+    ASSERT_TRUE(threaded) << "rounding mode " << mode << ", 3 threads";
   }
 }
 

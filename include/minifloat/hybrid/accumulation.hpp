@@ -344,6 +344,15 @@ inline float accumulate_any_nan(const accumulation_model& m, const float* a, con
   }
   return model_nan;
 }
+
+// accumulate() for a caller that holds the default environment already
+// (the reference loop sets it once, not per element).
+inline float accumulate_in_default_environment(const accumulation_model& m, const float* a,
+                                               const float* b, std::size_t k,
+                                               operand_kinds kinds) noexcept {
+  const float r = accumulate_any_nan(m, a, b, k, kinds);
+  return std::isnan(r) ? model_nan : r;
+}
 }  // namespace detail
 
 // One output element's accumulator: the model applied to a[0..k) and
@@ -355,8 +364,7 @@ inline float accumulate_any_nan(const accumulation_model& m, const float* a, con
 inline float accumulate(const accumulation_model& m, const float* a, const float* b,
                         std::size_t k, operand_kinds kinds = {}) noexcept {
   const target::default_float_environment environment;
-  const float r = detail::accumulate_any_nan(m, a, b, k, kinds);
-  return std::isnan(r) ? model_nan : r;
+  return detail::accumulate_in_default_environment(m, a, b, k, kinds);
 }
 
 }  // namespace mf::hybrid

@@ -133,7 +133,7 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
         x = a_row.data();
         y = b_column.data();
       }
-      const float acc = accumulate(o.model, x, y, k, kinds);
+      const float acc = accumulate_in_default_environment(o.model, x, y, k, kinds);
       if (o.accumulator) o.accumulator[i * n + j] = acc;
       double value;
       if (o.model.kind == model_kind::exact && o.model.exact_to_output) {

@@ -31,12 +31,13 @@
 namespace mf {
 namespace mx {
 
-// Dot of one block pair of `count` (<= K) elements.
+namespace detail {
+
+// dot_block() for a caller that holds the default floating-point
+// environment already (dot() sets it once, not per block).
 template <class FmtA, class FmtB>
-inline float dot_block(std::uint8_t scale_a, const std::uint8_t* elements_a,
-                       std::uint8_t scale_b, const std::uint8_t* elements_b,
-                       std::size_t count = FmtA::block_size) {
-  const target::default_float_environment environment;
+inline float block_dot(std::uint8_t scale_a, const std::uint8_t* elements_a, std::uint8_t scale_b,
+                       const std::uint8_t* elements_b, std::size_t count) {
   static_assert(FmtA::block_size == FmtB::block_size, "both operands need the same block size");
   if (scale_a == scale_nan || scale_b == scale_nan) return scale_value(scale_nan);
   std::uint8_t codes_a[FmtA::block_size];
@@ -53,6 +54,18 @@ inline float dot_block(std::uint8_t scale_a, const std::uint8_t* elements_a,
   return static_cast<float>(std::ldexp(static_cast<double>(sum), exponent));
 }
 
+}  // namespace detail
+
+// Dot of one block pair of `count` (<= K) elements, in IEEE 754's default
+// environment whatever the caller's (target/float_environment.hpp).
+template <class FmtA, class FmtB>
+inline float dot_block(std::uint8_t scale_a, const std::uint8_t* elements_a,
+                       std::uint8_t scale_b, const std::uint8_t* elements_b,
+                       std::size_t count = FmtA::block_size) {
+  const target::default_float_environment environment;
+  return detail::block_dot<FmtA, FmtB>(scale_a, elements_a, scale_b, elements_b, count);
+}
+
 template <class FmtA, class FmtB>
 inline float dot_block(const block<FmtA>& a, const block<FmtB>& b) {
   return dot_block<FmtA, FmtB>(a.scale, a.elements, b.scale, b.elements);
@@ -67,8 +80,8 @@ inline float dot(const std::uint8_t* scales_a, const std::uint8_t* elements_a,
   float sum = 0.0f;
   for (std::size_t j = 0; j * k < n; ++j) {
     const std::size_t count = n - j * k < k ? n - j * k : k;
-    sum += dot_block<FmtA, FmtB>(scales_a[j], elements_a + j * FmtA::element_bytes, scales_b[j],
-                                 elements_b + j * FmtB::element_bytes, count);
+    sum += detail::block_dot<FmtA, FmtB>(scales_a[j], elements_a + j * FmtA::element_bytes,
+                                         scales_b[j], elements_b + j * FmtB::element_bytes, count);
   }
   return sum;
 }

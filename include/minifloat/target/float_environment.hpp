@@ -8,15 +8,24 @@
 // restores the caller's control settings, keeping the exception flags that
 // the scope raised, as any computation would leave them.
 //
-// Threads started inside the scope inherit it (POSIX: pthread_create gives
-// the new thread the creator's floating-point environment).
+// A thread started inside the scope has it where the platform passes the
+// environment on (C++ [cfenv.thread]: glibc does); the MatMul's workers set
+// it themselves.
+//
+// Without FENV_ACCESS (which GCC does not implement) a compiler may in
+// principle move float arithmetic across the control-register writes; the
+// scopes here hold whole calls, whose loads, stores and calls it does not
+// move across them.
 #pragma once
 
 #include <cstdint>
 
 #if defined(__CUDA_ARCH__)
 // Device code has no such environment to set.
-#elif defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE2__))
+#elif defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE2_MATH__))
+// x86-64, or 32-bit x86 with its float math in SSE (-mfpmath=sse): MXCSR
+// governs every float operation of the library (it has no long double).
+// x87 math elsewhere takes <cfenv> below.
 #include <xmmintrin.h>
 #define MF_FLOAT_ENVIRONMENT_MXCSR 1
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
@@ -50,17 +59,19 @@ class default_float_environment {
   // FPCR holds only controls (the flags live in FPSR): 0 is round to
   // nearest, no FZ, FZ16, DN or AHP, no trap enabled (Arm ARM, FPCR).
   default_float_environment() noexcept {
-    __asm__ __volatile__("mrs %0, fpcr" : "=r"(saved_));
-    if (saved_ != 0) __asm__ __volatile__("msr fpcr, %0" : : "r"(std::uint64_t{0}));
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(saved_) : : "memory");
+    if (saved_ != 0) __asm__ __volatile__("msr fpcr, %0" : : "r"(std::uint64_t{0}) : "memory");
   }
   ~default_float_environment() {
-    if (saved_ != 0) __asm__ __volatile__("msr fpcr, %0" : : "r"(saved_));
+    if (saved_ != 0) __asm__ __volatile__("msr fpcr, %0" : : "r"(saved_) : "memory");
   }
 
  private:
   std::uint64_t saved_ = 0;
 #else
-  // Elsewhere the rounding direction, the one control standard C++ reaches.
+  // Elsewhere the rounding direction, the one control standard C++ reaches
+  // (where the platform defines FE_TONEAREST).
+#if defined(FE_TONEAREST)
   default_float_environment() noexcept : saved_(std::fegetround()) {
     if (saved_ != FE_TONEAREST) std::fesetround(FE_TONEAREST);
   }
@@ -70,6 +81,10 @@ class default_float_environment {
 
  private:
   int saved_;
+#else
+  default_float_environment() noexcept {}
+  ~default_float_environment() {}
+#endif
 #endif
 
  public:

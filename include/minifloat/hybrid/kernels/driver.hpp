@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "../../config.hpp"
+#include "../../target/float_environment.hpp"
 #include "../amax.hpp"
 #include "../exact_epilogue.hpp"
 #include "../fp32_rounding.hpp"
@@ -591,6 +592,9 @@ inline void run_blocked(const tile_kernel& kernel, const detail::problem& p,
     const std::size_t workers = std::min(threads, items);
     std::vector<hybrid::detail::amax_tracker> partial(workers);
     detail::run_on_threads(workers, [&](std::size_t w) {
+      // Set here too: a new thread's environment is the caller's where the
+      // platform passes it on (C++ [cfenv.thread]), not everywhere.
+      const target::default_float_environment environment;
       detail::block_worker worker(kernel, p, b);
       for (std::size_t item = w; item < items; item += workers) {
         const std::size_t panel = item / row_groups, group = item % row_groups;

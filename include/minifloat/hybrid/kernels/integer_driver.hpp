@@ -24,6 +24,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cfenv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -243,7 +244,13 @@ inline void run_integer(const integer_problem& p, blocking b = {}) {
   const std::size_t kc_words = 128;
   const std::size_t blocks = (p.m + mc - 1) / mc;
   const std::size_t workers = std::min<std::size_t>(std::max<unsigned>(p.options->threads, 1), blocks);
+  // The fp32 requantization rounds in the caller's floating-point
+  // environment (requantize.hpp), so every worker takes the caller's: a
+  // new thread has it only where the platform passes it on.
+  std::fenv_t caller_environment;
+  std::fegetenv(&caller_environment);
   detail::run_on_threads(workers, [&](std::size_t w) {
+    if (w != 0) std::fesetenv(&caller_environment);
     for (std::size_t block = w; block < blocks; block += workers) {
       const std::size_t begin = block * mc;
       plan.run(begin, std::min(p.m, begin + mc), mc, kc_words);
