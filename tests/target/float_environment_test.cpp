@@ -28,7 +28,10 @@
 #include <minifloat/hybrid.hpp>
 #include <minifloat/mx.hpp>
 #include <minifloat/onnx.hpp>
+#include <minifloat/bulk.hpp>
 #include <minifloat/scaling.hpp>
+
+#include "support/isa_tests.hpp"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <xmmintrin.h>
@@ -149,11 +152,14 @@ TEST(FloatEnvironment, MatMulIsTheSameInEveryEnvironment) {
       hy::models::reduced_precision(11, 64, hy::reduced_variant::block, 16),
       hy::models::avx512_bf16_pairs(),
   };
+  for (const mf::target::isa isa : mft::available_isas()) {
+  const mft::isa_scope selected(isa);
   for (const auto& model : models) {
     for (const bool reference : {false, true}) {
       for (const unsigned threads : {1u, 2u}) {
-        SCOPED_TRACE("model " + std::to_string(static_cast<int>(model.kind)) +
-                     (reference ? ", reference" : ", fast") + ", threads " + std::to_string(threads));
+        SCOPED_TRACE(std::string(mf::target::isa_name(isa)) + ", model " +
+                     std::to_string(static_cast<int>(model.kind)) + (reference ? ", reference" : ", fast") +
+                     ", threads " + std::to_string(threads));
         expect_environment_free([&] {
           hy::matmul_options o;
           o.model = model;
@@ -169,6 +175,7 @@ TEST(FloatEnvironment, MatMulIsTheSameInEveryEnvironment) {
         });
       }
     }
+  }
   }
 }
 
@@ -266,7 +273,9 @@ TEST(FloatEnvironment, ScalingIsTheSameInEveryEnvironment) {
     bits = with_floats(bits, back);
     sc::delayed_scaling<mf::e4m3fn> delayed(4);
     delayed.record(0x1.37p-90f);
-    return with_floats(bits, {delayed.scale(), delayed.scale_inv()});
+    bits = with_floats(bits, {delayed.scale(), delayed.scale_inv()});
+    delayed.record(1e-40f);  // a subnormal amax: DAZ would read it as 0
+    return with_floats(bits, {delayed.reduced_amax(), delayed.scale(), delayed.scale_inv()});
   });
 }
 
@@ -293,9 +302,15 @@ TEST(FloatEnvironment, OnnxIsTheSameInEveryEnvironment) {
   });
 }
 
+// MX's quantize and dequantize, and the bulk encode without a scale, are
+// independent of the environment by construction (no guard): on every
+// kernel set, since AVX2's route for subnormal results is a float add.
 TEST(FloatEnvironment, MxIsTheSameInEveryEnvironment) {
   std::mt19937 rng(13);
   const std::vector<float> x = wide_floats(256, rng);
+  for (const mf::target::isa isa : mft::available_isas()) {
+  const mft::isa_scope selected(isa);
+  SCOPED_TRACE(mf::target::isa_name(isa));
   expect_environment_free([&] {
     using fmt = mf::mx::mxfp8_e4m3;
     std::vector<std::uint8_t> scales(x.size() / fmt::block_size), elements(x.size());
@@ -314,8 +329,13 @@ TEST(FloatEnvironment, MxIsTheSameInEveryEnvironment) {
     mf::mx::nvfp4::dequantize(nv_scales.data(), nv_elements.data(), back.data(), x.size(), tensor_scale);
     const auto nv = codes_of(nv_scales);
     bits.insert(bits.end(), nv.begin(), nv.end());
+    std::vector<std::uint8_t> encoded(x.size());
+    mf::bulk::encode<mf::e4m3fn>(x.data(), encoded.data(), x.size());
+    const auto en = codes_of(encoded);
+    bits.insert(bits.end(), en.begin(), en.end());
     return with_floats(bits, back);
   });
+  }
 }
 
 TEST(FloatEnvironment, CalibrationIsTheSameInEveryEnvironment) {
@@ -337,6 +357,13 @@ TEST(FloatEnvironment, CalibrationIsTheSameInEveryEnvironment) {
       bits.insert(bits.end(), {mf::detail::bit_cast<std::uint32_t>(r.scale),
                                static_cast<std::uint32_t>(mse), static_cast<std::uint32_t>(mse >> 32)});
     }
+    // The public steps of the methods, called directly.
+    const cal::histogram_model model = cal::value_model(x.data(), x.size());
+    const auto sse = mf::detail::bit_cast<std::uint64_t>(cal::cost_of<mf::e4m3fn>(model, 0x1.37p60f).sse);
+    bits.insert(bits.end(), {static_cast<std::uint32_t>(sse), static_cast<std::uint32_t>(sse >> 32),
+                             mf::detail::bit_cast<std::uint32_t>(cal::mse_scale<mf::e4m3fn>(model)),
+                             mf::detail::bit_cast<std::uint32_t>(cal::kl_scale<mf::e4m3fn>(h)),
+                             mf::detail::bit_cast<std::uint32_t>(cal::abs_percentile(h, 99.9))});
     return bits;
   });
 }
