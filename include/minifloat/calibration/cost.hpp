@@ -19,9 +19,9 @@
 #include <limits>
 #include <vector>
 
+#include "../target/float_environment.hpp"
 #include "grid.hpp"
 #include "histogram.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {

@@ -28,10 +28,10 @@
 #include <vector>
 
 #include "../scaling/compute_scale.hpp"
+#include "../target/float_environment.hpp"
 #include "cost.hpp"
 #include "grid.hpp"
 #include "histogram.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {

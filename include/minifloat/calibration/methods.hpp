@@ -5,12 +5,12 @@
 #include <cstddef>
 
 #include "../scaling/compute_scale.hpp"
+#include "../target/float_environment.hpp"
 #include "cost.hpp"
 #include "histogram.hpp"
 #include "kl.hpp"
 #include "mse.hpp"
 #include "percentile.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {

@@ -28,8 +28,8 @@
 #include <utility>
 #include <vector>
 
-#include "cost.hpp"
 #include "../target/float_environment.hpp"
+#include "cost.hpp"
 
 namespace mf {
 namespace calibration {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "../scaling/quantize.hpp"
+#include "../target/float_environment.hpp"
 #include "histogram.hpp"
 #include "methods.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace calibration {

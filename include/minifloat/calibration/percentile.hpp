@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "histogram.hpp"
 #include "../target/float_environment.hpp"
+#include "histogram.hpp"
 
 namespace mf {
 namespace calibration {

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "../target/float_environment.hpp"
 #include "element_type.hpp"
 #include "eltwise_options.hpp"
 #include "kernels/eltwise_path.hpp"
-#include "../target/float_environment.hpp"
 #include "output.hpp"
 #include "tables.hpp"
 #include "wide_sum.hpp"

@@ -22,11 +22,11 @@
 #include <span>
 #endif
 
+#include "../target/float_environment.hpp"
 #include "block.hpp"
 #include "element.hpp"
 #include "quantize_scalar.hpp"
 #include "scale.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace mx {

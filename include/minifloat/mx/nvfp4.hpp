@@ -37,9 +37,9 @@
 #include "../convert.hpp"
 #include "../encodings.hpp"
 #include "../formats.hpp"
+#include "../target/float_environment.hpp"
 #include "packing_scalar.hpp"
 #include "quantize_scalar.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace mx {

@@ -14,9 +14,9 @@
 #include "../convert.hpp"
 #include "../formats.hpp"
 #include "../limits.hpp"
+#include "../target/float_environment.hpp"
 #include "opset.hpp"
 #include "tensor.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace onnx {

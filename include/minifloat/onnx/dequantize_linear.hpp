@@ -13,10 +13,10 @@
 
 #include "../convert.hpp"
 #include "../formats.hpp"
+#include "../target/float_environment.hpp"
 #include "granularity.hpp"
 #include "quantize_linear.hpp"
 #include "tensor.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace onnx {

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "../target/float_environment.hpp"
 #include "cast.hpp"
 #include "division.hpp"
 #include "granularity.hpp"
 #include "tensor.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace onnx {

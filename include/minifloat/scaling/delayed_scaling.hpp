@@ -16,8 +16,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "compute_scale.hpp"
 #include "../target/float_environment.hpp"
+#include "compute_scale.hpp"
 
 namespace mf {
 namespace scaling {

@@ -32,9 +32,9 @@
 #include "../bulk/encode.hpp"
 #include "../conversion.hpp"
 #include "../encodings.hpp"
+#include "../target/float_environment.hpp"
 #include "amax.hpp"
 #include "compute_scale.hpp"
-#include "../target/float_environment.hpp"
 
 namespace mf {
 namespace scaling {

@@ -43,10 +43,10 @@
 
 #include "../../bulk/amax.hpp"
 #include "../../bulk/encode.hpp"
+#include "../../target/float_environment.hpp"
 #include "../element_type.hpp"
 #include "../matmul_options.hpp"
 #include "../output.hpp"
-#include "../../target/float_environment.hpp"
 #include "driver.hpp"
 
 namespace mf::hybrid::kernels {
@@ -406,7 +406,7 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
                             const result_writer& c, std::size_t m, std::size_t n, std::size_t k,
                             const matmul_options& o) {
   // The kernels' roundings and their proofs assume IEEE 754's default
-  // environment; threads started here inherit it.
+  // environment (the workers set it too: driver.hpp).
   const target::default_float_environment environment;
   // The ISA read once: whether a kernel takes a request may depend on it
   // (takes_scaled_operands), and a set_isa on another thread must not
