@@ -39,17 +39,18 @@ struct histogram_model {
 
   histogram_model() = default;
   explicit histogram_model(const abs_histogram& h) : amax(h.amax()) {
-    const target::default_float_environment environment;
-    for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
-      if (h.bin(i).empty()) continue;
-      const double m = h.bin_mean(i), n = static_cast<double>(h.bin(i).count);
-      const double d = h.bin_deviation_square_sum(i);
-      mean.push_back(m);
-      count.push_back(n);
-      spread += d;
-      signal += d + n * m * m;
-    }
-    population = static_cast<double>(h.finite_count());
+    target::in_default_float_environment([&] {
+      for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
+        if (h.bin(i).empty()) continue;
+        const double m = h.bin_mean(i), n = static_cast<double>(h.bin(i).count);
+        const double d = h.bin_deviation_square_sum(i);
+        mean.push_back(m);
+        count.push_back(n);
+        spread += d;
+        signal += d + n * m * m;
+      }
+      population = static_cast<double>(h.finite_count());
+    });
   }
 };
 
@@ -58,29 +59,30 @@ struct histogram_model {
 // exact error. O(n log n) time and 8 bytes per value while it is built,
 // 16 bytes per distinct magnitude kept.
 inline histogram_model value_model(const float* x, std::size_t n) {
-  const target::default_float_environment environment;
-  std::vector<float> magnitudes;
-  magnitudes.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const float a = std::fabs(x[i]);
-    if (std::isfinite(a)) magnitudes.push_back(a);
-  }
-  std::sort(magnitudes.begin(), magnitudes.end());
-  histogram_model m;
-  m.population = static_cast<double>(magnitudes.size());
-  for (std::size_t i = 0; i < magnitudes.size();) {
-    std::size_t j = i + 1;
-    while (j < magnitudes.size() && magnitudes[j] == magnitudes[i]) ++j;
-    const double v = magnitudes[i], count = static_cast<double>(j - i);
-    if (v > 0) {  // zeros: part of the population, no error at any scale
-      m.mean.push_back(v);
-      m.count.push_back(count);
-      m.signal += count * v * v;
+  return target::in_default_float_environment([&]() -> histogram_model {
+    std::vector<float> magnitudes;
+    magnitudes.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const float a = std::fabs(x[i]);
+      if (std::isfinite(a)) magnitudes.push_back(a);
     }
-    i = j;
-  }
-  m.amax = magnitudes.empty() ? 0.0f : magnitudes.back();
-  return m;
+    std::sort(magnitudes.begin(), magnitudes.end());
+    histogram_model m;
+    m.population = static_cast<double>(magnitudes.size());
+    for (std::size_t i = 0; i < magnitudes.size();) {
+      std::size_t j = i + 1;
+      while (j < magnitudes.size() && magnitudes[j] == magnitudes[i]) ++j;
+      const double v = magnitudes[i], count = static_cast<double>(j - i);
+      if (v > 0) {  // zeros: part of the population, no error at any scale
+        m.mean.push_back(v);
+        m.count.push_back(count);
+        m.signal += count * v * v;
+      }
+      i = j;
+    }
+    m.amax = magnitudes.empty() ? 0.0f : magnitudes.back();
+    return m;
+  });
 }
 
 namespace detail {
@@ -151,24 +153,25 @@ struct quantization_cost {
 // The cost of `scale` on the observed data (the histogram model).
 template <class Fmt>
 quantization_cost cost_of(const histogram_model& m, float scale) {
-  const target::default_float_environment environment;
-  const format_grid<Fmt>& grid = format_grid<Fmt>::get();
-  quantization_cost c;
-  c.sse = detail::scale_error<Fmt>(m, scale).value() + m.spread;
-  double saturated = 0.0, flushed = 0.0;
-  for (std::size_t j = 0; j < m.mean.size(); ++j) {
-    const double y = m.mean[j] * static_cast<double>(scale);
-    if (y > grid.max()) saturated += m.count[j];
-    if (grid.nearest(y) == 0) flushed += m.count[j];
-  }
-  if (m.population > 0) {
-    c.mse = c.sse / m.population;
-    c.saturated_fraction = saturated / m.population;
-    c.flushed_fraction = flushed / m.population;
-  }
-  c.sqnr_db = c.sse > 0 ? 10.0 * std::log10(m.signal / c.sse)
-                        : std::numeric_limits<double>::infinity();
-  return c;
+  return target::in_default_float_environment([&]() -> quantization_cost {
+    const format_grid<Fmt>& grid = format_grid<Fmt>::get();
+    quantization_cost c;
+    c.sse = detail::scale_error<Fmt>(m, scale).value() + m.spread;
+    double saturated = 0.0, flushed = 0.0;
+    for (std::size_t j = 0; j < m.mean.size(); ++j) {
+      const double y = m.mean[j] * static_cast<double>(scale);
+      if (y > grid.max()) saturated += m.count[j];
+      if (grid.nearest(y) == 0) flushed += m.count[j];
+    }
+    if (m.population > 0) {
+      c.mse = c.sse / m.population;
+      c.saturated_fraction = saturated / m.population;
+      c.flushed_fraction = flushed / m.population;
+    }
+    c.sqnr_db = c.sse > 0 ? 10.0 * std::log10(m.signal / c.sse)
+                          : std::numeric_limits<double>::infinity();
+    return c;
+  });
 }
 
 }  // namespace calibration

@@ -88,39 +88,40 @@ double kl_divergence(const kl_bins& b, double threshold, double scale) {
 // power of two. No non-zero finite data: 1.
 template <class Fmt>
 float kl_scale(const abs_histogram& h, bool power_of_two = false) {
-  const target::default_float_environment environment;
-  const double amax = h.amax();
-  const detail::kl_bins b = detail::kl_bins_of(h);
-  if (!(amax > 0) || b.mean.empty()) return 1.0f;
-  const double max = format_grid<Fmt>::get().max();
-  double best_kl = std::numeric_limits<double>::infinity();
-  float best = 1.0f;
-  const auto consider = [&](double threshold, float scale) {
-    const double kl = detail::kl_divergence<Fmt>(b, threshold, scale);
-    if (kl < best_kl) {
-      best_kl = kl;
-      best = scale;
+  return target::in_default_float_environment([&]() -> float {
+    const double amax = h.amax();
+    const detail::kl_bins b = detail::kl_bins_of(h);
+    if (!(amax > 0) || b.mean.empty()) return 1.0f;
+    const double max = format_grid<Fmt>::get().max();
+    double best_kl = std::numeric_limits<double>::infinity();
+    float best = 1.0f;
+    const auto consider = [&](double threshold, float scale) {
+      const double kl = detail::kl_divergence<Fmt>(b, threshold, scale);
+      if (kl < best_kl) {
+        best_kl = kl;
+        best = scale;
+      }
+    };
+    if (power_of_two) {
+      int e = 0;
+      std::frexp(max / amax, &e);  // 2^(e-1) <= max / amax: T >= amax
+      for (int k = e - 1; k <= 127; ++k) {
+        const float s = std::ldexp(1.0f, k < -126 ? -126 : k);
+        const double threshold = max / s;
+        if (threshold < amax / 16) break;
+        if (threshold < 2 * amax) consider(threshold, s);
+      }
+      return best;
     }
-  };
-  if (power_of_two) {
-    int e = 0;
-    std::frexp(max / amax, &e);  // 2^(e-1) <= max / amax: T >= amax
-    for (int k = e - 1; k <= 127; ++k) {
-      const float s = std::ldexp(1.0f, k < -126 ? -126 : k);
-      const double threshold = max / s;
-      if (threshold < amax / 16) break;
-      if (threshold < 2 * amax) consider(threshold, s);
+    const scaling::scale_options options{};
+    for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
+      const double edge = h.upper_edge(i);
+      if (edge < amax / 16 || edge >= amax) continue;
+      consider(edge, scaling::compute_scale<Fmt>(static_cast<float>(edge), options));
     }
+    consider(amax, scaling::compute_scale<Fmt>(static_cast<float>(amax), options));
     return best;
-  }
-  const scaling::scale_options options{};
-  for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
-    const double edge = h.upper_edge(i);
-    if (edge < amax / 16 || edge >= amax) continue;
-    consider(edge, scaling::compute_scale<Fmt>(static_cast<float>(edge), options));
-  }
-  consider(amax, scaling::compute_scale<Fmt>(static_cast<float>(amax), options));
-  return best;
+  });
 }
 
 }  // namespace calibration

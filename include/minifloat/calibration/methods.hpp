@@ -44,25 +44,26 @@ namespace detail {
 template <class Fmt>
 calibration_result calibrate_on(const abs_histogram& h, const histogram_model& model,
                                 const calibration_options& o) {
-  const target::default_float_environment environment;
-  const scaling::scale_options round_down{0.0f, o.power_of_two, 1.0f};
-  calibration_result r;
-  switch (o.how) {
-    case method::max:
-      r.scale = scaling::compute_scale<Fmt>(h.amax(), round_down);
-      break;
-    case method::percentile:
-      r.scale = scaling::compute_scale<Fmt>(abs_percentile(h, o.percentile), round_down);
-      break;
-    case method::mse:
-      r.scale = mse_scale<Fmt>(model, o.power_of_two);
-      break;
-    case method::kl:
-      r.scale = kl_scale<Fmt>(h, o.power_of_two);
-      break;
-  }
-  r.cost = cost_of<Fmt>(model, r.scale);
-  return r;
+  return target::in_default_float_environment([&]() -> calibration_result {
+    const scaling::scale_options round_down{0.0f, o.power_of_two, 1.0f};
+    calibration_result r;
+    switch (o.how) {
+      case method::max:
+        r.scale = scaling::compute_scale<Fmt>(h.amax(), round_down);
+        break;
+      case method::percentile:
+        r.scale = scaling::compute_scale<Fmt>(abs_percentile(h, o.percentile), round_down);
+        break;
+      case method::mse:
+        r.scale = mse_scale<Fmt>(model, o.power_of_two);
+        break;
+      case method::kl:
+        r.scale = kl_scale<Fmt>(h, o.power_of_two);
+        break;
+    }
+    r.cost = cost_of<Fmt>(model, r.scale);
+    return r;
+  });
 }
 
 }  // namespace detail
@@ -74,8 +75,9 @@ calibration_result calibrate_on(const abs_histogram& h, const histogram_model& m
 // (docs/scaling.md gives the measured gap), and the cost is the model's.
 template <class Fmt>
 calibration_result calibrate(const abs_histogram& h, const calibration_options& o = {}) {
-  const target::default_float_environment environment;
-  return detail::calibrate_on<Fmt>(h, histogram_model(h), o);
+  return target::in_default_float_environment([&]() -> calibration_result {
+    return detail::calibrate_on<Fmt>(h, histogram_model(h), o);
+  });
 }
 
 // The same with the observed values themselves (x[0..n), the data `h`
@@ -84,8 +86,9 @@ calibration_result calibrate(const abs_histogram& h, const calibration_options& 
 template <class Fmt>
 calibration_result calibrate(const abs_histogram& h, const float* x, std::size_t n,
                              const calibration_options& o = {}) {
-  const target::default_float_environment environment;
-  return detail::calibrate_on<Fmt>(h, value_model(x, n), o);
+  return target::in_default_float_environment([&]() -> calibration_result {
+    return detail::calibrate_on<Fmt>(h, value_model(x, n), o);
+  });
 }
 
 }  // namespace calibration

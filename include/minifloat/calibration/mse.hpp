@@ -226,37 +226,38 @@ float smallest_tie(const histogram_model& m, float best, bool power_of_two, doub
 // finite data: 1 (compute_scale's fallback).
 template <class Fmt>
 float mse_scale(const histogram_model& m, bool power_of_two = false) {
-  const target::default_float_environment environment;
-  if (!(m.amax > 0.0f) || m.mean.empty()) return 1.0f;
-  const double s_max = format_grid<Fmt>::get().max() / static_cast<double>(m.amax);
-  // The plain double errors carry rounding of the order 2^-50 * sum x^2:
-  // everything that close to the lowest is compared accurately.
-  const double tolerance = 0x1p-36 * (m.signal > 0 ? m.signal : 1.0);
-  if (power_of_two) {
-    return detail::smallest_tie<Fmt>(m, detail::mse_power_of_two_scale<Fmt>(m, s_max), true,
-                                     tolerance);
-  }
+  return target::in_default_float_environment([&]() -> float {
+    if (!(m.amax > 0.0f) || m.mean.empty()) return 1.0f;
+    const double s_max = format_grid<Fmt>::get().max() / static_cast<double>(m.amax);
+    // The plain double errors carry rounding of the order 2^-50 * sum x^2:
+    // everything that close to the lowest is compared accurately.
+    const double tolerance = 0x1p-36 * (m.signal > 0 ? m.signal : 1.0);
+    if (power_of_two) {
+      return detail::smallest_tie<Fmt>(m, detail::mse_power_of_two_scale<Fmt>(m, s_max), true,
+                                       tolerance);
+    }
 
-  // Data so small that even the largest float scale saturates nothing:
-  // that scale (compute_scale's clamp) is as good as any.
-  if (!(s_max / 2 < static_cast<double>(detail::largest_scale) / 2)) return detail::largest_scale;
-  float lo = static_cast<float>(s_max / 2);
-  if (static_cast<double>(lo) < s_max / 2) lo = detail::next_up(lo);
-  lo = std::max(lo, detail::smallest_scale);
-  std::vector<detail::candidate> candidates;
-  double best = std::numeric_limits<double>::infinity();
-  for (float start = lo; start <= detail::largest_scale / 2; start *= 2) {
-    if (!candidates.empty() && detail::saturation_bound<Fmt>(m, start) > best + tolerance) {
-      break;
+    // Data so small that even the largest float scale saturates nothing:
+    // that scale (compute_scale's clamp) is as good as any.
+    if (!(s_max / 2 < static_cast<double>(detail::largest_scale) / 2)) return detail::largest_scale;
+    float lo = static_cast<float>(s_max / 2);
+    if (static_cast<double>(lo) < s_max / 2) lo = detail::next_up(lo);
+    lo = std::max(lo, detail::smallest_scale);
+    std::vector<detail::candidate> candidates;
+    double best = std::numeric_limits<double>::infinity();
+    for (float start = lo; start <= detail::largest_scale / 2; start *= 2) {
+      if (!candidates.empty() && detail::saturation_bound<Fmt>(m, start) > best + tolerance) {
+        break;
+      }
+      const std::size_t before = candidates.size();
+      detail::sweep_binade<Fmt>(m, start, start * 2, candidates);
+      for (std::size_t i = before; i < candidates.size(); ++i) {
+        best = std::min(best, candidates[i].error);
+      }
     }
-    const std::size_t before = candidates.size();
-    detail::sweep_binade<Fmt>(m, start, start * 2, candidates);
-    for (std::size_t i = before; i < candidates.size(); ++i) {
-      best = std::min(best, candidates[i].error);
-    }
-  }
-  return detail::smallest_tie<Fmt>(m, detail::best_of<Fmt>(m, candidates, tolerance), false,
-                                   tolerance);
+    return detail::smallest_tie<Fmt>(m, detail::best_of<Fmt>(m, candidates, tolerance), false,
+                                     tolerance);
+  });
 }
 
 }  // namespace calibration

@@ -23,28 +23,30 @@ using scaling::channel_axis;
 // features over batches of tokens).
 inline void observe_channels(const float* x, std::size_t rows, std::size_t cols,
                              channel_axis axis, std::vector<abs_histogram>& observers) {
-  const target::default_float_environment environment;
-  assert(observers.size() == scaling::channel_count(rows, cols, axis));
-  if (axis == channel_axis::rows) {
-    for (std::size_t r = 0; r < rows; ++r) observers[r].observe(x + r * cols, cols);
-    return;
-  }
-  std::vector<float> column(rows);
-  for (std::size_t c = 0; c < cols; ++c) {
-    for (std::size_t r = 0; r < rows; ++r) column[r] = x[r * cols + c];
-    observers[c].observe(column.data(), rows);
-  }
+  target::in_default_float_environment([&] {
+    assert(observers.size() == scaling::channel_count(rows, cols, axis));
+    if (axis == channel_axis::rows) {
+      for (std::size_t r = 0; r < rows; ++r) observers[r].observe(x + r * cols, cols);
+      return;
+    }
+    std::vector<float> column(rows);
+    for (std::size_t c = 0; c < cols; ++c) {
+      for (std::size_t r = 0; r < rows; ++r) column[r] = x[r * cols + c];
+      observers[c].observe(column.data(), rows);
+    }
+  });
 }
 
 // The calibrated scale and its cost, per channel.
 template <class Fmt>
 std::vector<calibration_result> calibrate_channels(const std::vector<abs_histogram>& observers,
                                                    const calibration_options& o = {}) {
-  const target::default_float_environment environment;
-  std::vector<calibration_result> results;
-  results.reserve(observers.size());
-  for (const abs_histogram& h : observers) results.push_back(calibrate<Fmt>(h, o));
-  return results;
+  return target::in_default_float_environment([&]() -> std::vector<calibration_result> {
+    std::vector<calibration_result> results;
+    results.reserve(observers.size());
+    for (const abs_histogram& h : observers) results.push_back(calibrate<Fmt>(h, o));
+    return results;
+  });
 }
 
 // The scales alone, in channel order (for quantize_per_channel_with_scales).

@@ -18,22 +18,23 @@ namespace calibration {
 // bin). Never above the exact amax; 0 when the rank falls among the zeros;
 // p is clamped to [0, 100].
 inline float abs_percentile(const abs_histogram& h, double p) {
-  const target::default_float_environment environment;
-  p = p < 0 ? 0 : (p > 100 ? 100 : p);
-  const double rank = p / 100.0 * static_cast<double>(h.finite_count());
-  double below = static_cast<double>(h.zeros());
-  if (rank <= below) return 0.0f;
-  for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
-    const double n = static_cast<double>(h.bin(i).count);
-    if (n == 0) continue;
-    if (below + n >= rank) {
-      const double lower = h.lower_edge(i), upper = h.upper_edge(i);
-      const float v = static_cast<float>(lower + (upper - lower) * ((rank - below) / n));
-      return v < h.amax() ? v : h.amax();
+  return target::in_default_float_environment([&]() -> float {
+    p = p < 0 ? 0 : (p > 100 ? 100 : p);
+    const double rank = p / 100.0 * static_cast<double>(h.finite_count());
+    double below = static_cast<double>(h.zeros());
+    if (rank <= below) return 0.0f;
+    for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
+      const double n = static_cast<double>(h.bin(i).count);
+      if (n == 0) continue;
+      if (below + n >= rank) {
+        const double lower = h.lower_edge(i), upper = h.upper_edge(i);
+        const float v = static_cast<float>(lower + (upper - lower) * ((rank - below) / n));
+        return v < h.amax() ? v : h.amax();
+      }
+      below += n;
     }
-    below += n;
-  }
-  return h.amax();
+    return h.amax();
+  });
 }
 
 }  // namespace calibration

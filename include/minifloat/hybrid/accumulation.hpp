@@ -363,8 +363,9 @@ inline float accumulate_in_default_environment(const accumulation_model& m, cons
 // matter (target/float_environment.hpp).
 inline float accumulate(const accumulation_model& m, const float* a, const float* b,
                         std::size_t k, operand_kinds kinds = {}) noexcept {
-  const target::default_float_environment environment;
-  return detail::accumulate_in_default_environment(m, a, b, k, kinds);
+  return target::in_default_float_environment([&]() -> float {
+    return detail::accumulate_in_default_environment(m, a, b, k, kinds);
+  });
 }
 
 }  // namespace mf::hybrid

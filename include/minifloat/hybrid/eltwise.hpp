@@ -63,38 +63,39 @@ inline void eltwise(table_id table, element_type ta, element_type tb, element_ty
                     const eltwise_options& o = {}) {
   detail::check_eltwise_request(table, ta, tb, tc, b_count, rows, columns, o);
   // IEEE 754's default environment, whatever the caller's holds.
-  const target::default_float_environment environment;
-  if (kernels::try_fast_eltwise(ta, tb, tc, {a, 0, kernels::detail::code_decoder(ta)},
-                                {b, 0, kernels::detail::code_decoder(tb)}, b_count,
-                                {c, 0, kernels::detail::code_encoder(tc), nullptr, tc}, rows, columns, o)) {
-    return;
-  }
-  const auto b_index = [&](std::size_t i, std::size_t j) {
-    return b_count == rows * columns ? i * columns + j : (b_count == 1 ? 0 : j);
-  };
-  if (is_integer(ta)) {
-    if (o.a_scale.given || o.b_scale.given) throw unsupported("element-wise: integer tensors take no scale");
-    const long long lo = tc == element_type::i8 ? -128 : 0;
-    const long long hi = tc == element_type::i8 ? 127 : 255;
+  target::in_default_float_environment([&] {
+    if (kernels::try_fast_eltwise(ta, tb, tc, {a, 0, kernels::detail::code_decoder(ta)},
+                                  {b, 0, kernels::detail::code_decoder(tb)}, b_count,
+                                  {c, 0, kernels::detail::code_encoder(tc), nullptr, tc}, rows, columns, o)) {
+      return;
+    }
+    const auto b_index = [&](std::size_t i, std::size_t j) {
+      return b_count == rows * columns ? i * columns + j : (b_count == 1 ? 0 : j);
+    };
+    if (is_integer(ta)) {
+      if (o.a_scale.given || o.b_scale.given) throw unsupported("element-wise: integer tensors take no scale");
+      const long long lo = tc == element_type::i8 ? -128 : 0;
+      const long long hi = tc == element_type::i8 ? 127 : 255;
+      for (std::size_t i = 0; i < rows; ++i) {
+        for (std::size_t j = 0; j < columns; ++j) {
+          const auto x = static_cast<long long>(decode_bits(ta, a[i * columns + j]));
+          const auto y = static_cast<long long>(decode_bits(tb, b[b_index(i, j)]));
+          c[i * columns + j] = static_cast<std::uint32_t>(detail::eltwise_integer(o.op, x, y, lo, hi)) & 0xFFu;
+        }
+      }
+      return;
+    }
+    float sa = 1.0f;
+    float sb = 1.0f;
+    detail::eltwise_scales(ta, tb, o, sa, sb);
     for (std::size_t i = 0; i < rows; ++i) {
       for (std::size_t j = 0; j < columns; ++j) {
-        const auto x = static_cast<long long>(decode_bits(ta, a[i * columns + j]));
-        const auto y = static_cast<long long>(decode_bits(tb, b[b_index(i, j)]));
-        c[i * columns + j] = static_cast<std::uint32_t>(detail::eltwise_integer(o.op, x, y, lo, hi)) & 0xFFu;
+        const double v = detail::eltwise_value(o, ta, tb, decode_bits(ta, a[i * columns + j]),
+                                               decode_bits(tb, b[b_index(i, j)]), sa, sb);
+        c[i * columns + j] = detail::encode_output(tc, v, o.output, o.output.offset + i * columns + j);
       }
     }
-    return;
-  }
-  float sa = 1.0f;
-  float sb = 1.0f;
-  detail::eltwise_scales(ta, tb, o, sa, sb);
-  for (std::size_t i = 0; i < rows; ++i) {
-    for (std::size_t j = 0; j < columns; ++j) {
-      const double v = detail::eltwise_value(o, ta, tb, decode_bits(ta, a[i * columns + j]),
-                                             decode_bits(tb, b[b_index(i, j)]), sa, sb);
-      c[i * columns + j] = detail::encode_output(tc, v, o.output, o.output.offset + i * columns + j);
-    }
-  }
+  });
 }
 
 // The same over the library's value types, the table checked at compile time.
@@ -105,27 +106,28 @@ void eltwise(const A* a, const B* b, std::size_t b_count, C* c, std::size_t rows
                 "this table does not accept the element-wise type combination");
   detail::check_eltwise_request(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                 b_count, rows, columns, o);
-  const target::default_float_environment environment;
-  if (kernels::try_fast_eltwise(element_id_v<A>, element_id_v<B>, element_id_v<C>,
-                                {a, 0, kernels::detail::value_decoder<A>()},
-                                {b, 0, kernels::detail::value_decoder<B>()}, b_count,
-                                {c, 0, kernels::detail::value_encoder<C>(), nullptr, element_id_v<C>}, rows,
-                                columns, o)) {
-    return;
-  }
-  std::vector<std::uint32_t> ea(rows * columns), eb(b_count), ec(rows * columns);
-  const auto encode = [](auto v) -> std::uint32_t {
-    if constexpr (std::is_integral_v<decltype(v)>) {
-      return static_cast<std::uint32_t>(static_cast<std::uint8_t>(v));
-    } else {
-      return v.bits();
+  target::in_default_float_environment([&] {
+    if (kernels::try_fast_eltwise(element_id_v<A>, element_id_v<B>, element_id_v<C>,
+                                  {a, 0, kernels::detail::value_decoder<A>()},
+                                  {b, 0, kernels::detail::value_decoder<B>()}, b_count,
+                                  {c, 0, kernels::detail::value_encoder<C>(), nullptr, element_id_v<C>}, rows,
+                                  columns, o)) {
+      return;
     }
-  };
-  for (std::size_t i = 0; i < ea.size(); ++i) ea[i] = encode(a[i]);
-  for (std::size_t i = 0; i < eb.size(); ++i) eb[i] = encode(b[i]);
-  eltwise(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>, ea.data(), eb.data(),
-          b_count, ec.data(), rows, columns, o);
-  for (std::size_t i = 0; i < ec.size(); ++i) c[i] = from_encoding<C>(ec[i]);
+    std::vector<std::uint32_t> ea(rows * columns), eb(b_count), ec(rows * columns);
+    const auto encode = [](auto v) -> std::uint32_t {
+      if constexpr (std::is_integral_v<decltype(v)>) {
+        return static_cast<std::uint32_t>(static_cast<std::uint8_t>(v));
+      } else {
+        return v.bits();
+      }
+    };
+    for (std::size_t i = 0; i < ea.size(); ++i) ea[i] = encode(a[i]);
+    for (std::size_t i = 0; i < eb.size(); ++i) eb[i] = encode(b[i]);
+    eltwise(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>, ea.data(), eb.data(),
+            b_count, ec.data(), rows, columns, o);
+    for (std::size_t i = 0; i < ec.size(); ++i) c[i] = from_encoding<C>(ec[i]);
+  });
 }
 
 }  // namespace mf::hybrid

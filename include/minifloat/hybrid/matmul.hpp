@@ -111,42 +111,43 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
   check_float_request(ta, tb, tc, o);
   // The float models' roundings are IEEE 754's defaults, whatever the
   // caller's environment holds (the integer rule above follows it).
-  const target::default_float_environment environment;
-  const scale_options& s = o.scales;
-  const bool operands = s.where == placement::operands;
-  const operand_kinds kinds{ta == element_type::f16 || tb == element_type::f16,
-                            operands ? sum_layout_for(element_type::f32, element_type::f32, k)
-                                     : sum_layout_for(ta, tb, k)};
-  std::vector<float> a_row(k), b_column(k);
-  amax_tracker amax;
-  for (std::size_t i = 0; i < m; ++i) {
-    const float sa = s.a_rows ? s.a_rows[i] : s.a;
-    for (std::size_t j = 0; j < n; ++j) {
-      const float sb = s.b_columns ? s.b_columns[j] : s.b;
-      const float* x = a.data() + i * k;  // not &a[i * k]: K = 0 leaves a empty
-      const float* y = bt.data() + j * k;
-      if (operands) {
-        for (std::size_t p = 0; p < k; ++p) {
-          a_row[p] = x[p] * sa;  // a' = RN32(a * sa)
-          b_column[p] = y[p] * sb;
+  target::in_default_float_environment([&] {
+    const scale_options& s = o.scales;
+    const bool operands = s.where == placement::operands;
+    const operand_kinds kinds{ta == element_type::f16 || tb == element_type::f16,
+                              operands ? sum_layout_for(element_type::f32, element_type::f32, k)
+                                       : sum_layout_for(ta, tb, k)};
+    std::vector<float> a_row(k), b_column(k);
+    amax_tracker amax;
+    for (std::size_t i = 0; i < m; ++i) {
+      const float sa = s.a_rows ? s.a_rows[i] : s.a;
+      for (std::size_t j = 0; j < n; ++j) {
+        const float sb = s.b_columns ? s.b_columns[j] : s.b;
+        const float* x = a.data() + i * k;  // not &a[i * k]: K = 0 leaves a empty
+        const float* y = bt.data() + j * k;
+        if (operands) {
+          for (std::size_t p = 0; p < k; ++p) {
+            a_row[p] = x[p] * sa;  // a' = RN32(a * sa)
+            b_column[p] = y[p] * sb;
+          }
+          x = a_row.data();
+          y = b_column.data();
         }
-        x = a_row.data();
-        y = b_column.data();
+        const float acc = accumulate_in_default_environment(o.model, x, y, k, kinds);
+        if (o.accumulator) o.accumulator[i * n + j] = acc;
+        double value;
+        if (o.model.kind == model_kind::exact && o.model.exact_to_output) {
+          value = exact_output_value(exact_sum(x, y, k, kinds.layout), acc, s, operands, i, j, amax);
+        } else {
+          float y3 = 0.0f;
+          apply_epilogue(s, &acc, i, j, 1, &y3, amax);
+          value = y3;
+        }
+        store(i, j, encode_output(tc, value, o.output, o.output.offset + i * n + j));
       }
-      const float acc = accumulate_in_default_environment(o.model, x, y, k, kinds);
-      if (o.accumulator) o.accumulator[i * n + j] = acc;
-      double value;
-      if (o.model.kind == model_kind::exact && o.model.exact_to_output) {
-        value = exact_output_value(exact_sum(x, y, k, kinds.layout), acc, s, operands, i, j, amax);
-      } else {
-        float y3 = 0.0f;
-        apply_epilogue(s, &acc, i, j, 1, &y3, amax);
-        value = y3;
-      }
-      store(i, j, encode_output(tc, value, o.output, o.output.offset + i * n + j));
     }
-  }
-  if (o.amax) *o.amax = amax.value();
+    if (o.amax) *o.amax = amax.value();
+  });
 }
 
 }  // namespace detail

@@ -62,8 +62,9 @@ template <class FmtA, class FmtB>
 inline float dot_block(std::uint8_t scale_a, const std::uint8_t* elements_a,
                        std::uint8_t scale_b, const std::uint8_t* elements_b,
                        std::size_t count = FmtA::block_size) {
-  const target::default_float_environment environment;
-  return detail::block_dot<FmtA, FmtB>(scale_a, elements_a, scale_b, elements_b, count);
+  return target::in_default_float_environment([&]() -> float {
+    return detail::block_dot<FmtA, FmtB>(scale_a, elements_a, scale_b, elements_b, count);
+  });
 }
 
 template <class FmtA, class FmtB>
@@ -75,15 +76,16 @@ inline float dot_block(const block<FmtA>& a, const block<FmtB>& b) {
 template <class FmtA, class FmtB>
 inline float dot(const std::uint8_t* scales_a, const std::uint8_t* elements_a,
                  const std::uint8_t* scales_b, const std::uint8_t* elements_b, std::size_t n) {
-  const target::default_float_environment environment;
-  constexpr std::size_t k = FmtA::block_size;
-  float sum = 0.0f;
-  for (std::size_t j = 0; j * k < n; ++j) {
-    const std::size_t count = n - j * k < k ? n - j * k : k;
-    sum += detail::block_dot<FmtA, FmtB>(scales_a[j], elements_a + j * FmtA::element_bytes,
-                                         scales_b[j], elements_b + j * FmtB::element_bytes, count);
-  }
-  return sum;
+  return target::in_default_float_environment([&]() -> float {
+    constexpr std::size_t k = FmtA::block_size;
+    float sum = 0.0f;
+    for (std::size_t j = 0; j * k < n; ++j) {
+      const std::size_t count = n - j * k < k ? n - j * k : k;
+      sum += detail::block_dot<FmtA, FmtB>(scales_a[j], elements_a + j * FmtA::element_bytes,
+                                           scales_b[j], elements_b + j * FmtB::element_bytes, count);
+    }
+    return sum;
+  });
 }
 
 #if __cplusplus >= 202002L && __has_include(<span>)

@@ -56,11 +56,12 @@ constexpr std::size_t element_bytes(std::size_t n) noexcept { return packed_byte
 
 // The per-tensor scale of in[0..n).
 inline float tensor_scale(const float* in, std::size_t n) noexcept {
-  const target::default_float_environment environment;
-  const std::uint32_t amax = mx::detail::amax_bits(in, n);
-  if (amax >= 0x7F800000u) return mf::detail::bit_cast<float>(0x7FC00000u);
-  const float s = mf::detail::bit_cast<float>(amax) / (e4m3fn_max * e2m1fn_max);
-  return s == 0.0f ? 1.0f : s;
+  return target::in_default_float_environment([&]() -> float {
+    const std::uint32_t amax = mx::detail::amax_bits(in, n);
+    if (amax >= 0x7F800000u) return mf::detail::bit_cast<float>(0x7FC00000u);
+    const float s = mf::detail::bit_cast<float>(amax) / (e4m3fn_max * e2m1fn_max);
+    return s == 0.0f ? 1.0f : s;
+  });
 }
 
 // Quantizes in[0..n) with a given tensor scale: scales[scale_count(n)]
@@ -68,62 +69,65 @@ inline float tensor_scale(const float* in, std::size_t n) noexcept {
 // (packed e2m1fn).
 inline void quantize(const float* in, encodings<e4m3fn> scale_codes, std::uint8_t* elements,
                      std::size_t n, float tensor_scale) noexcept {
-  const target::default_float_environment environment;
-  std::uint8_t* const scales = scale_codes.get();
-  std::uint8_t codes[block_size];
-  const double s_t = static_cast<double>(tensor_scale);
-  for (std::size_t j = 0; j * block_size < n; ++j) {
-    const float* x = in + j * block_size;
-    const std::size_t count = n - j * block_size < block_size ? n - j * block_size : block_size;
-    std::uint8_t scale_code = 0;
-    if (std::isnan(tensor_scale)) {
-      scale_code = static_cast<std::uint8_t>(e4m3fn::format::positive_nan);
-      for (std::size_t i = 0; i < count; ++i) codes[i] = 0;
-    } else {
-      const float amax = mf::detail::bit_cast<float>(mx::detail::amax_bits(x, count));
-      scale_code = round_to<e4m3fn>(static_cast<double>(amax) / (6.0 * s_t),
-                                    rounding::nearest_even, overflow::saturating)
-                       .bits();
-      const double s_b = static_cast<double>(static_cast<float>(e4m3fn::from_bits(scale_code)));
-      for (std::size_t i = 0; i < count; ++i) {
-        if (s_b == 0.0) {
-          codes[i] = std::signbit(x[i]) ? e2m1fn::format::sign_mask : 0u;
-        } else {
-          codes[i] = round_to<e2m1fn>(static_cast<double>(x[i]) / (s_b * s_t),
+  target::in_default_float_environment([&] {
+    std::uint8_t* const scales = scale_codes.get();
+    std::uint8_t codes[block_size];
+    const double s_t = static_cast<double>(tensor_scale);
+    for (std::size_t j = 0; j * block_size < n; ++j) {
+      const float* x = in + j * block_size;
+      const std::size_t count = n - j * block_size < block_size ? n - j * block_size : block_size;
+      std::uint8_t scale_code = 0;
+      if (std::isnan(tensor_scale)) {
+        scale_code = static_cast<std::uint8_t>(e4m3fn::format::positive_nan);
+        for (std::size_t i = 0; i < count; ++i) codes[i] = 0;
+      } else {
+        const float amax = mf::detail::bit_cast<float>(mx::detail::amax_bits(x, count));
+        scale_code = round_to<e4m3fn>(static_cast<double>(amax) / (6.0 * s_t),
                                       rounding::nearest_even, overflow::saturating)
                          .bits();
+        const double s_b = static_cast<double>(static_cast<float>(e4m3fn::from_bits(scale_code)));
+        for (std::size_t i = 0; i < count; ++i) {
+          if (s_b == 0.0) {
+            codes[i] = std::signbit(x[i]) ? e2m1fn::format::sign_mask : 0u;
+          } else {
+            codes[i] = round_to<e2m1fn>(static_cast<double>(x[i]) / (s_b * s_t),
+                                        rounding::nearest_even, overflow::saturating)
+                           .bits();
+          }
         }
       }
+      scales[j] = scale_code;
+      scalar::pack_fp4(codes, elements + j * block_size / 2, count);
     }
-    scales[j] = scale_code;
-    scalar::pack_fp4(codes, elements + j * block_size / 2, count);
-  }
+  });
 }
 
 // Same, with the tensor scale computed from the data (returned).
 inline float quantize(const float* in, encodings<e4m3fn> scales, std::uint8_t* elements,
                       std::size_t n) noexcept {
-  const target::default_float_environment environment;
-  const float s_t = tensor_scale(in, n);
-  quantize(in, scales, elements, n, s_t);
-  return s_t;
+  return target::in_default_float_environment([&]() -> float {
+    const float s_t = tensor_scale(in, n);
+    quantize(in, scales, elements, n, s_t);
+    return s_t;
+  });
 }
 
 // out[i] = (P_i * s_b) * tensor_scale for the n elements.
 inline void dequantize(encodings<const e4m3fn> scale_codes, const std::uint8_t* elements,
                        float* out, std::size_t n, float tensor_scale) noexcept {
-  const target::default_float_environment environment;
-  const std::uint8_t* const scales = scale_codes.get();
-  std::uint8_t codes[block_size];
-  for (std::size_t j = 0; j * block_size < n; ++j) {
-    const std::size_t count = n - j * block_size < block_size ? n - j * block_size : block_size;
-    scalar::unpack_fp4(elements + j * block_size / 2, codes, count);
-    const float s_b = static_cast<float>(e4m3fn::from_bits(scales[j]));
-    for (std::size_t i = 0; i < count; ++i) {
-      out[j * block_size + i] =
-          static_cast<float>(e2m1fn::from_bits(codes[i])) * s_b * tensor_scale;
+  target::in_default_float_environment([&] {
+    const std::uint8_t* const scales = scale_codes.get();
+    std::uint8_t codes[block_size];
+    for (std::size_t j = 0; j * block_size < n; ++j) {
+      const std::size_t count = n - j * block_size < block_size ? n - j * block_size : block_size;
+      scalar::unpack_fp4(elements + j * block_size / 2, codes, count);
+      const float s_b = static_cast<float>(e4m3fn::from_bits(scales[j]));
+      for (std::size_t i = 0; i < count; ++i) {
+        out[j * block_size + i] =
+            static_cast<float>(e2m1fn::from_bits(codes[i])) * s_b * tensor_scale;
+      }
     }
-  }
+  });
 }
 
 #if __cplusplus >= 202002L && __has_include(<span>)

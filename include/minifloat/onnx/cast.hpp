@@ -100,23 +100,24 @@ inline std::uint32_t cast_value(float value, data_type to, const cast_attributes
 
 // Cast of a whole tensor between float types; the shape is kept.
 inline tensor cast(const tensor& input, data_type to, const cast_attributes& a = {}) {
-  const target::default_float_environment environment;
-  check_opset(a.opset);
-  check_type_in_opset(onnx_operator::cast, input.type, a.opset);
-  check_type_in_opset(onnx_operator::cast, to, a.opset);
-  if (is_integer(input.type)) {
-    throw invalid_model("Cast from " + std::string(name_of(input.type)) +
-                        " is not implemented (float types only)");
-  }
-  // Into its own type a NaN keeps its encoding, payload included (a copy
-  // is not a conversion, semantics.md 1.4); every other value goes through
-  // the table (a saturating cast still turns e5m2's Inf into max).
-  std::vector<std::uint32_t> codes = codes_of(input);
-  for (std::uint32_t& c : codes) {
-    const float value = float_value(input.type, c);
-    if (!(input.type == to && std::isnan(value))) c = cast_value(value, to, a);
-  }
-  return tensor_from_codes(to, input.shape, codes);
+  return target::in_default_float_environment([&]() -> tensor {
+    check_opset(a.opset);
+    check_type_in_opset(onnx_operator::cast, input.type, a.opset);
+    check_type_in_opset(onnx_operator::cast, to, a.opset);
+    if (is_integer(input.type)) {
+      throw invalid_model("Cast from " + std::string(name_of(input.type)) +
+                          " is not implemented (float types only)");
+    }
+    // Into its own type a NaN keeps its encoding, payload included (a copy
+    // is not a conversion, semantics.md 1.4); every other value goes through
+    // the table (a saturating cast still turns e5m2's Inf into max).
+    std::vector<std::uint32_t> codes = codes_of(input);
+    for (std::uint32_t& c : codes) {
+      const float value = float_value(input.type, c);
+      if (!(input.type == to && std::isnan(value))) c = cast_value(value, to, a);
+    }
+    return tensor_from_codes(to, input.shape, codes);
+  });
 }
 
 }  // namespace onnx

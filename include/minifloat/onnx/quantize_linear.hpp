@@ -88,53 +88,54 @@ inline void require_zero_for_float(const tensor* zero_point) {
 
 inline tensor quantize_linear(const tensor& x, const tensor& y_scale, const tensor* y_zero_point,
                               const quantize_attributes& a = {}) {
-  const target::default_float_environment environment;
-  if (!is_wide_float(x.type)) {
-    throw invalid_model("QuantizeLinear: x must be float, float16 or bfloat16, not " +
-                        std::string(name_of(x.type)));
-  }
-  if (!is_wide_float(y_scale.type) && y_scale.type != data_type::float8e8m0) {
-    throw invalid_model("QuantizeLinear: y_scale must be float, float16, bfloat16 or float8e8m0");
-  }
-  const data_type out = quantize_output_type(a.output_dtype, y_zero_point);
-  if (!is_integer(out) && !is_float8(out) && out != data_type::float4e2m1) {
-    throw invalid_model("QuantizeLinear: no output of type " + std::string(name_of(out)));
-  }
-  if (y_zero_point != nullptr && y_zero_point->shape != y_scale.shape) {
-    throw invalid_model("QuantizeLinear: y_zero_point's shape must equal y_scale's");
-  }
-  require_zero_for_float(y_zero_point);
-  // The opset's QuantizeLinear: its type lists; block_size and output_dtype
-  // came with QuantizeLinear-21, precision with -23, which also let y_scale's
-  // type differ from x's (-19 and -21: "x: T1, y_scale: T1").
-  constexpr onnx_operator op = onnx_operator::quantize_linear;
-  check_opset(a.opset);
-  check_type_in_opset(op, x.type, a.opset);
-  check_type_in_opset(op, y_scale.type, a.opset);
-  check_type_in_opset(op, out, a.opset);
-  if (a.block_size != 0) check_attribute_in_opset(op, "block_size", 21, a.opset);
-  if (a.output_dtype != data_type::undefined) check_attribute_in_opset(op, "output_dtype", 21, a.opset);
-  if (a.precision != data_type::undefined) check_attribute_in_opset(op, "precision", 23, a.opset);
-  if (a.opset < 23 && y_scale.type != x.type) {
-    throw invalid_model("QuantizeLinear at opset " + std::to_string(a.opset) +
-                        ": y_scale must have x's type (QuantizeLinear-23 separated them)");
-  }
-  const data_type precision = division_precision(a.precision, y_scale.type);
-  const scale_index_map scale_index(x.shape, y_scale.shape, a.axis, a.block_size);
+  return target::in_default_float_environment([&]() -> tensor {
+    if (!is_wide_float(x.type)) {
+      throw invalid_model("QuantizeLinear: x must be float, float16 or bfloat16, not " +
+                          std::string(name_of(x.type)));
+    }
+    if (!is_wide_float(y_scale.type) && y_scale.type != data_type::float8e8m0) {
+      throw invalid_model("QuantizeLinear: y_scale must be float, float16, bfloat16 or float8e8m0");
+    }
+    const data_type out = quantize_output_type(a.output_dtype, y_zero_point);
+    if (!is_integer(out) && !is_float8(out) && out != data_type::float4e2m1) {
+      throw invalid_model("QuantizeLinear: no output of type " + std::string(name_of(out)));
+    }
+    if (y_zero_point != nullptr && y_zero_point->shape != y_scale.shape) {
+      throw invalid_model("QuantizeLinear: y_zero_point's shape must equal y_scale's");
+    }
+    require_zero_for_float(y_zero_point);
+    // The opset's QuantizeLinear: its type lists; block_size and output_dtype
+    // came with QuantizeLinear-21, precision with -23, which also let y_scale's
+    // type differ from x's (-19 and -21: "x: T1, y_scale: T1").
+    constexpr onnx_operator op = onnx_operator::quantize_linear;
+    check_opset(a.opset);
+    check_type_in_opset(op, x.type, a.opset);
+    check_type_in_opset(op, y_scale.type, a.opset);
+    check_type_in_opset(op, out, a.opset);
+    if (a.block_size != 0) check_attribute_in_opset(op, "block_size", 21, a.opset);
+    if (a.output_dtype != data_type::undefined) check_attribute_in_opset(op, "output_dtype", 21, a.opset);
+    if (a.precision != data_type::undefined) check_attribute_in_opset(op, "precision", 23, a.opset);
+    if (a.opset < 23 && y_scale.type != x.type) {
+      throw invalid_model("QuantizeLinear at opset " + std::to_string(a.opset) +
+                          ": y_scale must have x's type (QuantizeLinear-23 separated them)");
+    }
+    const data_type precision = division_precision(a.precision, y_scale.type);
+    const scale_index_map scale_index(x.shape, y_scale.shape, a.axis, a.block_size);
 
-  const std::vector<std::uint32_t> xs = codes_of(x);
-  const std::vector<std::uint32_t> scales = codes_of(y_scale);
-  std::vector<std::uint32_t> zeros;
-  if (y_zero_point != nullptr) zeros = codes_of(*y_zero_point);
-  std::vector<std::uint32_t> y(xs.size());
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    const std::size_t k = scale_index(i);
-    const float q = divide_in(precision, float_value(x.type, xs[i]),
-                              float_value(y_scale.type, scales[k]));
-    const double zero = zeros.empty() ? 0.0 : element_value(out, zeros[k]);
-    y[i] = quantize_quotient(q, zeros.empty() ? nullptr : &zero, out, a.saturate, a.opset);
-  }
-  return tensor_from_codes(out, x.shape, y);
+    const std::vector<std::uint32_t> xs = codes_of(x);
+    const std::vector<std::uint32_t> scales = codes_of(y_scale);
+    std::vector<std::uint32_t> zeros;
+    if (y_zero_point != nullptr) zeros = codes_of(*y_zero_point);
+    std::vector<std::uint32_t> y(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const std::size_t k = scale_index(i);
+      const float q = divide_in(precision, float_value(x.type, xs[i]),
+                                float_value(y_scale.type, scales[k]));
+      const double zero = zeros.empty() ? 0.0 : element_value(out, zeros[k]);
+      y[i] = quantize_quotient(q, zeros.empty() ? nullptr : &zero, out, a.saturate, a.opset);
+    }
+    return tensor_from_codes(out, x.shape, y);
+  });
 }
 
 }  // namespace onnx

@@ -26,24 +26,25 @@ using bulk::amax_nan;
 // magnitude, NaN above Inf), so it vectorises and is exact.
 inline void column_amax(const float* in, float* column_amax, std::size_t rows, std::size_t cols,
                         amax_nan nan = amax_nan::propagate) {
-  const target::default_float_environment environment;
-  const std::uint32_t limit = nan == amax_nan::finite_only ? 0x7F800000u : 0xFFFFFFFFu;
-  for (std::size_t j = 0; j < cols; ++j) column_amax[j] = 0.0f;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = in + r * cols;
-    for (std::size_t j = 0; j < cols; ++j) {
-      std::uint32_t a, m;
-      std::memcpy(&a, row + j, sizeof a);
-      std::memcpy(&m, column_amax + j, sizeof m);
-      a &= 0x7FFFFFFFu;
-      if (a < limit && a > m) std::memcpy(column_amax + j, &a, sizeof a);
+  target::in_default_float_environment([&] {
+    const std::uint32_t limit = nan == amax_nan::finite_only ? 0x7F800000u : 0xFFFFFFFFu;
+    for (std::size_t j = 0; j < cols; ++j) column_amax[j] = 0.0f;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float* row = in + r * cols;
+      for (std::size_t j = 0; j < cols; ++j) {
+        std::uint32_t a, m;
+        std::memcpy(&a, row + j, sizeof a);
+        std::memcpy(&m, column_amax + j, sizeof m);
+        a &= 0x7FFFFFFFu;
+        if (a < limit && a > m) std::memcpy(column_amax + j, &a, sizeof a);
+      }
     }
-  }
-  for (std::size_t j = 0; j < cols; ++j) {
-    std::uint32_t m;
-    std::memcpy(&m, column_amax + j, sizeof m);
-    column_amax[j] = lanes::amax_from_bits(m);
-  }
+    for (std::size_t j = 0; j < cols; ++j) {
+      std::uint32_t m;
+      std::memcpy(&m, column_amax + j, sizeof m);
+      column_amax[j] = lanes::amax_from_bits(m);
+    }
+  });
 }
 
 #if __cplusplus >= 202002L && __has_include(<span>)

@@ -45,26 +45,27 @@ inline float max_finite_value() noexcept {
 //   mf::scaling::compute_scale<mf::e4m3fn>(2.0f, {0, true}) == 128
 template <class Fmt>
 inline float compute_scale(float amax, const scale_options& options = {}) noexcept {
-  const target::default_float_environment environment;
-  const double a = std::fabs(static_cast<double>(amax));
-  if (!(a > 0.0) || std::isinf(a)) return options.fallback;  // 0, NaN, Inf
-  const double exact = static_cast<double>(max_finite_value<Fmt>()) / a /
-                       std::exp2(static_cast<double>(options.margin));
-  constexpr double smallest = 1.1754943508222875e-38;  // 2^-126
-  if (options.power_of_two) {
-    int exponent = 0;
-    std::frexp(exact, &exponent);  // exact = m * 2^exponent, m in [0.5, 1)
-    int e = exponent - 1;
-    e = e > 127 ? 127 : (e < -126 ? -126 : e);
-    return std::ldexp(1.0f, e);
-  }
-  if (!(exact < static_cast<double>(std::numeric_limits<float>::max()))) {
-    return std::numeric_limits<float>::max();
-  }
-  if (exact < smallest) return static_cast<float>(smallest);
-  float scale = static_cast<float>(exact);
-  if (static_cast<double>(scale) > exact) scale = std::nextafter(scale, 0.0f);
-  return scale;
+  return target::in_default_float_environment([&]() -> float {
+    const double a = std::fabs(static_cast<double>(amax));
+    if (!(a > 0.0) || std::isinf(a)) return options.fallback;  // 0, NaN, Inf
+    const double exact = static_cast<double>(max_finite_value<Fmt>()) / a /
+                         std::exp2(static_cast<double>(options.margin));
+    constexpr double smallest = 1.1754943508222875e-38;  // 2^-126
+    if (options.power_of_two) {
+      int exponent = 0;
+      std::frexp(exact, &exponent);  // exact = m * 2^exponent, m in [0.5, 1)
+      int e = exponent - 1;
+      e = e > 127 ? 127 : (e < -126 ? -126 : e);
+      return std::ldexp(1.0f, e);
+    }
+    if (!(exact < static_cast<double>(std::numeric_limits<float>::max()))) {
+      return std::numeric_limits<float>::max();
+    }
+    if (exact < smallest) return static_cast<float>(smallest);
+    float scale = static_cast<float>(exact);
+    if (static_cast<double>(scale) > exact) scale = std::nextafter(scale, 0.0f);
+    return scale;
+  });
 }
 
 }  // namespace scaling

@@ -43,8 +43,9 @@ class delayed_scaling {
   // The scale to quantize with now, and its reciprocal (stored with the data).
   float scale() const noexcept { return scale_; }
   float scale_inv() const noexcept {
-    const target::default_float_environment environment;
-    return 1.0f / scale_;
+    return target::in_default_float_environment([&]() -> float {
+      return 1.0f / scale_;
+    });
   }
 
   // Records this step's amax and computes the next step's scale from the
@@ -52,27 +53,29 @@ class delayed_scaling {
   // TransformerEngine: a NaN stays in the window, and freezes the scale,
   // until it ages out).
   void record(float amax) {
-    const target::default_float_environment environment;
-    history_[next_] = amax;
-    last_ = next_;
-    next_ = (next_ + 1) % history_.size();
-    scale_options o = options_;
-    o.fallback = scale_;
-    scale_ = compute_scale<Fmt>(reduced_amax(), o);
+    target::in_default_float_environment([&] {
+      history_[next_] = amax;
+      last_ = next_;
+      next_ = (next_ + 1) % history_.size();
+      scale_options o = options_;
+      o.fallback = scale_;
+      scale_ = compute_scale<Fmt>(reduced_amax(), o);
+    });
   }
 
   // The window's amax under the reduction (NaN if a NaN is in the window
   // and the reduction is max). Slots not yet recorded hold 0.
   float reduced_amax() const noexcept {
-    const target::default_float_environment environment;
-    if (reduction_ == amax_reduction::most_recent) return history_[last_];
-    float m = 0.0f;
-    for (float a : history_) {
-      if (std::isnan(a)) return a;
-      const float magnitude = std::fabs(a);
-      m = magnitude > m ? magnitude : m;
-    }
-    return m;
+    return target::in_default_float_environment([&]() -> float {
+      if (reduction_ == amax_reduction::most_recent) return history_[last_];
+      float m = 0.0f;
+      for (float a : history_) {
+        if (std::isnan(a)) return a;
+        const float magnitude = std::fabs(a);
+        m = magnitude > m ? magnitude : m;
+      }
+      return m;
+    });
   }
 
   std::size_t history_length() const noexcept { return history_.size(); }

@@ -80,20 +80,22 @@ inline float reciprocal(float scale) noexcept { return 1.0f / scale; }
 template <class Fmt>
 inline float quantize_per_tensor(const float* in, encodings<Fmt> out_codes, std::size_t n,
                                  const quantize_options& o = {}) {
-  const target::default_float_environment environment;
-  typename Fmt::storage_type* const out = out_codes.get();
-  const float scale =
-      compute_scale<Fmt>(bulk::amax(in, n, bulk::amax_nan::finite_only), o.scale);
-  detail::encode_group<Fmt>(in, out, n, scale, 0, o);
-  return detail::reciprocal(scale);
+  return target::in_default_float_environment([&]() -> float {
+    typename Fmt::storage_type* const out = out_codes.get();
+    const float scale =
+        compute_scale<Fmt>(bulk::amax(in, n, bulk::amax_nan::finite_only), o.scale);
+    detail::encode_group<Fmt>(in, out, n, scale, 0, o);
+    return detail::reciprocal(scale);
+  });
 }
 
 template <class Fmt>
 inline void dequantize_per_tensor(encodings<const Fmt> in_codes, float* out,
                                   std::size_t n, float scale_inv) {
-  const target::default_float_environment environment;
-  const typename Fmt::storage_type* const in = in_codes.get();
-  bulk::decode<Fmt>(in, out, n, scale_inv);
+  target::in_default_float_environment([&] {
+    const typename Fmt::storage_type* const in = in_codes.get();
+    bulk::decode<Fmt>(in, out, n, scale_inv);
+  });
 }
 
 // Quantizes with a given scale (a calibrated one, mf::calibration); returns
@@ -102,10 +104,11 @@ template <class Fmt>
 inline float quantize_per_tensor_with_scale(const float* in, encodings<Fmt> out_codes,
                                             std::size_t n, float scale,
                                             const quantize_options& o = {}) {
-  const target::default_float_environment environment;
-  typename Fmt::storage_type* const out = out_codes.get();
-  detail::encode_group<Fmt>(in, out, n, scale, 0, o);
-  return detail::reciprocal(scale);
+  return target::in_default_float_environment([&]() -> float {
+    typename Fmt::storage_type* const out = out_codes.get();
+    detail::encode_group<Fmt>(in, out, n, scale, 0, o);
+    return detail::reciprocal(scale);
+  });
 }
 
 // ---- per channel ------------------------------------------------------------
@@ -122,24 +125,25 @@ inline void quantize_per_channel_with_scales(const float* in, const float* scale
                                              encodings<Fmt> out_codes, float* scale_inv,
                                              std::size_t rows, std::size_t cols,
                                              channel_axis axis, const quantize_options& o = {}) {
-  const target::default_float_environment environment;
-  typename Fmt::storage_type* const out = out_codes.get();
-  if (axis == channel_axis::rows) {
-    for (std::size_t r = 0; r < rows; ++r) {
-      detail::encode_group<Fmt>(in + r * cols, out + r * cols, cols, scales[r], r * cols, o);
-      scale_inv[r] = detail::reciprocal(scales[r]);
+  target::in_default_float_environment([&] {
+    typename Fmt::storage_type* const out = out_codes.get();
+    if (axis == channel_axis::rows) {
+      for (std::size_t r = 0; r < rows; ++r) {
+        detail::encode_group<Fmt>(in + r * cols, out + r * cols, cols, scales[r], r * cols, o);
+        scale_inv[r] = detail::reciprocal(scales[r]);
+      }
+      return;
     }
-    return;
-  }
-  // Columns: the per-column scales multiply each row element-wise (the
-  // product rounded to float, as the fused scale does), then one encode.
-  std::vector<float> scaled(cols);
-  for (std::size_t j = 0; j < cols; ++j) scale_inv[j] = detail::reciprocal(scales[j]);
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = in + r * cols;
-    for (std::size_t j = 0; j < cols; ++j) scaled[j] = row[j] * scales[j];
-    bulk::encode<Fmt>(scaled.data(), out + r * cols, cols, o.conversion.at_element(r * cols));
-  }
+    // Columns: the per-column scales multiply each row element-wise (the
+    // product rounded to float, as the fused scale does), then one encode.
+    std::vector<float> scaled(cols);
+    for (std::size_t j = 0; j < cols; ++j) scale_inv[j] = detail::reciprocal(scales[j]);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float* row = in + r * cols;
+      for (std::size_t j = 0; j < cols; ++j) scaled[j] = row[j] * scales[j];
+      bulk::encode<Fmt>(scaled.data(), out + r * cols, cols, o.conversion.at_element(r * cols));
+    }
+  });
 }
 
 // The same with each channel's scale from its amax (compute_scale).
@@ -147,35 +151,37 @@ template <class Fmt>
 inline void quantize_per_channel(const float* in, encodings<Fmt> out_codes,
                                  float* scale_inv, std::size_t rows, std::size_t cols,
                                  channel_axis axis, const quantize_options& o = {}) {
-  const target::default_float_environment environment;
-  typename Fmt::storage_type* const out = out_codes.get();
-  std::vector<float> scales(channel_count(rows, cols, axis));
-  if (axis == channel_axis::rows) {
-    for (std::size_t r = 0; r < rows; ++r) {
-      scales[r] = compute_scale<Fmt>(
-          bulk::amax(in + r * cols, cols, bulk::amax_nan::finite_only), o.scale);
+  target::in_default_float_environment([&] {
+    typename Fmt::storage_type* const out = out_codes.get();
+    std::vector<float> scales(channel_count(rows, cols, axis));
+    if (axis == channel_axis::rows) {
+      for (std::size_t r = 0; r < rows; ++r) {
+        scales[r] = compute_scale<Fmt>(
+            bulk::amax(in + r * cols, cols, bulk::amax_nan::finite_only), o.scale);
+      }
+    } else {
+      column_amax(in, scales.data(), rows, cols, amax_nan::finite_only);
+      for (std::size_t j = 0; j < cols; ++j) scales[j] = compute_scale<Fmt>(scales[j], o.scale);
     }
-  } else {
-    column_amax(in, scales.data(), rows, cols, amax_nan::finite_only);
-    for (std::size_t j = 0; j < cols; ++j) scales[j] = compute_scale<Fmt>(scales[j], o.scale);
-  }
-  quantize_per_channel_with_scales<Fmt>(in, scales.data(), out, scale_inv, rows, cols, axis, o);
+    quantize_per_channel_with_scales<Fmt>(in, scales.data(), out, scale_inv, rows, cols, axis, o);
+  });
 }
 
 template <class Fmt>
 inline void dequantize_per_channel(encodings<const Fmt> in_codes, const float* scale_inv,
                                    float* out, std::size_t rows, std::size_t cols,
                                    channel_axis axis) {
-  const target::default_float_environment environment;
-  const typename Fmt::storage_type* const in = in_codes.get();
-  for (std::size_t r = 0; r < rows; ++r) {
-    if (axis == channel_axis::rows) {
-      bulk::decode<Fmt>(in + r * cols, out + r * cols, cols, scale_inv[r]);
-    } else {
-      bulk::decode<Fmt>(in + r * cols, out + r * cols, cols);
-      for (std::size_t j = 0; j < cols; ++j) out[r * cols + j] *= scale_inv[j];
+  target::in_default_float_environment([&] {
+    const typename Fmt::storage_type* const in = in_codes.get();
+    for (std::size_t r = 0; r < rows; ++r) {
+      if (axis == channel_axis::rows) {
+        bulk::decode<Fmt>(in + r * cols, out + r * cols, cols, scale_inv[r]);
+      } else {
+        bulk::decode<Fmt>(in + r * cols, out + r * cols, cols);
+        for (std::size_t j = 0; j < cols; ++j) out[r * cols + j] *= scale_inv[j];
+      }
     }
-  }
+  });
 }
 
 // ---- per block ----------------------------------------------------------------
@@ -192,45 +198,47 @@ template <class Fmt>
 inline void quantize_per_block(const float* in, encodings<Fmt> out_codes, float* scale_inv,
                                std::size_t rows, std::size_t cols, block_shape block,
                                const quantize_options& o = {}) {
-  const target::default_float_environment environment;
-  typename Fmt::storage_type* const out = out_codes.get();
-  assert(block.rows > 0 && block.cols > 0);
-  const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
-  for (std::size_t r0 = 0; r0 < rows; r0 += block.rows) {
-    const std::size_t r1 = r0 + block.rows < rows ? r0 + block.rows : rows;
-    for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
-      const std::size_t width = c0 + block.cols < cols ? block.cols : cols - c0;
-      float tile_amax = 0.0f;
-      for (std::size_t r = r0; r < r1; ++r) {
-        const float a = bulk::amax(in + r * cols + c0, width, bulk::amax_nan::finite_only);
-        tile_amax = a > tile_amax ? a : tile_amax;
+  target::in_default_float_environment([&] {
+    typename Fmt::storage_type* const out = out_codes.get();
+    assert(block.rows > 0 && block.cols > 0);
+    const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
+    for (std::size_t r0 = 0; r0 < rows; r0 += block.rows) {
+      const std::size_t r1 = r0 + block.rows < rows ? r0 + block.rows : rows;
+      for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
+        const std::size_t width = c0 + block.cols < cols ? block.cols : cols - c0;
+        float tile_amax = 0.0f;
+        for (std::size_t r = r0; r < r1; ++r) {
+          const float a = bulk::amax(in + r * cols + c0, width, bulk::amax_nan::finite_only);
+          tile_amax = a > tile_amax ? a : tile_amax;
+        }
+        const float scale = compute_scale<Fmt>(tile_amax, o.scale);
+        for (std::size_t r = r0; r < r1; ++r) {
+          detail::encode_group<Fmt>(in + r * cols + c0, out + r * cols + c0, width, scale,
+                                    r * cols + c0, o);
+        }
+        scale_inv[(r0 / block.rows) * tiles_per_row + c0 / block.cols] =
+            detail::reciprocal(scale);
       }
-      const float scale = compute_scale<Fmt>(tile_amax, o.scale);
-      for (std::size_t r = r0; r < r1; ++r) {
-        detail::encode_group<Fmt>(in + r * cols + c0, out + r * cols + c0, width, scale,
-                                  r * cols + c0, o);
-      }
-      scale_inv[(r0 / block.rows) * tiles_per_row + c0 / block.cols] =
-          detail::reciprocal(scale);
     }
-  }
+  });
 }
 
 template <class Fmt>
 inline void dequantize_per_block(encodings<const Fmt> in_codes, const float* scale_inv,
                                  float* out, std::size_t rows, std::size_t cols,
                                  block_shape block) {
-  const target::default_float_environment environment;
-  const typename Fmt::storage_type* const in = in_codes.get();
-  assert(block.rows > 0 && block.cols > 0);
-  const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
-      const std::size_t width = c0 + block.cols < cols ? block.cols : cols - c0;
-      bulk::decode<Fmt>(in + r * cols + c0, out + r * cols + c0, width,
-                        scale_inv[(r / block.rows) * tiles_per_row + c0 / block.cols]);
+  target::in_default_float_environment([&] {
+    const typename Fmt::storage_type* const in = in_codes.get();
+    assert(block.rows > 0 && block.cols > 0);
+    const std::size_t tiles_per_row = (cols + block.cols - 1) / block.cols;
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
+        const std::size_t width = c0 + block.cols < cols ? block.cols : cols - c0;
+        bulk::decode<Fmt>(in + r * cols + c0, out + r * cols + c0, width,
+                          scale_inv[(r / block.rows) * tiles_per_row + c0 / block.cols]);
+      }
     }
-  }
+  });
 }
 
 #if __cplusplus >= 202002L && __has_include(<span>)

@@ -12,13 +12,17 @@
 // environment on (C++ [cfenv.thread]: glibc does); the MatMul's workers set
 // it themselves.
 //
-// Without FENV_ACCESS (which GCC does not implement) a compiler may in
-// principle move float arithmetic across the control-register writes; the
-// scopes here hold whole calls, whose loads, stores and calls it does not
-// move across them.
+// Compilers do not order float arithmetic after a write of MXCSR or FPCR
+// (that would need FENV_ACCESS, which GCC does not implement): clang hoisted
+// `1.0f / scale` above the guard's write. So the library runs a scope's
+// work through in_default_float_environment(), which calls it out of line
+// (below).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+
+#include "../config.hpp"
 
 #if defined(__CUDA_ARCH__)
 // Device code has no such environment to set.
@@ -91,5 +95,26 @@ class default_float_environment {
   default_float_environment(const default_float_environment&) = delete;
   default_float_environment& operator=(const default_float_environment&) = delete;
 };
+
+namespace detail {
+
+// Calls work() as a separate call with a side effect (a compiler-only
+// fence): not inlined, so its float operations stay inside it, and not
+// moved across the environment's writes around it, which are side effects
+// too.
+template <class Work>
+MF_NOINLINE decltype(auto) call_apart(Work& work) {
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  return work();
+}
+
+}  // namespace detail
+
+// work() in IEEE 754's default environment; the caller's afterwards.
+template <class Work>
+decltype(auto) in_default_float_environment(Work&& work) {
+  const default_float_environment environment;
+  return detail::call_apart(work);
+}
 
 }  // namespace mf::target

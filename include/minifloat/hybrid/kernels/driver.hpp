@@ -594,16 +594,17 @@ inline void run_blocked(const tile_kernel& kernel, const detail::problem& p,
     detail::run_on_threads(workers, [&](std::size_t w) {
       // Set here too: a new thread's environment is the caller's where the
       // platform passes it on (C++ [cfenv.thread]), not everywhere.
-      const target::default_float_environment environment;
-      detail::block_worker worker(kernel, p, b);
-      for (std::size_t item = w; item < items; item += workers) {
-        const std::size_t panel = item / row_groups, group = item % row_groups;
-        const std::size_t row_begin = std::min(p.m, group * group_rows);
-        const std::size_t row_end = std::min(p.m, row_begin + group_rows);
-        if (row_begin == row_end) continue;
-        worker.run(row_begin, row_end, panel * nc, std::min(p.n, (panel + 1) * nc));
-      }
-      partial[w] = worker.amax();
+      target::in_default_float_environment([&] {
+        detail::block_worker worker(kernel, p, b);
+        for (std::size_t item = w; item < items; item += workers) {
+          const std::size_t panel = item / row_groups, group = item % row_groups;
+          const std::size_t row_begin = std::min(p.m, group * group_rows);
+          const std::size_t row_end = std::min(p.m, row_begin + group_rows);
+          if (row_begin == row_end) continue;
+          worker.run(row_begin, row_end, panel * nc, std::min(p.n, (panel + 1) * nc));
+        }
+        partial[w] = worker.amax();
+      });
     });
     for (const hybrid::detail::amax_tracker& x : partial) amax.merge(x);
   }

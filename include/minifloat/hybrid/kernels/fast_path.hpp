@@ -407,49 +407,50 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
                             const matmul_options& o) {
   // The kernels' roundings and their proofs assume IEEE 754's default
   // environment (the workers set it too: driver.hpp).
-  const target::default_float_environment environment;
-  // The ISA read once: whether a kernel takes a request may depend on it
-  // (takes_scaled_operands), and a set_isa on another thread must not
-  // change it between the check and the kernel.
-  const target::isa isa = target::active_isa();
-  if (!has_fast_kernel_on(ta, tb, tc, k, o, isa) || a.decode == nullptr || b.decode == nullptr ||
-      c.encode == nullptr || (o.model.exact_to_output && c.store == nullptr)) {
-    return false;
-  }
-  hybrid::detail::check_request(table, ta, tb, tc, k, o);
-  hybrid::detail::check_float_request(ta, tb, tc, o);
-  if (o.model.kind == model_kind::amx_tile_pairs && !amx_pairs_operands_fit(ta, tb, a, b, m, n, k)) {
-    return false;
-  }
-  if (o.model.kind == model_kind::reduced_precision &&
-      !(o.scales.where == placement::operands ? scaled_reduced_operands_fit(ta, tb, a, b, m, n, k, o.scales)
-                                                : reduced_operands_fit(ta, tb, a, b, m, n, k, o.model.variant))) {
-    return false;
-  }
-  tile_kernel kernel = kernel_for(o.model, ta, tb, k, isa);
-  if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
-    return false;
-  }
-  // reduced_precision's floor cut (and the cut to 1 bit) leaves out its NaN
-  // guard where no lane can be NaN (generic/reduced_tile.hpp, 6.): one pass
-  // over each operand.
-  if (o.model.kind == model_kind::reduced_precision && o.model.variant == reduced_variant::seq &&
-      (o.model.trunc == truncation::floor || o.model.bits == 1)) {
-    kernel.operands_finite = operand_finite(a, m, k) && operand_finite(b, k, n);
-  }
-  if (kernel.operands == packing::offset_integers) {
-    if (!(limb_scale_fits(ta, a, m, k, kernel.scale_a) && limb_scale_fits(tb, b, k, n, kernel.scale_b))) {
+  return target::in_default_float_environment([&]() -> bool {
+    // The ISA read once: whether a kernel takes a request may depend on it
+    // (takes_scaled_operands), and a set_isa on another thread must not
+    // change it between the check and the kernel.
+    const target::isa isa = target::active_isa();
+    if (!has_fast_kernel_on(ta, tb, tc, k, o, isa) || a.decode == nullptr || b.decode == nullptr ||
+        c.encode == nullptr || (o.model.exact_to_output && c.store == nullptr)) {
       return false;
     }
-    // chunked_exact (limb_sum.hpp): every nonzero sum at least 2^-149, so
-    // that no chunk's rounding makes a zero of a nonzero value; and a unit
-    // of at most 2^104, of which FLT_MAX (an overflow toward zero) is a
-    // multiple.
-    const int value_scale = kernel.scale_a + kernel.scale_b;
-    if (kernel.chunk != 0 && (value_scale > 149 || value_scale < -104)) return false;
-  }
-  run_blocked(kernel, {a, b, c, m, n, k, &o});
-  return true;
+    hybrid::detail::check_request(table, ta, tb, tc, k, o);
+    hybrid::detail::check_float_request(ta, tb, tc, o);
+    if (o.model.kind == model_kind::amx_tile_pairs && !amx_pairs_operands_fit(ta, tb, a, b, m, n, k)) {
+      return false;
+    }
+    if (o.model.kind == model_kind::reduced_precision &&
+        !(o.scales.where == placement::operands ? scaled_reduced_operands_fit(ta, tb, a, b, m, n, k, o.scales)
+                                                  : reduced_operands_fit(ta, tb, a, b, m, n, k, o.model.variant))) {
+      return false;
+    }
+    tile_kernel kernel = kernel_for(o.model, ta, tb, k, isa);
+    if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
+      return false;
+    }
+    // reduced_precision's floor cut (and the cut to 1 bit) leaves out its NaN
+    // guard where no lane can be NaN (generic/reduced_tile.hpp, 6.): one pass
+    // over each operand.
+    if (o.model.kind == model_kind::reduced_precision && o.model.variant == reduced_variant::seq &&
+        (o.model.trunc == truncation::floor || o.model.bits == 1)) {
+      kernel.operands_finite = operand_finite(a, m, k) && operand_finite(b, k, n);
+    }
+    if (kernel.operands == packing::offset_integers) {
+      if (!(limb_scale_fits(ta, a, m, k, kernel.scale_a) && limb_scale_fits(tb, b, k, n, kernel.scale_b))) {
+        return false;
+      }
+      // chunked_exact (limb_sum.hpp): every nonzero sum at least 2^-149, so
+      // that no chunk's rounding makes a zero of a nonzero value; and a unit
+      // of at most 2^104, of which FLT_MAX (an overflow toward zero) is a
+      // multiple.
+      const int value_scale = kernel.scale_a + kernel.scale_b;
+      if (kernel.chunk != 0 && (value_scale > 149 || value_scale < -104)) return false;
+    }
+    run_blocked(kernel, {a, b, c, m, n, k, &o});
+    return true;
+  });
 }
 
 }  // namespace mf::hybrid::kernels
