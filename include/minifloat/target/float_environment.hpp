@@ -6,7 +6,8 @@
 // library built with -ffast-math sets for the whole process when it is
 // loaded. default_float_environment sets the default for its scope and then
 // restores the caller's control settings, keeping the exception flags that
-// the scope raised, as any computation would leave them.
+// the scope raised, as any computation would leave them; use it through
+// in_default_float_environment (below).
 //
 // A thread started inside the scope has it where the platform passes the
 // environment on (C++ [cfenv.thread]: glibc does); the MatMul's workers set
