@@ -68,11 +68,7 @@ inline tensor dequantize_linear(const tensor& x, const tensor& x_scale,
     // The opset's DequantizeLinear: its type lists; block_size came with
     // DequantizeLinear-21, output_dtype with -23.
     constexpr onnx_operator op = onnx_operator::dequantize_linear;
-    check_opset(a.opset);
-    check_type_in_opset(op, x.type, a.opset);
-    check_type_in_opset(op, x_scale.type, a.opset);
-    check_type_in_opset(op, out, a.opset);
-    if (a.block_size != 0) check_attribute_in_opset(op, "block_size", 21, a.opset);
+    check_node_in_opset(op, x.type, x_scale.type, out, a.block_size, a.opset);
     if (a.output_dtype != data_type::undefined) check_attribute_in_opset(op, "output_dtype", 23, a.opset);
     const scale_index_map scale_index(x.shape, x_scale.shape, a.axis, a.block_size);
 

@@ -77,6 +77,18 @@ inline std::uint32_t quantize_quotient(float q, const double* zero, data_type ou
   return cast_value(sum, out, cast_attributes{saturate, e8m0_round_mode::up, opset});
 }
 
+// The opset checks QuantizeLinear and DequantizeLinear share: a known
+// opset, the input's, the scale's and the output's types in the operator's
+// lists at that opset, and block_size, which came with version 21 of both.
+inline void check_node_in_opset(onnx_operator op, data_type x, data_type scale, data_type out,
+                                std::int64_t block_size, int opset) {
+  check_opset(opset);
+  check_type_in_opset(op, x, opset);
+  check_type_in_opset(op, scale, opset);
+  check_type_in_opset(op, out, opset);
+  if (block_size != 0) check_attribute_in_opset(op, "block_size", 21, opset);
+}
+
 inline void require_zero_for_float(const tensor* zero_point) {
   if (zero_point == nullptr || is_integer(zero_point->type)) return;
   for (const std::uint32_t c : codes_of(*zero_point)) {
@@ -108,11 +120,7 @@ inline tensor quantize_linear(const tensor& x, const tensor& y_scale, const tens
     // came with QuantizeLinear-21, precision with -23, which also let y_scale's
     // type differ from x's (-19 and -21: "x: T1, y_scale: T1").
     constexpr onnx_operator op = onnx_operator::quantize_linear;
-    check_opset(a.opset);
-    check_type_in_opset(op, x.type, a.opset);
-    check_type_in_opset(op, y_scale.type, a.opset);
-    check_type_in_opset(op, out, a.opset);
-    if (a.block_size != 0) check_attribute_in_opset(op, "block_size", 21, a.opset);
+    check_node_in_opset(op, x.type, y_scale.type, out, a.block_size, a.opset);
     if (a.output_dtype != data_type::undefined) check_attribute_in_opset(op, "output_dtype", 21, a.opset);
     if (a.precision != data_type::undefined) check_attribute_in_opset(op, "precision", 23, a.opset);
     if (a.opset < 23 && y_scale.type != x.type) {
