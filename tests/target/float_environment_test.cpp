@@ -1,14 +1,14 @@
-// Every float entry of the library outside the bulk conversions (whose own
-// tests cover this) gives the same bits whatever floating-point environment
-// the caller holds: the hybrid MatMul, element-wise ops and accumulate(),
-// the scaling module, ONNX's QuantizeLinear, DequantizeLinear and Cast, MX
-// and NVFP4, and calibration. The environments: every rounding direction,
-// flush-to-zero and denormals-are-zero (which a library built with
-// -ffast-math sets for a whole process), every exception unmasked (a
+// The library's float entries give the same bits whatever floating-point
+// environment the caller holds (docs/semantics.md, section 11): the hybrid
+// MatMul, element-wise ops and accumulate(), the scaling module, ONNX's
+// QuantizeLinear, DequantizeLinear and Cast, MX, NVFP4, the bulk encode
+// without a scale, and calibration. The environments: every rounding
+// direction, flush-to-zero and denormals-are-zero (which a library built
+// with -ffast-math sets for a whole process), every exception unmasked (a
 // rounding that the library did not expect would trap). The MatMul on the
-// fast kernels and on the reference loop, with one and two threads. The
-// caller's environment must come back unchanged.
-// target/float_environment.hpp sets the default for the library's scope.
+// fast kernels and on the reference loop, with one and two threads; the
+// MatMul, MX and the bulk encode on every kernel set. The caller's
+// environment must come back unchanged.
 //
 // The integer MatMul's fp32 requantization follows the rounding direction
 // on purpose (hybrid/integer_matmul_test.cpp).
@@ -24,11 +24,11 @@
 #include <string>
 #include <vector>
 
+#include <minifloat/bulk.hpp>
 #include <minifloat/calibration.hpp>
 #include <minifloat/hybrid.hpp>
 #include <minifloat/mx.hpp>
 #include <minifloat/onnx.hpp>
-#include <minifloat/bulk.hpp>
 #include <minifloat/scaling.hpp>
 
 #include "support/isa_tests.hpp"
@@ -41,8 +41,8 @@ namespace {
 
 namespace hy = mf::hybrid;
 
-// One environment a caller might hold: a name, how to enter it, and a
-// check that it is still the one entered.
+// One environment a caller might hold: a name, how to enter it and how to
+// leave it.
 struct environment {
   std::string name;
   std::function<void()> enter;
