@@ -357,6 +357,12 @@ TEST(FloatEnvironment, CalibrationIsTheSameInEveryEnvironment) {
       bits.insert(bits.end(), {mf::detail::bit_cast<std::uint32_t>(r.scale),
                                static_cast<std::uint32_t>(mse), static_cast<std::uint32_t>(mse >> 32)});
     }
+    // Per channel: the observers and calibrate_channels.
+    std::vector<cal::abs_histogram> channels(2);
+    cal::observe_channels(x.data(), 2, x.size() / 2, cal::channel_axis::rows, channels);
+    for (const cal::calibration_result& r : cal::calibrate_channels<mf::e4m3fn>(channels)) {
+      bits.push_back(mf::detail::bit_cast<std::uint32_t>(r.scale));
+    }
     // The public steps of the methods, called directly.
     const cal::histogram_model model = cal::value_model(x.data(), x.size());
     const auto sse = mf::detail::bit_cast<std::uint64_t>(cal::cost_of<mf::e4m3fn>(model, 0x1.37p60f).sse);

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "../scaling/quantize.hpp"
-#include "../target/float_environment.hpp"
 #include "histogram.hpp"
 #include "methods.hpp"
 
@@ -23,30 +22,27 @@ using scaling::channel_axis;
 // features over batches of tokens).
 inline void observe_channels(const float* x, std::size_t rows, std::size_t cols,
                              channel_axis axis, std::vector<abs_histogram>& observers) {
-  target::in_default_float_environment([&] {
-    assert(observers.size() == scaling::channel_count(rows, cols, axis));
-    if (axis == channel_axis::rows) {
-      for (std::size_t r = 0; r < rows; ++r) observers[r].observe(x + r * cols, cols);
-      return;
-    }
-    std::vector<float> column(rows);
-    for (std::size_t c = 0; c < cols; ++c) {
-      for (std::size_t r = 0; r < rows; ++r) column[r] = x[r * cols + c];
-      observers[c].observe(column.data(), rows);
-    }
-  });
+  // Copies and the observer's integer binning: no float arithmetic.
+  assert(observers.size() == scaling::channel_count(rows, cols, axis));
+  if (axis == channel_axis::rows) {
+    for (std::size_t r = 0; r < rows; ++r) observers[r].observe(x + r * cols, cols);
+    return;
+  }
+  std::vector<float> column(rows);
+  for (std::size_t c = 0; c < cols; ++c) {
+    for (std::size_t r = 0; r < rows; ++r) column[r] = x[r * cols + c];
+    observers[c].observe(column.data(), rows);
+  }
 }
 
 // The calibrated scale and its cost, per channel.
 template <class Fmt>
 std::vector<calibration_result> calibrate_channels(const std::vector<abs_histogram>& observers,
                                                    const calibration_options& o = {}) {
-  return target::in_default_float_environment([&]() -> std::vector<calibration_result> {
-    std::vector<calibration_result> results;
-    results.reserve(observers.size());
-    for (const abs_histogram& h : observers) results.push_back(calibrate<Fmt>(h, o));
-    return results;
-  });
+  std::vector<calibration_result> results;  // each calibrate in the default environment
+  results.reserve(observers.size());
+  for (const abs_histogram& h : observers) results.push_back(calibrate<Fmt>(h, o));
+  return results;
 }
 
 // The scales alone, in channel order (for quantize_per_channel_with_scales).

@@ -105,11 +105,9 @@ inline void quantize(const float* in, encodings<e4m3fn> scale_codes, std::uint8_
 // Same, with the tensor scale computed from the data (returned).
 inline float quantize(const float* in, encodings<e4m3fn> scales, std::uint8_t* elements,
                       std::size_t n) noexcept {
-  return target::in_default_float_environment([&]() -> float {
-    const float s_t = tensor_scale(in, n);
-    quantize(in, scales, elements, n, s_t);
-    return s_t;
-  });
+  const float s_t = tensor_scale(in, n);  // both in the default environment
+  quantize(in, scales, elements, n, s_t);
+  return s_t;
 }
 
 // out[i] = (P_i * s_b) * tensor_scale for the n elements.
