@@ -3,7 +3,6 @@
 #include <minifloat/hybrid.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <istream>
 #include <map>
 #include <ostream>
@@ -26,12 +25,6 @@ std::uint64_t splitmix64_at(std::uint64_t seed, std::uint64_t index) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
   return z ^ (z >> 31);
-}
-
-std::uint32_t bits_of(float x) {
-  std::uint32_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
 }
 
 // Distance in FP32 ulps, on the line where the encodings are ordered
@@ -128,7 +121,8 @@ void record_sample(probe_case& c, const float* d_column_major) {
     const std::size_t i = sample_position(r, c.sample_rows, c.m);
     for (std::size_t s = 0; s < c.sample_columns; ++s) {
       const std::size_t j = sample_position(s, c.sample_columns, c.n);
-      c.d_bits[r * c.sample_columns + s] = bits_of(d_column_major[i + j * c.m]);
+      c.d_bits[r * c.sample_columns + s] =
+          mf::detail::bit_cast<std::uint32_t>(d_column_major[i + j * c.m]);
     }
   }
 }
@@ -256,7 +250,7 @@ std::vector<model_score> score_models(const probe_case& c, const std::vector<can
                                  columns, k, o);
     model_score s{model.name, 0, out.size(), 0};
     for (std::size_t e = 0; e < out.size(); ++e) {
-      const std::uint32_t mine = bits_of(out[e]);
+      const std::uint32_t mine = mf::detail::bit_cast<std::uint32_t>(out[e]);
       s.equal += mine == c.d_bits[e] ? 1 : 0;
       s.max_ulps = std::max(s.max_ulps, ulps_apart(mine, c.d_bits[e]));
     }
@@ -279,10 +273,11 @@ std::vector<std::size_t> significant_bit_counts(const probe_case& c) {
       ++counts[0];
       continue;
     }
-    std::uint32_t top = 23, low = 0;  // the leading one's and the last one's places
-    while ((significand >> top) == 0) --top;
-    while (((significand >> low) & 1u) == 0) ++low;
-    ++counts[top - low + 1];
+    // The leading one's and the last one's places (the lowest set bit
+    // isolated by significand & -significand).
+    const int top = 63 - mf::detail::count_leading_zeros(significand);
+    const int low = 63 - mf::detail::count_leading_zeros(significand & (0u - significand));
+    ++counts[static_cast<std::size_t>(top - low + 1)];
   }
   return counts;
 }
