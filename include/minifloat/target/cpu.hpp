@@ -162,7 +162,7 @@ inline cache_sizes detect_caches() noexcept {
 inline cache_sizes detect_caches() noexcept { return cache_sizes{}; }
 #endif
 
-inline const cache_sizes& caches() noexcept {
+MF_FORCE_INLINE const cache_sizes& caches() noexcept {
   static const cache_sizes sizes = detect_caches();
   return sizes;
 }

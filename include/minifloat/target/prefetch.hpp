@@ -35,7 +35,7 @@ inline constexpr std::size_t prefetch_line_bytes = 64;
 // requests would only take load slots.
 class input_prefetch {
  public:
-  input_prefetch(const float* in, std::size_t n) noexcept
+  MF_FORCE_INLINE input_prefetch(const float* in, std::size_t n) noexcept
       : in_(in), n_(n), enabled_(n * sizeof(float) > l2_bytes()) {}
 
   // Requests the `count` floats that lie prefetch_distance_bytes after
@@ -56,7 +56,7 @@ class input_prefetch {
   }
 
  private:
-  static std::size_t l2_bytes() noexcept {
+  MF_FORCE_INLINE static std::size_t l2_bytes() noexcept {
     const std::size_t reported = caches().l2;
     return reported != 0 ? reported : std::size_t{1} << 20;
   }
