@@ -467,6 +467,35 @@ TEST(Calibrate, KlDivergenceKnownAnswers) {
   // P = 1/4, 3/4; 0.9375 * 6 rounds to 6 as well: Q = 1/3, 2/3.
   EXPECT_NEAR(kl({0.9375f, 1, 3, 3}, 1, 6), 0.25 * std::log(0.75) + 0.75 * std::log(1.125),
               1e-15);
+  // Threshold 2 at scale 3: 1 and 2 land on the cells of 3 and 6, and the
+  // two values 3 are clipped onto 2's bin: P = 1/4, 3/4. Q holds the kept
+  // values only, 1/2 and 1/2: the clipping is what the divergence sees.
+  EXPECT_NEAR(kl({1, 2, 3, 3}, 2, 3), 0.25 * std::log(0.5) + 0.75 * std::log(1.5), 1e-15);
+}
+
+// TensorRT's Q is built from the kept bins as observed, so a threshold that
+// clips most values diverges from P. With the clipped values in Q as well,
+// every threshold whose kept bins fall in separate cells would score 0, and
+// the smallest of them (about amax / 16) would win on a few hundred values,
+// saturating most of them.
+// A threshold that keeps one bin has P = Q whatever it clips: it is no
+// candidate, or three values would be clipped onto the smallest.
+TEST(Calibrate, KlDoesNotClipMostOfASmallSample) {
+  for (std::uint32_t seed = 1; seed <= 8; ++seed) {
+    for (std::size_t n : {20u, 300u}) {
+      SCOPED_TRACE(std::to_string(n) + " values, seed " + std::to_string(seed));
+      const std::vector<float> x = student_t(n, 30, seed);
+      cal::abs_histogram h;
+      h.observe(x.data(), x.size());
+      const auto kl = cal::calibrate<mf::e4m3fn>(h, options(method::kl));
+      EXPECT_LE(kl.cost.saturated_fraction, 0.1);
+    }
+  }
+  const std::vector<float> three = {1, 2, 3};
+  cal::abs_histogram h;
+  h.observe(three.data(), three.size());
+  EXPECT_EQ(cal::calibrate<mf::e4m3fn>(h, options(method::kl)).scale,
+            cal::calibrate<mf::e4m3fn>(h, options(method::max)).scale);
 }
 
 // ---- the KL search against brute force ---------------------------------------------
@@ -476,9 +505,10 @@ TEST(Calibrate, KlDivergenceKnownAnswers) {
 // the values keep 9 significant bits, so each bin of the default observer
 // (8 mantissa bits) holds one distinct value v, its mean, of width
 // 2^(ilogb(v) - 8). P: the bins with v <= T, the counts above T added to the
-// last of them. Q: the bins grouped by the format value v * s rounds to
-// (nearest even, saturating), each group's mass spread in proportion to the
-// bins' widths.
+// last of them. Q: the same bins with their own counts (the clipped values
+// left out), grouped by the format value v * s rounds to (nearest even,
+// saturating), each group's mass spread in proportion to the bins' widths.
+// Each normalised to 1. One kept bin with values clipped is no candidate.
 struct kl_data {
   std::vector<double> value, count, width;  // one entry per distinct |x|, ascending
 };
@@ -509,7 +539,7 @@ double brute_force_kl(const mfref::reference& ref, const kl_data& d, double thre
       clipped += d.count[j];
     }
   }
-  if (kept == 0) return std::numeric_limits<double>::infinity();
+  if (kept == 0 || (kept == 1 && clipped > 0)) return std::numeric_limits<double>::infinity();
   std::vector<double> p(d.count.begin(), d.count.begin() + static_cast<std::ptrdiff_t>(kept));
   p.back() += clipped;
   const double total = kept_count + clipped;
@@ -520,16 +550,16 @@ double brute_force_kl(const mfref::reference& ref, const kl_data& d, double thre
     cell[j] = ref.encode(d.value[j] * scale, mfref::round_mode::nearest_even,
                          mfref::overflow_mode::saturating);
   }
-  std::map<unsigned, std::pair<double, double>> group;  // cell -> mass, width
+  std::map<unsigned, std::pair<double, double>> group;  // cell -> count, width
   for (std::size_t j = 0; j < kept; ++j) {
-    group[cell[j]].first += p[j];
+    group[cell[j]].first += d.count[j];
     group[cell[j]].second += d.width[j];
   }
   double kl = 0.0;
   for (std::size_t j = 0; j < kept; ++j) {
     const auto& g = group[cell[j]];
-    const double q = g.first * d.width[j] / g.second;
-    kl += p[j] / total * std::log(p[j] / q);
+    const double q = g.first / kept_count * d.width[j] / g.second;
+    kl += p[j] / total * std::log(p[j] / total / q);
   }
   return kl;
 }

@@ -6,14 +6,18 @@
 //   count of every bin above T added to the last of them (the clipped values
 //   land on max, as TensorRT folds the outliers into its last bin); exact
 //   zeros are left out (they are exact at every scale).
-// - Q, the quantized version: the bins are grouped by the format value
-//   their mean rounds to at scale s (one group per rounding cell of the
-//   format, however wide it is in x); a cell's total count is spread over
-//   its non-empty bins in proportion to their width in x (a uniform density
-//   over the cell; TensorRT spreads evenly over its equal-width bins, which
-//   is the same on a uniform grid); empty bins get 0.
+// - Q, the quantized version: the same bins with their own counts, the
+//   clipped values left out (TensorRT quantizes bins [0, i) as observed and
+//   adds the outliers to P alone, so that clipping shows as P's heavy last
+//   bin), grouped by the format value their mean rounds to at scale s (one
+//   group per rounding cell of the format, however wide it is in x); a
+//   cell's total count is spread over its non-empty bins in proportion to
+//   their width in x (a uniform density over the cell; TensorRT spreads
+//   evenly over its equal-width bins, which is the same on a uniform grid);
+//   empty bins get 0.
 // - KL(P || Q) = sum_j P_j ln(P_j / Q_j) over the non-empty bins, P and Q
-//   normalised to 1 (same total).
+//   each normalised to 1. A threshold that keeps one non-empty bin and
+//   clips others is no candidate: its P and Q are both that one bin.
 // T runs over the bin edges in [amax / 16, amax) and amax itself (TensorRT
 // searches bins 128..2048 of 2048, i.e. [amax / 16, amax]); the smallest KL
 // wins, the first (smallest T) on a tie, as TensorRT's argmin. With the
@@ -58,24 +62,29 @@ double kl_divergence(const kl_bins& b, double threshold, double scale) {
   const format_grid<Fmt>& grid = format_grid<Fmt>::get();
   std::size_t kept = 0;
   while (kept < b.mean.size() && b.mean[kept] <= threshold) ++kept;
-  if (kept == 0) return std::numeric_limits<double>::infinity();
-  double clipped = 0.0, total = 0.0;
+  double clipped = 0.0, kept_count = 0.0;
   for (std::size_t j = kept; j < b.mean.size(); ++j) clipped += b.count[j];
-  const auto p = [&](std::size_t j) { return b.count[j] + (j + 1 == kept ? clipped : 0.0); };
-  for (std::size_t j = 0; j < kept; ++j) total += p(j);
+  // One kept bin is P = Q = 1 however much is clipped: such a threshold
+  // says nothing (a sparse histogram, a few values), so it is not a
+  // candidate.
+  if (kept == 0 || (kept == 1 && clipped > 0)) return std::numeric_limits<double>::infinity();
+  for (std::size_t j = 0; j < kept; ++j) kept_count += b.count[j];
+  const auto p = [&](std::size_t j) {
+    return (b.count[j] + (j + 1 == kept ? clipped : 0.0)) / (kept_count + clipped);
+  };
   double kl = 0.0;
   for (std::size_t first = 0; first < kept;) {
     const std::size_t cell = grid.nearest(b.mean[first] * scale);
     std::size_t end = first;
     double mass = 0.0, width = 0.0;
     while (end < kept && grid.nearest(b.mean[end] * scale) == cell) {
-      mass += p(end);
+      mass += b.count[end];
       width += b.width[end];
       ++end;
     }
     for (std::size_t j = first; j < end; ++j) {
-      const double q = mass * b.width[j] / width;
-      kl += p(j) / total * std::log(p(j) / q);
+      const double q = mass / kept_count * b.width[j] / width;
+      kl += p(j) * std::log(p(j) / q);
     }
     first = end;
   }
