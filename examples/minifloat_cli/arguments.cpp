@@ -1,5 +1,6 @@
 #include "arguments.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include <minifloat/config.hpp>
@@ -114,8 +115,16 @@ constexpr std::string_view encode_help =
     "                  mf::round_to_stochastic with the random bits\n"
     "                  mf::stochastic_random_bits(seed, i, B), as\n"
     "                  mf::bulk::encode with mf::conversion::stochastic does.\n"
-    "  --saturate      finite values beyond max finite become +-max (default:\n"
-    "                  Inf, or NaN where the format has no Inf)\n"
+    "  --saturate      overflow gives +-max, and so do +-Inf inputs (but not in\n"
+    "                  the FNUZ formats, where Inf becomes NaN, nor -Inf in\n"
+    "                  e8m0fnu). Without it overflow follows IEEE 754: to\n"
+    "                  nearest, Inf (NaN where the format has no Inf); toward\n"
+    "                  zero, +-max; toward +-inf, Inf on that side, max on the\n"
+    "                  other. e2m1fn, e2m3fn and e3m2fn give +-max in every\n"
+    "                  mode (no Inf, no NaN), so there it changes nothing; it is\n"
+    "                  accepted, for scripts that pass it for every format.\n"
+    "                  docs/semantics.md 3.4, 3.6. ONNX's saturate is 'minifloat\n"
+    "                  cast', whose FNUZ and e8m0 rules differ (docs/onnx.md)\n"
     "  --seed N        the Philox seed (decimal or 0x hex); needed by stochastic,\n"
     "                  an error with any other --round\n"
     "  --random-bits B random bits per value for stochastic, 1..32 (default 32;\n"
@@ -156,7 +165,7 @@ constexpr std::string_view vectors_help =
     "\n"
     "  --round MODE    as for encode; with stochastic, vector i (0-based, over all\n"
     "                  lines) uses mf::stochastic_random_bits(seed, i, B)\n"
-    "  --saturate      overflow saturates to +-max\n"
+    "  --saturate      as for encode\n"
     "  --count N       number of random inputs after the structured set; the\n"
     "                  total number of lines must fit in 64 bits (N at most\n"
     "                  2^64 - 1 - the structured count, else status 2)\n"
@@ -422,6 +431,14 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
     throw usage_error("unknown format " + quoted(line.operands[0]) + " (one of: " + valid + ")");
   }
   o.format = *format;
+  // OCP's FP8 "E4M3" is e4m3fn; in the registry's case-insensitive lookup
+  // the OCP spelling finds ml_dtypes' e4m3 (with Inf, max 240): a golden
+  // model for the wrong format unless someone says so.
+  if (line.operands[0] == "E4M3") {
+    std::fprintf(stderr,
+                 "minifloat: note: 'E4M3' is e4m3 (ml_dtypes' float8_e4m3: max 240, with Inf); "
+                 "OCP's FP8 E4M3 is e4m3fn\n");
+  }
 
   if (line.has("--csv") && line.has("--markdown")) {
     throw usage_error(name + ": --csv and --markdown exclude each other");

@@ -476,13 +476,14 @@ command_line parse_command_line(const std::vector<std::string_view>& arguments) 
         }
         value = line.words[++i];
       }
-      if (line.has(option)) {
-        throw usage_error(name + ": option " + std::string(option) + " given twice");
-      }
     } else if (value_inline) {
       throw usage_error(name + ": option " + std::string(option) + " takes no value");
     }
-    if (!line.has(option)) line.add(entry->name, value);
+    // A flag too: "--saturate --saturate" is as likely a slip as two values.
+    if (line.has(option)) {
+      throw usage_error(name + ": option " + std::string(option) + " given twice");
+    }
+    line.add(entry->name, value);
   }
   if (!takes_format(line.what) && !line.operands.empty()) {
     throw usage_error(name + ": unexpected argument " + quoted(line.operands[0]));

@@ -54,6 +54,7 @@ template <class Source>
 Source source_value(std::string_view line, std::uint64_t line_number) {
   constexpr bool is_float = std::is_same<Source, float>::value;
   const std::string_view text = trim_blanks(line);
+  if (text.empty()) throw usage_error("line " + std::to_string(line_number) + ": no value");
   std::uint64_t bits = 0;
   const float_reading r =
       read_float(text, is_float ? mf::format_id::float32 : mf::format_id::float64, bits);

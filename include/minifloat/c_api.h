@@ -1,7 +1,9 @@
 /* minifloat's C ABI: the conversions of the C++ library behind plain C
  * functions over bit patterns, for C programs and for SystemVerilog
- * testbenches through DPI-C (share/minifloat/dpi/minifloat_pkg.sv declares
- * every function below as an import).
+ * testbenches through DPI-C (share/minifloat/dpi/minifloat_pkg.sv imports
+ * every function below but five, which are for C callers: mf_format_name,
+ * the array entries mf_mx_quantize and mf_mx_dequantize,
+ * mf_hybrid_options_init and mf_hybrid_matmul).
  *
  * Built as the library minifloat::c (static; minifloat::c_shared is the
  * shared one that a simulator loads with -sv_lib). The C++ headers stay
@@ -138,7 +140,9 @@ MF_C_API int mf_format_bits(int format, int* bits);
  * ("e4m3fn", "binary16", "half", "bf16", ...): the README's format table,
  * one registry shared with the C++ library (mf::find_minifloat). The
  * element types that are not formats here (float32, int8, ...) are
- * UNKNOWN_FORMAT.
+ * UNKNOWN_FORMAT. Beware "E4M3": case-insensitively it is "e4m3",
+ * ml_dtypes' float8_e4m3 (with Inf, max 240), not OCP's FP8 E4M3, which is
+ * "e4m3fn" (MF_FORMAT_E4M3FN).
  * Errors, in argument order: NULL_POINTER (name), UNKNOWN_FORMAT,
  * NULL_POINTER (format). */
 MF_C_API int mf_format_from_name(const char* name, int* format);

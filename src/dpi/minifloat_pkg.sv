@@ -258,7 +258,10 @@ package minifloat_pkg;
   endfunction
 
   // Any format, any mode; stochastic rounding takes element `offset` of the
-  // seeded stream (c_api.h).
+  // seeded stream (c_api.h). The random bits are a function of (seed,
+  // offset) alone: a testbench that rounds many values stochastically
+  // passes each its own offset (a running count), or every call draws the
+  // same random word and the rounding is the same every time.
   function automatic int unsigned mf_encode(
       mf_format_e format, bit [31:0] f32, mf_rounding_e rounding = MF_ROUND_NEAREST_EVEN,
       mf_overflow_e overflow = MF_OVERFLOW_NON_SATURATING, longint unsigned seed = 0,
@@ -330,8 +333,9 @@ package minifloat_pkg;
   //   mf_real_to_NAME(x, saturate = 0, rounding = ..., ...)  -> bit [WIDTH-1:0]
   //   mf_NAME_to_f32(code) -> bit [31:0]     mf_NAME_to_real(code) -> real
   // Each is mf_encode / mf_encode_real / mf_decode / mf_decode_real with the
-  // format's id: every rounding mode, stochastic included, and both
-  // overflow modes, reporting errors as those do.
+  // format's id: every rounding mode, stochastic included (advance
+  // `offset` from call to call, as for mf_encode), and both overflow
+  // modes, reporting errors as those do.
 `define MINIFLOAT_PKG_NAMED_FORMAT(NAME, FORMAT, WIDTH) \
   function automatic bit [WIDTH-1:0] mf_f32_to_``NAME( \
       bit [31:0] f32, bit saturate = 1'b0, mf_rounding_e rounding = MF_ROUND_NEAREST_EVEN, \

@@ -11,6 +11,11 @@ cli_case(alias_table ARGS table Float8_E4M3FN --csv
          STDOUT_REGEX "^bits,sign,exponent,mantissa,class,value\n0x00,")
 cli_case(alias_encode ARGS encode hf8 INPUT "1\\n448\\n" STDOUT "0x38\\n0x7e\\n")
 cli_case(alias_encode_onnx ARGS encode FLOAT8E5M2 INPUT "1\\n" STDOUT "0x3c\\n")
+# OCP's spelling E4M3 finds ml_dtypes' e4m3 (300 rounds to its Inf, 0x78),
+# not OCP's e4m3fn: the tool says so on stderr and still answers.
+cli_case(alias_ocp_e4m3_note ARGS encode E4M3 INPUT "300\\n" STDOUT "0x78\\n"
+         STDERR "^minifloat: note: 'E4M3' is e4m3 .*OCP's FP8 E4M3 is e4m3fn")
+cli_case(alias_lower_e4m3_no_note ARGS encode e4m3 INPUT "300\\n" STDOUT "0x78\\n")
 cli_case(alias_encode_fp16 ARGS encode fp16 INPUT "1\\n" STDOUT "0x3c00\\n")
 cli_case(alias_encode_bf16 ARGS encode bf16 INPUT "1\\n" STDOUT "0x3f80\\n")
 cli_case(alias_encode_mlir ARGS encode f8E8M0FNU INPUT "1\\n" STDOUT "0x7f\\n")
@@ -132,6 +137,10 @@ cli_case(matmul_unknown_option ARGS matmul --a HF8 --bogus STATUS 2 NO_STDOUT
          STDERR "matmul: unknown option '--bogus' \\(try 'minifloat matmul --help'\\)")
 cli_case(matmul_option_twice ARGS matmul --a HF8 --a BF8 STATUS 2 NO_STDOUT
          STDERR "matmul: option --a given twice")
+cli_case(encode_flag_twice ARGS encode e4m3fn --saturate --saturate INPUT "1\n" STATUS 2
+         NO_STDOUT STDERR "encode: option --saturate given twice")
+cli_case(table_flag_twice ARGS table e4m3fn --csv --csv STATUS 2 NO_STDOUT
+         STDERR "table: option --csv given twice")
 cli_case(matmul_operand ARGS matmul HF8 STATUS 2 NO_STDOUT STDERR "matmul: unexpected argument 'HF8'")
 cli_case(encode_matmul_option ARGS encode e4m3fn --model exact STATUS 2 NO_STDOUT
          STDERR "encode: unknown option '--model'")
