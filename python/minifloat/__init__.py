@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import secrets
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -225,10 +225,14 @@ def _dtype_list(dtypes) -> str:
     return ", ".join(str(d) for d in dtypes)
 
 
-def _as_array(x: Any, arg: str) -> np.ndarray:
-    """x as a C-contiguous ndarray: zero-copy when it already is one (or
-    exposes one through the buffer protocol or __array__), else a copy."""
+def _as_array(x: Any, arg: str, numbers: bool = False) -> np.ndarray:
+    """x as a C-contiguous, aligned ndarray in native byte order: zero-copy
+    when it already is one (or exposes one through the buffer protocol or
+    __array__), else a copy. With ``numbers``, Python ints (a list, a tuple
+    or a scalar of them, bools excepted) are read as float64 values, as
+    Python floats are, not as an integer array."""
     if not isinstance(x, np.ndarray):
+        python_numbers = isinstance(x, (list, tuple, int, float)) and not isinstance(x, bool)
         try:
             if hasattr(x, "__dlpack__") and not hasattr(x, "__array__"):
                 x = np.from_dlpack(x)  # a DLPack-only tensor on the CPU: no copy
@@ -237,6 +241,10 @@ def _as_array(x: Any, arg: str) -> np.ndarray:
         except Exception as e:  # noqa: BLE001 - reported with the argument's name
             raise TypeError(f"{arg}: cannot be read as an array ({type(x).__name__}): {e}") \
                 from None
+        if numbers and python_numbers and x.dtype.kind in "iu":
+            x = x.astype(np.float64)
+    if not x.dtype.isnative:
+        x = x.astype(x.dtype.newbyteorder("="))  # a big-endian file's array: copied
     if not (x.flags.c_contiguous and x.flags.aligned):
         x = np.array(x, order="C")  # documented: such input is copied (and aligned)
     return x
@@ -439,10 +447,11 @@ def encode(x: Any, fmt: Any, *, rounding: str = "nearest_even", saturate: bool =
       the default when available) or its codes (uint8, or uint16 for the
       16-bit formats).
     return_amax: also return max|x| of the unscaled input (NaN if any input
-      is NaN), as a float.
+      is NaN), as a float: exact, so a float64 input's amax is not rounded
+      to float32.
     """
     target = _format_id(fmt, "fmt")
-    a = _as_array(x, "x")
+    a = _as_array(x, "x", numbers=True)
     source = _float_source(a, "x")
     return _round(a, source, target, False, rounding, saturate, seed, offset, random_bits,
                   scale, out, dtype, return_amax)
@@ -580,33 +589,64 @@ def _operand(x: Any, given: Any, arg: str, type_arg: str,
     return a.view(np.uint8 if a.dtype.itemsize == 1 else np.uint16), t
 
 
-def _model_fields(model: str, chunk: Optional[int], order: str, chunk_rounding: str,
-                  presum_round: bool, bits: int, promote_every: int, variant: str,
-                  block: int, trunc: str):
+# The parameters of each model (the C++ models:: constructors) and their
+# defaults; a parameter given to a model that has none of it is an error,
+# as the tool's options are (promote_every=64 with the default model would
+# otherwise run sequential_fp32 without a word).
+_MODEL_PARAMETERS = {
+    "amx_tile_pairs": {"chunk": 32, "order": "sdm"},
+    "chunked_exact": {"chunk": 64, "chunk_rounding": "nearest_even", "presum_round": False},
+    "reduced_precision": {"bits": 14, "promote_every": 128, "variant": "seq", "block": 32,
+                          "trunc": "toward_zero"},
+}
+
+
+def _model_fields(model: str, given: Dict[str, Any]):
     if not isinstance(model, str) or model not in _MODEL_KIND:
         raise ValueError(f"model: {model!r} is not a model; accepted: {', '.join(MATMUL_MODELS)}")
+    defaults = _MODEL_PARAMETERS.get(model, {})
+    for name, value in given.items():
+        if value is not None and name not in defaults:
+            takes = ", ".join(m for m, p in _MODEL_PARAMETERS.items() if name in p)
+            raise ValueError(f"{name}: model {model!r} has no such parameter (it is one of "
+                             f"{takes})")
+    v = {name: (given[name] if given[name] is not None else defaults.get(name))
+         for name in given}
     f = _core.ModelFields()
     f.kind = _MODEL_KIND[model]
     f.exact_to_output = model == "exact_to_output"
-    default_chunk = 64 if model == "chunked_exact" else 32
-    f.chunk = default_chunk if chunk is None else operator.index(chunk)
-    if order not in ("sdm", "guide"):
-        raise ValueError(f"order: {order!r}; accepted: sdm, guide")
-    f.order = 0 if order == "sdm" else 1
-    if chunk_rounding not in ("nearest_even", "toward_zero"):
-        raise ValueError(f"chunk_rounding: {chunk_rounding!r}; accepted: nearest_even, toward_zero")
-    f.rounding = 0 if chunk_rounding == "nearest_even" else 1
-    f.presum_round = bool(presum_round)
-    f.bits = operator.index(bits)
-    f.promote_every = operator.index(promote_every)
-    if variant not in ("seq", "block"):
-        raise ValueError(f"variant: {variant!r}; accepted: seq, block")
-    f.variant = 0 if variant == "seq" else 1
-    f.block = operator.index(block)
-    if trunc not in ("toward_zero", "floor"):
-        raise ValueError(f"trunc: {trunc!r}; accepted: toward_zero, floor")
-    f.trunc = 0 if trunc == "toward_zero" else 1
+    if model in ("amx_tile_pairs", "chunked_exact"):
+        f.chunk = operator.index(v["chunk"])
+    if model == "amx_tile_pairs":
+        if v["order"] not in ("sdm", "guide"):
+            raise ValueError(f"order: {v['order']!r}; accepted: sdm, guide")
+        f.order = 0 if v["order"] == "sdm" else 1
+    if model == "chunked_exact":
+        if v["chunk_rounding"] not in ("nearest_even", "toward_zero"):
+            raise ValueError(f"chunk_rounding: {v['chunk_rounding']!r}; accepted: nearest_even, "
+                             f"toward_zero")
+        f.rounding = 0 if v["chunk_rounding"] == "nearest_even" else 1
+        f.presum_round = _bool(v["presum_round"], "presum_round")
+    if model == "reduced_precision":
+        f.bits = operator.index(v["bits"])
+        f.promote_every = operator.index(v["promote_every"])
+        if v["variant"] not in ("seq", "block"):
+            raise ValueError(f"variant: {v['variant']!r}; accepted: seq, block")
+        f.variant = 0 if v["variant"] == "seq" else 1
+        f.block = operator.index(v["block"])
+        if v["trunc"] not in ("toward_zero", "floor"):
+            raise ValueError(f"trunc: {v['trunc']!r}; accepted: toward_zero, floor")
+        f.trunc = 0 if v["trunc"] == "toward_zero" else 1
     return f
+
+
+def _threads(threads: Any) -> int:
+    if isinstance(threads, bool):
+        raise TypeError("threads: expected an int >= 1, got a bool")
+    t = operator.index(threads)
+    if t < 1:
+        raise ValueError(f"threads: {t}; accepted: an int >= 1 (1 runs on the calling thread)")
+    return t
 
 
 def _result_storage(tc: str) -> np.dtype:
@@ -659,9 +699,10 @@ class MatMulResult:
 
 def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = None,
            table: str = "any", model: str = "sequential_fp32", chunk: Optional[int] = None,
-           order: str = "sdm", chunk_rounding: str = "nearest_even", presum_round: bool = False,
-           bits: int = 14, promote_every: int = 128, variant: str = "seq", block: int = 32,
-           trunc: str = "toward_zero", scale_a: Any = 1.0, scale_b: Any = 1.0, bias: Any = None,
+           order: Optional[str] = None, chunk_rounding: Optional[str] = None,
+           presum_round: Optional[bool] = None, bits: Optional[int] = None,
+           promote_every: Optional[int] = None, variant: Optional[str] = None,
+           block: Optional[int] = None, trunc: Optional[str] = None, scale_a: Any = 1.0, scale_b: Any = 1.0, bias: Any = None,
            scale_out: float = 1.0, scale_rule: str = "multiply", placement: str = "epilogue",
            saturate: bool = False, integer_scale: float = 1.0, requant: str = "exact",
            threads: int = 1, reference_only: bool = False, check_z: bool = True,
@@ -675,7 +716,12 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     out_type: HF8, BF8, FP16, BF16, FP32 (or I8 / U8 for the integer MatMul).
     table: the type table the request must satisfy (vendor_hybrid_fp8,
       cublaslt_fp8, any); check_z=False lifts the vendor's K % 16 rule.
-    model and its parameters: as the C++ models:: constructors.
+    model and its parameters: as the C++ models:: constructors, with their
+      defaults: amx_tile_pairs chunk (32), order (sdm); chunked_exact chunk
+      (64), chunk_rounding (nearest_even), presum_round (False);
+      reduced_precision bits (14), promote_every (128), variant (seq),
+      block (32), trunc (toward_zero). A parameter of another model is a
+      ValueError.
     scale_a / scale_b: a number, or one per row of A / column of B;
       bias: one per column; scale_out and scale_rule (multiply, divide);
       placement: epilogue or operands.
@@ -694,8 +740,10 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     k2, n = B.shape
     if k2 != k:
         raise ValueError(f"a, b: inner dimensions differ (a is {m} x {k}, b is {k2} x {n})")
-    fields = _model_fields(model, chunk, order, chunk_rounding, presum_round, bits,
-                           promote_every, variant, block, trunc)
+    fields = _model_fields(model, {"chunk": chunk, "order": order,
+                                   "chunk_rounding": chunk_rounding, "presum_round": presum_round,
+                                   "bits": bits, "promote_every": promote_every,
+                                   "variant": variant, "block": block, "trunc": trunc})
 
     def scale_arg(v: Any, size: int, arg: str):
         if np.ndim(v) == 0:
@@ -724,7 +772,7 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
                              m, n, k, ta, tb, tc, MATMUL_TABLES.index(table), fields,
                              sa, sb, rows, columns, bias_list, float(np.float32(scale_out)),
                              scale_rule == "divide", placement == "operands", bool(saturate),
-                             max(1, operator.index(threads)), bool(reference_only),
+                             _threads(threads), bool(reference_only),
                              bool(check_z), float(np.float32(integer_scale)), requant == "fp32",
                              bool(accumulator))
     c = _typed_result(c, tc) if out is None else c
@@ -1086,12 +1134,18 @@ class CalibrationResult:
     flushed_fraction: Any
 
 
-def _calibration_format(fmt: Any) -> int:
+def _format_with_zero(fmt: Any, why: str) -> int:
+    """The format id of ``fmt``, which must have a zero (e8m0fnu, MX's
+    scale type, has none and no sign: negative values would become NaN)."""
     target = _format_id(fmt, "fmt")
     if not _INFO[target]["has_zero"]:
-        raise ValueError(f"fmt: {_CANONICAL[target]} has no zero; calibration rounds to "
-                         f"nearest with zeros flushed, so it needs a format with a zero")
+        raise ValueError(f"fmt: {_CANONICAL[target]} has no zero; {why}, so it needs a "
+                         f"format with a zero")
     return target
+
+
+def _calibration_format(fmt: Any) -> int:
+    return _format_with_zero(fmt, "calibration rounds to nearest with zeros flushed")
 
 
 def _calibration_options(method: Any, percentile: Any, power_of_two: Any):
@@ -1693,7 +1747,7 @@ def quantize_per_tensor(x: Any, fmt: Any, *, scale: Optional[float] = None,
       as in encode; saturating by default, as the C++ quantize_options.
     out, dtype: as in encode (the format's typed dtype by default).
     """
-    target = _format_id(fmt, "fmt")
+    target = _format_with_zero(fmt, "quantization maps small values to zero")
     a = _float32_tensor(x, "x")
     f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
                          random_bits)
@@ -1732,7 +1786,7 @@ def quantize_per_channel(x: Any, fmt: Any, *, axis: Any = "rows", scales: Any = 
     stream, as encode of the whole matrix does. The other arguments are
     those of quantize_per_tensor.
     """
-    target = _format_id(fmt, "fmt")
+    target = _format_with_zero(fmt, "quantization maps small values to zero")
     a = _matrix(x, "x")
     k = _channel_axis(axis)
     rows, cols = a.shape
@@ -1777,7 +1831,7 @@ def quantize_per_block(x: Any, fmt: Any, *, block: Tuple[int, int] = (128, 128),
     float32 of shape (ceil(rows / block[0]), ceil(columns / block[1])).
     The other arguments are those of quantize_per_tensor.
     """
-    target = _format_id(fmt, "fmt")
+    target = _format_with_zero(fmt, "quantization maps small values to zero")
     a = _matrix(x, "x")
     br, bc = _block(block)
     f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
@@ -1834,7 +1888,7 @@ class DelayedScaling:
 
     def __init__(self, fmt: Any, history_length: int = 1024, reduction: str = "max", *,
                  margin: float = 0.0, power_of_two: bool = False):
-        target = _format_id(fmt, "fmt")
+        target = _format_with_zero(fmt, "quantization maps small values to zero")
         if isinstance(history_length, bool):
             raise TypeError("history_length: expected an int >= 1, got a bool")
         try:

@@ -34,6 +34,9 @@ from . import _typed_dtype
 # format's ml_dtypes name is the same.
 _FLOAT8_NAMES = ("float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
                  "float8_e8m0fnu")
+# PyTorch's packed FP4 (two E2M1 codes a byte, the first in the low
+# nibble), read as its bytes.
+_PACKED_FP4_NAME = "float4_e2m1fn_x2"
 
 
 def _torch() -> Optional[Any]:
@@ -58,15 +61,36 @@ def to_numpy(t: Any, arg: str) -> np.ndarray:
         raise TypeError(f"{arg}: a tensor on {t.device} (the library runs on the CPU: "
                         "pass tensor.cpu())")
     t = t.detach()
+    # A lazily negated (or conjugated) view has no memory holding its values:
+    # they are made here, the one case where a tensor is copied.
+    if getattr(t, "is_neg", lambda: False)() or getattr(t, "is_conj", lambda: False)():
+        t = t.resolve_neg().resolve_conj()
     name = str(t.dtype).replace("torch.", "")
     if name in _FLOAT8_NAMES:
         return t.view(torch.uint8).numpy().view(_typed_or_codes(name, np.uint8))
+    if name == _PACKED_FP4_NAME:
+        return t.view(torch.uint8).numpy()  # two FP4 codes a byte: unpack, decode_packed
     if t.dtype == torch.bfloat16:
         return t.view(torch.int16).numpy().view(_typed_or_codes("bfloat16", np.uint16))
     try:
         return t.numpy()
-    except TypeError as e:
+    except (TypeError, RuntimeError) as e:
         raise TypeError(f"{arg}: a tensor of {t.dtype} cannot be read: {e}") from None
+
+
+def to_numpy_dtype(d: Any) -> Any:
+    """A torch dtype given as a format or dtype= argument, as the package
+    reads dtypes: the float8 formats and bfloat16 as their ml_dtypes dtype
+    (their name without ml_dtypes), the others as NumPy's dtype of the same
+    name; one NumPy has no name for is left as it is (and refused there)."""
+    name = str(d).replace("torch.", "")
+    if name in _FLOAT8_NAMES or name == "bfloat16":
+        typed = _typed_dtype(name)
+        return name if typed is None else typed
+    try:
+        return np.dtype(name)
+    except TypeError:
+        return d
 
 
 def to_tensor(a: np.ndarray) -> Any:
@@ -83,6 +107,9 @@ def to_tensor(a: np.ndarray) -> Any:
 
 
 def _arguments_to_numpy(value: Any, arg: str, seen: Dict[int, Any]) -> Any:
+    torch = _torch()
+    if isinstance(value, torch.dtype):
+        return to_numpy_dtype(value)
     if _is_tensor(value):
         array = to_numpy(value, arg)
         seen[id(array)] = value

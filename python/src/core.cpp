@@ -17,6 +17,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -123,6 +124,19 @@ std::size_t source_itemsize(int source) {
 }
 
 
+// max |x| of float64 values, NaN if any is NaN, 0 for none: the amax a
+// float64 caller is promised (the fused amax of the bulk encode is a
+// float32, which would turn 1e300 into inf and 1e-50 into 0).
+double float64_amax(const double* x, std::size_t n) {
+  double amax = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = std::fabs(x[i]);
+    if (std::isnan(v)) return v;
+    amax = v > amax ? v : amax;
+  }
+  return amax;
+}
+
 // mf::bulk::encode<To> of n elements of `source` kind; returns the amax
 // (NaN when not asked for).
 double encode(const in_array& in, int source, out_array& out, int target, int mode,
@@ -133,7 +147,8 @@ double encode(const in_array& in, int source, out_array& out, int target, int mo
   check_itemsize("input", in.itemsize(), source_itemsize(source));
   const mf::conversion c = make_conversion(mode, saturate, stochastic, seed, offset, random_bits);
   float amax = std::numeric_limits<float>::quiet_NaN();
-  const mf::bulk::fused_steps steps{scale, with_amax ? &amax : nullptr};
+  const bool float32_amax = with_amax && source != source_float64;
+  const mf::bulk::fused_steps steps{scale, float32_amax ? &amax : nullptr};
   const void* src = in.data();
   void* dst = out.data();
   visit_format(target, [&](auto to) {
@@ -157,6 +172,10 @@ double encode(const in_array& in, int source, out_array& out, int target, int mo
       });
     }
   });
+  if (with_amax && source == source_float64) {
+    nb::gil_scoped_release unlocked;
+    return float64_amax(static_cast<const double*>(src), n);
+  }
   return static_cast<double>(amax);
 }
 

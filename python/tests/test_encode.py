@@ -147,9 +147,31 @@ def test_scale_is_one_float32_multiply_and_amax_is_unscaled(scale):
     assert np.isnan(amax)
 
 
-def test_amax_of_a_double_input_is_rounded_to_float():
+def test_amax_of_a_double_input_is_exact():
     _, amax = mf.encode(np.array([0.1, -1.0 / 3.0]), "e5m2", return_amax=True)
-    assert amax == float(np.float32(1.0 / 3.0))
+    assert amax == 1.0 / 3.0
+    # Past float32's range both ways: a float amax would be inf and 0.
+    for x in (1e300, -1e-50):
+        _, amax = mf.encode(np.array([0.5 * x, x]), "e4m3fn", return_amax=True)
+        assert amax == abs(x)
+    _, amax = mf.encode(np.array([1.0, np.nan, 2.0]), "e4m3fn", return_amax=True)
+    assert np.isnan(amax)
+    _, amax = mf.encode(np.zeros(0), "e4m3fn", return_amax=True)
+    assert amax == 0.0
+
+
+def test_python_numbers_and_other_byte_orders_are_values():
+    want = mf.encode(np.array([1.0, -2.0, 300.0]), "e4m3fn", dtype=np.uint8)
+    assert np.array_equal(mf.encode([1, -2, 300], "e4m3fn", dtype=np.uint8), want)
+    assert np.array_equal(mf.encode((1, -2.0, 300), "e4m3fn", dtype=np.uint8), want)
+    assert int(mf.encode(300, "e4m3fn", dtype=np.uint8)) == want[2]
+    for order in (">f4", ">f8", "<f4"):
+        x = np.array([1.0, -2.0, 300.0], dtype=order)
+        assert np.array_equal(mf.encode(x, "e4m3fn", dtype=np.uint8), want)
+    assert np.array_equal(mf.decode(np.array([0x3c00, 0xc000], ">u2"), "binary16"), [1.0, -2.0])
+    # An integer array is a choice left to the caller (codes or values).
+    with pytest.raises(TypeError, match="integer codes of a format"):
+        mf.encode(np.array([1, 2]), "e4m3fn")
 
 
 def test_empty_and_zero_dimensional():

@@ -138,6 +138,16 @@ def test_errors_name_the_argument():
                   table="vendor_hybrid_fp8")
     with pytest.raises(TypeError, match="a_type"):
         mf.matmul(np.zeros((2, 16), np.uint16), np.zeros((16, 3), np.uint8), "FP32")
+    b = np.zeros((16, 3), np.uint8)
+    # A parameter of another model would be ignored without a word.
+    with pytest.raises(ValueError, match="promote_every: model 'sequential_fp32' has no such"):
+        mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", promote_every=64)
+    with pytest.raises(ValueError, match="order: model 'chunked_exact' has no such"):
+        mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", model="chunked_exact",
+                  order="guide")
+    for threads in (0, -1):
+        with pytest.raises(ValueError, match="threads"):
+            mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", threads=threads)
 
 
 def test_the_asked_table_decides_on_every_path(cli):

@@ -258,6 +258,12 @@ def test_bad_input_names_the_argument_and_writes_nothing():
         mf.quantize_per_block(x, "e4m3fn", block=4, out=out)
     with pytest.raises(ValueError, match="out: shape"):
         mf.quantize_per_block(x, "e4m3fn", out=np.empty((8, 4), np.uint8))
+    # e8m0fnu, MX's scale type, has no zero and no sign.
+    for quantize in (mf.quantize_per_tensor, mf.quantize_per_channel, mf.quantize_per_block):
+        with pytest.raises(ValueError, match="fmt: e8m0fnu has no zero"):
+            quantize(x, "e8m0fnu", out=out)
+    with pytest.raises(ValueError, match="fmt: e8m0fnu has no zero"):
+        mf.DelayedScaling("e8m0fnu")
     assert (out == 0x55).all()
     q, inv = mf.quantize_per_block(x, "e4m3fn", block=(2, 4))
     with pytest.raises(ValueError, match="scale_inv: shape"):

@@ -118,3 +118,32 @@ def test_mx_round_trip_of_tensors():
 def test_a_tensor_that_needs_grad_is_read_without_its_graph():
     x = torch.linspace(-1, 1, 16, requires_grad=True)
     assert mf.encode(x, "e5m2").dtype == torch.float8_e5m2
+
+
+def test_torch_dtypes_name_formats_and_result_dtypes():
+    x = torch.tensor([0.3, -2.5, 1000.0])
+    assert same_bits(mf.encode(x, torch.float8_e5m2), mf.encode(x, "e5m2"))
+    codes = mf.encode(x, "e4m3fn", dtype=torch.uint8)
+    assert codes.dtype == torch.uint8
+    assert codes.tolist() == mf.encode(x.numpy(), "e4m3fn", dtype=np.uint8).tolist()
+    got = mf.decode(every_code(torch.float8_e4m3fn), dtype=torch.bfloat16)
+    assert got.dtype == torch.bfloat16
+    want = every_code(torch.float8_e4m3fn).float().to(torch.bfloat16)
+    assert torch.equal(torch.isnan(got), torch.isnan(want))
+    assert torch.equal(got[~torch.isnan(got)], want[~torch.isnan(want)])
+
+
+def test_a_negated_view_is_read_by_its_values():
+    x = torch.tensor([0.5, -1.5, 3.0])
+    neg = x._neg_view()
+    assert neg.is_neg()
+    assert mf.encode(neg, "e4m3fn", dtype=torch.uint8).tolist() == \
+        mf.encode(-x, "e4m3fn", dtype=torch.uint8).tolist()
+
+
+@pytest.mark.skipif(not hasattr(torch, "float4_e2m1fn_x2"), reason="torch has no packed FP4")
+def test_packed_fp4_tensors_are_their_bytes():
+    x = np.array([[0.5, -1.0, 6.0, 1.5]], np.float32)
+    packed = mf.encode_packed(x, "e2m1fn")
+    t = torch.from_numpy(np.asarray(packed)).view(torch.float4_e2m1fn_x2)
+    assert np.array_equal(np.asarray(mf.decode_packed(t, "e2m1fn", x.shape)), x)
