@@ -1896,14 +1896,19 @@ class DelayedScaling:
         except TypeError:
             raise TypeError(f"history_length: expected an int >= 1, got "
                             f"{type(history_length).__name__} {history_length!r}") from None
-        if n < 1:
-            raise ValueError(f"history_length: {n}; accepted: an int >= 1")
+        if not 1 <= n <= 1 << 32:
+            raise ValueError(f"history_length: {n}; accepted: an int in 1..2**32 (the window "
+                             f"keeps a float32 per step and each update reads all of them)")
         if reduction not in AMAX_REDUCTIONS:
             raise ValueError(f"reduction: {reduction!r}; accepted: {', '.join(AMAX_REDUCTIONS)}")
         self.format = _CANONICAL[target]
-        self._core = _core.make_delayed_scaling(target, n, AMAX_REDUCTIONS.index(reduction),
-                                                _real(margin, "margin"),
-                                                _bool(power_of_two, "power_of_two"))
+        margin, power_of_two = _real(margin, "margin"), _bool(power_of_two, "power_of_two")
+        try:
+            self._core = _core.make_delayed_scaling(target, n, AMAX_REDUCTIONS.index(reduction),
+                                                    margin, power_of_two)
+        except MemoryError:
+            raise MemoryError(f"history_length: {n} amax values (4 bytes each) do not fit in "
+                              f"memory") from None
 
     @property
     def scale(self) -> float:

@@ -274,6 +274,8 @@ def test_bad_input_names_the_argument_and_writes_nothing():
         mf.dequantize_per_tensor(as_codes(q), 1.0)
     with pytest.raises(ValueError, match="history_length"):
         mf.DelayedScaling("e4m3fn", history_length=0)
+    with pytest.raises(ValueError, match=r"history_length: 1099511627776; accepted: .*2\*\*32"):
+        mf.DelayedScaling("e4m3fn", history_length=2**40)
     with pytest.raises(ValueError, match="reduction"):
         mf.DelayedScaling("e4m3fn", reduction="mean")
     with pytest.raises(ValueError, match="margin"):
