@@ -107,6 +107,24 @@ __global__ void quantize(const float* input, mf::e4m3fn* fp8, mf::e8m0fnu* scale
   wide[i] = static_cast<mf::bfloat16>(fp8[i]) * static_cast<mf::bfloat16>(scale[i]);
 }
 
+// Constants that go through every path of the scalar conversion: a float
+// that needs no normalisation, an int and a double (the integer paths, which
+// count leading zeros), a directed rounding, bfloat16 from float. Each must
+// stay a constant expression under nvcc (the static_asserts run in its host
+// pass, the __device__ variable needs one in its device pass).
+constexpr mf::e4m3fn two_from_int(2);
+constexpr mf::e4m3fn third_from_double(1.0 / 3.0);
+constexpr mf::e4m3fn toward_zero_3_3 =
+    mf::round_to<mf::e4m3fn>(3.3f, mf::rounding::toward_zero);
+constexpr mf::bfloat16 bfloat16_three(3.0f);
+constexpr mf::bfloat16 bfloat16_epsilon = std::numeric_limits<mf::bfloat16>::epsilon();
+static_assert(two_from_int.bits() == 0x40, "2 is 0x40 in e4m3fn");
+static_assert(third_from_double.bits() == 0x2b, "1/3 rounds to 0.34375 (0x2b)");
+static_assert(toward_zero_3_3.bits() == 0x45, "3.3 toward zero is 3.25 (0x45)");
+static_assert(bfloat16_three.bits() == 0x4040, "3 is 0x4040 in bfloat16");
+static_assert(bfloat16_epsilon.bits() == 0x3c00, "bfloat16's epsilon is 2^-7");
+__device__ mf::bfloat16 device_three = mf::bfloat16(3.0f);  // static initialisation only
+
 // The results of constant expressions are the same in device code.
 __global__ void constants(std::uint32_t* output) {
   constexpr mf::e4m3fn nan = std::numeric_limits<mf::e4m3fn>::quiet_NaN();
@@ -115,6 +133,8 @@ __global__ void constants(std::uint32_t* output) {
   output[0] = nan.bits();
   output[1] = inf.bits();
   output[2] = half_max.bits();
+  output[3] = two_from_int.bits() + third_from_double.bits() + toward_zero_3_3.bits();
+  output[4] = bfloat16_three.bits() + bfloat16_epsilon.bits() + device_three.bits();
 }
 
 }  // namespace
