@@ -2,11 +2,15 @@
 // cannot silently break: every kernel below exercises one part of the API
 // (construction, the rounding functions, operators, comparisons, the
 // <cmath>-style functions, numeric_limits, from_bits/bits, conversion to
-// float) on several formats, the 16-bit IEEE ones and e8m0fnu included.
+// float) on several formats, the 16-bit IEEE ones and e8m0fnu included;
+// and the CPU kernels (bulk, MX) in host code, whose pragmas nvcc must pass
+// on without a warning.
 #include <cstdint>
 #include <limits>
 
+#include <minifloat/bulk.hpp>
 #include <minifloat/minifloat.hpp>
+#include <minifloat/mx.hpp>
 
 namespace {
 
@@ -138,6 +142,15 @@ __global__ void constants(std::uint32_t* output) {
 }
 
 }  // namespace
+
+// The CPU kernels in a .cu file's host code: their headers' pragmas for the
+// host compiler (target regions, fp-contract=off, unrolling) must not make
+// nvcc's front end warn.
+void host_kernels(const float* input, mf::e4m3fn* fp8, mf::mx::block<mf::mx::mxfp8_e4m3>* blocks,
+                  std::size_t n) {
+  mf::bulk::encode<mf::e4m3fn>(input, fp8, n);
+  mf::mx::quantize_blocks<mf::mx::mxfp8_e4m3>(input, blocks, n / 32);
+}
 
 // Host entry point, so that the kernels are referenced (and instantiated)
 // without being launched by any test.

@@ -36,7 +36,7 @@
 #define MF_HAS_X86_KERNELS 0
 #endif
 
-#define MF_SIMD_PRAGMA(text) _Pragma(#text)
+#define MF_SIMD_PRAGMA(text) MF_HOST_PRAGMA(text)
 
 // The same feature lists as per-function attributes, for the kernels that
 // are written per ISA rather than included into a region (bulk, MX):
