@@ -91,8 +91,8 @@ struct format {
   static constexpr int max_exponent =
       static_cast<int>(max_finite_magnitude >> ManBits) - Bias;
 
-  MF_HOST_DEVICE static constexpr bool is_nan(unsigned encoding) noexcept {
-    const unsigned magnitude = encoding & magnitude_mask;
+  MF_HOST_DEVICE static constexpr bool is_nan(unsigned code) noexcept {
+    const unsigned magnitude = code & magnitude_mask;
     switch (Specials) {
       case specials::ieee:
         return magnitude > inf_magnitude;
@@ -100,17 +100,17 @@ struct format {
       case specials::fnu:
         return magnitude == magnitude_mask;
       case specials::fnuz:
-        return encoding == sign_mask;
+        return code == sign_mask;
       case specials::finite:
         return false;
     }
     return false;
   }
-  MF_HOST_DEVICE static constexpr bool is_inf(unsigned encoding) noexcept {
-    return has_inf && (encoding & magnitude_mask) == inf_magnitude;
+  MF_HOST_DEVICE static constexpr bool is_inf(unsigned code) noexcept {
+    return has_inf && (code & magnitude_mask) == inf_magnitude;
   }
-  MF_HOST_DEVICE static constexpr bool is_negative(unsigned encoding) noexcept {
-    return (encoding & sign_mask) != 0;
+  MF_HOST_DEVICE static constexpr bool is_negative(unsigned code) noexcept {
+    return (code & sign_mask) != 0;
   }
 };
 
