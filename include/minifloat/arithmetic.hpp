@@ -4,8 +4,14 @@
 // Float carries at least 2p+2 significand bits for every format here and
 // covers their exponent ranges, so rounding twice is innocuous and results
 // are correctly rounded (Figueroa, "When is double rounding innocuous?").
+// bfloat16 and e8m0fnu have values below float's normal range (2^-133,
+// 2^-127), which flush-to-zero and denormals-are-zero (-ffast-math) would
+// read or write as zero in float: a minifloat result from such an operand
+// is computed in double, where every value of every format, and every
+// product and quotient of two, is normal.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include "config.hpp"
@@ -25,44 +31,94 @@ using enable_mixed_t =
                          is_operand_v<A> && is_operand_v<B>,
                      int>;
 
-// float, unless the result is double.
-template <class A, class B>
-using compute_t =
-    std::conditional_t<std::is_same<promote_t<A, B>, double>::value, double, float>;
+// Whether T is a minifloat with values that are float subnormals.
+template <class T, class = void>
+inline constexpr bool has_float_subnormals_v = false;
+template <class T>
+inline constexpr bool has_float_subnormals_v<T, std::enable_if_t<is_minifloat_v<T>>> =
+    T::format::min_exponent - T::format::mantissa_bits < -126;
 
+// The arithmetic of A op B: float, unless the result is double, or the
+// result is a minifloat and an operand has float subnormals (above).
+template <class A, class B>
+using compute_t = std::conditional_t<
+    std::is_same<promote_t<A, B>, double>::value ||
+        (is_minifloat_v<promote_t<A, B>> &&
+         (has_float_subnormals_v<A> || has_float_subnormals_v<B>)),
+    double, float>;
+
+// Exact for a minifloat (its own conversion to float or double).
 template <class Compute, class T>
 MF_HOST_DEVICE constexpr Compute widen(T value) noexcept {
-  if constexpr (is_minifloat_v<T>) {
-    return static_cast<Compute>(static_cast<float>(value));
-  } else {
-    return static_cast<Compute>(value);
-  }
+  return static_cast<Compute>(value);
 }
+
+template <class Compute>
+MF_HOST_DEVICE constexpr bool sign_bit(Compute v) noexcept {
+  using bits = std::conditional_t<sizeof(Compute) == 8, std::uint64_t, std::uint32_t>;
+  return (bit_cast<bits>(v) >> (8 * sizeof(Compute) - 1)) != 0;
+}
+
+// x + y and x - y, for a minifloat result, as rounding to nearest gives
+// them: an exact zero sum is -0 only when both addends are -0 (IEEE 754,
+// 6.3). The hardware's sum takes its sign from the caller's rounding
+// direction instead (x - x is -0 when rounding toward -Inf), which a
+// minifloat result must not depend on; every other sum rounds to the same
+// minifloat in every direction (docs/semantics.md, 5.2).
+struct plus {
+  template <class C>
+  MF_HOST_DEVICE constexpr C operator()(C x, C y) const noexcept {
+    const C sum = x + y;
+    if (sum != C(0)) return sum;
+    return sign_bit(x) && sign_bit(y) ? -C(0) : C(0);
+  }
+};
+struct minus {
+  template <class C>
+  MF_HOST_DEVICE constexpr C operator()(C x, C y) const noexcept {
+    const C difference = x - y;
+    if (difference != C(0)) return difference;
+    return sign_bit(x) && !sign_bit(y) ? -C(0) : C(0);
+  }
+};
+struct multiplies {
+  template <class C>
+  MF_HOST_DEVICE constexpr C operator()(C x, C y) const noexcept {
+    return x * y;
+  }
+};
+struct divides {
+  template <class C>
+  MF_HOST_DEVICE constexpr C operator()(C x, C y) const noexcept {
+    return x / y;
+  }
+};
 
 }  // namespace detail
 
-#define MF_DEFINE_BINARY_OPERATOR(op)                                        \
+#define MF_DEFINE_BINARY_OPERATOR(op, operation)                             \
   template <class A, class B, detail::enable_mixed_t<A, B> = 0>              \
   MF_HOST_DEVICE constexpr promote_t<A, B> operator op(A a, B b) noexcept {  \
     using compute = detail::compute_t<A, B>;                                 \
-    return static_cast<promote_t<A, B>>(detail::widen<compute>(a)            \
-                                            op detail::widen<compute>(b));    \
+    const compute x = detail::widen<compute>(a), y = detail::widen<compute>(b); \
+    if constexpr (is_minifloat_v<promote_t<A, B>>) {                         \
+      return static_cast<promote_t<A, B>>(operation{}(x, y));                \
+    } else {                                                                 \
+      return x op y; /* a float or double result: that type's arithmetic */  \
+    }                                                                        \
   }                                                                          \
   template <int E, int M, int Bias, specials S, class B,                     \
             std::enable_if_t<detail::is_operand_v<B>, int> = 0>              \
   MF_HOST_DEVICE constexpr minifloat<E, M, Bias, S>& operator op##=(         \
       minifloat<E, M, Bias, S>& a, B b) noexcept {                           \
-    using type = minifloat<E, M, Bias, S>;                                   \
-    using compute = detail::compute_t<type, B>;                              \
-    a = static_cast<type>(detail::widen<compute>(a)                          \
-                              op detail::widen<compute>(b));                 \
+    a = static_cast<minifloat<E, M, Bias, S>>(a op b);                       \
     return a;                                                                \
   }
 
-MF_DEFINE_BINARY_OPERATOR(+)
-MF_DEFINE_BINARY_OPERATOR(-)
-MF_DEFINE_BINARY_OPERATOR(*)
-MF_DEFINE_BINARY_OPERATOR(/)
+MF_DEFINE_BINARY_OPERATOR(+, detail::plus)
+MF_DEFINE_BINARY_OPERATOR(-, detail::minus)
+MF_DEFINE_BINARY_OPERATOR(*, detail::multiplies)
+MF_DEFINE_BINARY_OPERATOR(/, detail::divides)
 #undef MF_DEFINE_BINARY_OPERATOR
 
 // Comparisons follow IEEE 754: NaN is unordered, +0 == -0.

@@ -36,7 +36,14 @@ inline bool parse_encoding(const std::string& text, rounding mode,
                            overflow on_overflow, unsigned& encoding) {
   // strtod would skip leading spaces; a number here is the whole text.
   if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
-  const int saved_mode = std::fegetround();
+  // The whole environment is saved and put back, not the rounding mode
+  // fegetround reports: on x86-64 that is the x87 control word's, which may
+  // differ from MXCSR's, the one the caller's float code runs under.
+  // feholdexcept also masks exceptions while strtod runs (the caller's
+  // unmasked ones would trap on its inexact results), and feupdateenv
+  // raises the flags it left, as the calls would have.
+  std::fenv_t saved;
+  std::feholdexcept(&saved);
   char* end = nullptr;
   errno = 0;
   std::fesetround(FE_DOWNWARD);
@@ -44,7 +51,7 @@ inline bool parse_encoding(const std::string& text, rounding mode,
   const bool parsed = end == text.c_str() + text.size() && end != text.c_str();
   std::fesetround(FE_UPWARD);
   const double high = std::strtod(text.c_str(), nullptr);
-  std::fesetround(saved_mode);
+  std::feupdateenv(&saved);
   if (!parsed) return false;
 
   const rounding_request request{mode, on_overflow, 0u, 0};

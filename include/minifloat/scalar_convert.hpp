@@ -406,5 +406,30 @@ MF_HOST_DEVICE constexpr float decode_to_float(unsigned encoding) noexcept {
   return bit_cast<float>(sign | bits);
 }
 
+// Exact decode into double, built from the float's bits with integer
+// operations: a float conversion would read a float subnormal (bfloat16's
+// subnormals, e8m0fnu's 2^-127) as zero under denormals-are-zero, which
+// -ffast-math sets for a whole process. Every float is a double normal.
+template <class Format>
+MF_HOST_DEVICE constexpr double decode_to_double(unsigned encoding) noexcept {
+  const std::uint32_t f = bit_cast<std::uint32_t>(decode_to_float<Format>(encoding));
+  const std::uint64_t sign = static_cast<std::uint64_t>(f >> 31) << 63;
+  const std::uint32_t field = (f >> 23) & 0xFFu;
+  const std::uint64_t mantissa = f & 0x7FFFFFu;
+  if (field == 0xFFu) {  // Inf or NaN, payload and quiet bit kept in place
+    return bit_cast<double>(sign | 0x7FF0000000000000ull | (mantissa << 29));
+  }
+  if (field != 0) {
+    return bit_cast<double>(sign | (static_cast<std::uint64_t>(field - 127 + 1023) << 52) |
+                            (mantissa << 29));
+  }
+  if (mantissa == 0) return bit_cast<double>(sign);
+  // A float subnormal, mantissa * 2^-149: its top bit becomes the hidden one.
+  const int top_bit = 63 - count_leading_zeros(mantissa);
+  return bit_cast<double>(sign |
+                          (static_cast<std::uint64_t>(top_bit - 149 + 1023) << 52) |
+                          ((mantissa << (52 - top_bit)) & 0xFFFFFFFFFFFFFull));
+}
+
 }  // namespace detail
 }  // namespace mf

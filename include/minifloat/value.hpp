@@ -91,7 +91,7 @@ class minifloat {
     return detail::decode_to_float<format>(bits_);
   }
   MF_HOST_DEVICE constexpr explicit operator double() const noexcept {
-    return static_cast<double>(detail::decode_to_float<format>(bits_));
+    return detail::decode_to_double<format>(bits_);
   }
 
  private:

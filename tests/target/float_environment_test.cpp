@@ -7,8 +7,9 @@
 // with -ffast-math sets for a whole process), every exception unmasked (a
 // rounding that the library did not expect would trap). The MatMul on the
 // fast kernels and on the reference loop, with one and two threads; the
-// MatMul, MX and the bulk encode on every kernel set. The caller's
-// environment must come back unchanged.
+// MatMul, MX and the bulk encode on every kernel set; the value type's
+// operators and conversion to double where its values include float
+// subnormals. The caller's environment must come back unchanged.
 //
 // The integer MatMul's fp32 requantization follows the rounding direction
 // on purpose (hybrid/integer_matmul_test.cpp).
@@ -42,11 +43,13 @@ namespace {
 namespace hy = mf::hybrid;
 
 // One environment a caller might hold: a name, how to enter it and how to
-// leave it.
+// leave it, and whether it unmasks exceptions (a float operation with an
+// exceptional result then traps, as the caller asked).
 struct environment {
   std::string name;
   std::function<void()> enter;
   std::function<void()> leave;
+  bool traps = false;
 };
 
 std::vector<environment> caller_environments() {
@@ -72,6 +75,7 @@ std::vector<environment> caller_environments() {
   };
   all.push_back(mxcsr("FTZ and DAZ", 0x8040u, 0));
   all.push_back(mxcsr("every exception unmasked", 0, 0x1F80u));
+  all.back().traps = true;
   all.push_back(mxcsr("toward zero, FTZ and DAZ", 0xE040u, 0));
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
   // FPCR.FZ (bit 24) and FPCR.DN (bit 25, default NaN).
@@ -121,9 +125,14 @@ std::vector<std::uint32_t> bits_of(const std::vector<float>& v) {
 
 // Runs `compute` in the default environment, then in each caller
 // environment, and expects the same bits and the caller's controls back.
-void expect_environment_free(const std::function<std::vector<std::uint32_t>()>& compute) {
+// With `in_trapping`, also where exceptions are unmasked: the library's
+// entries run with them masked; the value type's operators are float
+// operations of the caller's, which trap there as the caller's own would.
+void expect_environment_free(const std::function<std::vector<std::uint32_t>()>& compute,
+                             bool in_trapping = true) {
   const std::vector<std::uint32_t> expected = compute();
   for (const environment& e : caller_environments()) {
+    if (e.traps && !in_trapping) continue;
     SCOPED_TRACE(e.name);
     e.enter();
     const unsigned long long entered = controls();
@@ -372,6 +381,62 @@ TEST(FloatEnvironment, CalibrationIsTheSameInEveryEnvironment) {
                              mf::detail::bit_cast<std::uint32_t>(cal::abs_percentile(h, 99.9))});
     return bits;
   });
+}
+
+// A result's bits, every NaN as one value: which NaN an operation on a NaN
+// gives is the hardware's (AArch64's FPCR.DN makes it the default NaN).
+template <class T>
+std::uint32_t bits_or_nan(T x) {
+  return mf::isnan(x) ? 0xFFFFFFFFu : x.bits();
+}
+
+// The value type's operators and its conversion to double. Where a
+// format's values include float subnormals (bfloat16's subnormals,
+// e8m0fnu's 2^-127), denormals-are-zero would read them as zero in float:
+// those are computed in double and decoded with integer operations. In
+// every format an exact zero sum takes round-to-nearest's sign whatever
+// the caller's rounding direction.
+template <class T>
+std::vector<std::uint32_t> operators_and_decode(unsigned step) {
+  using storage = typename T::storage_type;
+  const unsigned count = 1u << (8 * sizeof(storage));
+  std::vector<T> values;
+  for (unsigned c = 0; c < count; ++c) {
+    // Every code of e8m0fnu; bfloat16's subnormals and every step-th code.
+    if (c % step == 0 || (c & 0x7F80u) == 0) values.push_back(T::from_bits(static_cast<storage>(c)));
+  }
+  std::vector<std::uint32_t> bits;
+  for (const T a : values) {
+    const auto wide = mf::detail::bit_cast<std::uint64_t>(static_cast<double>(a));
+    bits.insert(bits.end(), {static_cast<std::uint32_t>(wide), static_cast<std::uint32_t>(wide >> 32)});
+    for (const T b : values) {
+      T difference = a;
+      difference -= b;
+      T product = a;
+      product *= b;
+      bits.insert(bits.end(), {bits_or_nan(a + b), bits_or_nan(a - b), bits_or_nan(a * b),
+                               bits_or_nan(a / b), bits_or_nan(difference), bits_or_nan(product),
+                               static_cast<std::uint32_t>((a < b) | (a == b) << 1 | (a >= b) << 2)});
+    }
+  }
+  return bits;
+}
+
+TEST(FloatEnvironment, ValueTypeOperatorsAreTheSameInEveryEnvironment) {
+  expect_environment_free([] { return operators_and_decode<mf::e8m0fnu>(1); }, false);
+  expect_environment_free([] { return operators_and_decode<mf::bfloat16>(509); }, false);
+  expect_environment_free([] { return operators_and_decode<mf::e4m3fn>(1); }, false);
+  expect_environment_free([] { return operators_and_decode<mf::e5m2fnuz>(1); }, false);
+  // The shortest text reads the exact value (through the double).
+  expect_environment_free([] {
+    std::vector<std::uint32_t> bits;
+    for (unsigned c = 1; c < 0x80u; c += 7) {
+      const mf::bfloat16 x = mf::bfloat16::from_bits(static_cast<std::uint16_t>(c));
+      mf::bfloat16 back{};
+      bits.push_back(mf::parse(mf::to_string(x), back) ? back.bits() : 0xFFFFFFFFu);
+    }
+    return bits;
+  }, false);
 }
 
 }  // namespace
