@@ -230,8 +230,8 @@ constexpr std::string_view matmul_help =
     "An option the request does not use is an error (status 2, with the reason):\n"
     "a model's own options under another model (--chunk under sequential_fp32\n"
     "or exact), --int-scale/--requant for a float MatMul, and for an integer\n"
-    "MatMul (I8 x I8, U8 x U8) every option but --int-scale, --requant and the\n"
-    "sizes.\n";
+    "MatMul (I8 x I8, U8 x U8) every option but --int-scale, --requant, the\n"
+    "sizes, --table and --no-z-check.\n";
 
 constexpr std::string_view eltwise_help =
     "usage: minifloat eltwise --op add|sub|mul --a TYPE --b TYPE --out TYPE [options]\n"
