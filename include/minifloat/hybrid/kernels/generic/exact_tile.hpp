@@ -48,9 +48,9 @@ MF_FORCE_INLINE typename Ops::vec narrowed_in(const typename Ops::vec& v) noexce
 template <class Ops, int Rows, int Vectors>
 MF_FORCE_INLINE void exact_sums_of_steps(const double* a, const double* b, std::size_t begin, std::size_t end,
                                          typename Ops::vec (&sum)[Rows][Vectors]) noexcept {
-MF_UNROLL
+  MF_UNROLL
   for (int r = 0; r < Rows; ++r) {
-MF_UNROLL
+    MF_UNROLL
     for (int v = 0; v < Vectors; ++v) sum[r][v] = Ops::zero();
   }
   multiply_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
@@ -101,9 +101,9 @@ void chunked_exact_tile_in(const tile_args& args) noexcept {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
     vec sum[Rows][Vectors];
     exact_sums_of_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
-MF_UNROLL
+    MF_UNROLL
     for (int r = 0; r < rows; ++r) {
-MF_UNROLL
+      MF_UNROLL
       for (int v = 0; v < vectors; ++v) {
         acc_type* out = c + r * args.ldc + v * Ops::lanes;
         vec acc = Ops::zero();

@@ -31,12 +31,12 @@ MF_FORCE_INLINE void multiply_steps(const typename Ops::value* a, const typename
   constexpr int width = Vectors * Ops::lanes;
   for (std::size_t p = begin; p < end; ++p) {
     vec row[Vectors];
-MF_UNROLL
+    MF_UNROLL
     for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
-MF_UNROLL
+    MF_UNROLL
     for (int r = 0; r < Rows; ++r) {
       const vec x = Ops::broadcast(a[p * Rows + r]);
-MF_UNROLL
+      MF_UNROLL
       for (int v = 0; v < Vectors; ++v) acc[r][v] = Ops::fma(x, row[v], acc[r][v]);
     }
   }
@@ -93,9 +93,9 @@ void fma_tile(const tile_args& args) noexcept {
   // Fully unrolled, the accumulators live in registers (Rows * Vectors of
   // them: 24 zmm of 32 for AVX-512's 6 x 64 tile).
   vec acc[Rows][Vectors];
-MF_UNROLL
+  MF_UNROLL
   for (int r = 0; r < Rows; ++r) {
-MF_UNROLL
+    MF_UNROLL
     for (int v = 0; v < Vectors; ++v) {
       if (args.first) {
         acc[r][v] = Ops::zero();
@@ -105,9 +105,9 @@ MF_UNROLL
     }
   }
   multiply_steps<Ops, Rows, Vectors>(a, b, 0, args.steps, acc);
-MF_UNROLL
+  MF_UNROLL
   for (int r = 0; r < Rows; ++r) {
-MF_UNROLL
+    MF_UNROLL
     for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, acc[r][v]);
   }
 }
