@@ -22,7 +22,14 @@ namespace mf {
 
 // The minifloats first, in the order of the README's table (which is also
 // the order of the C ABI's MF_FORMAT_* ids), then the other element types
-// that tensors and MatMul operands come in.
+// that tensors and MatMul operands come in. g++'s -Wshadow takes a scoped
+// enumerator for a shadow of the type alias of the same name, though it is
+// only ever named format_id::e4m3fn; silenced here for consumers who build
+// with it.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
 enum class format_id : unsigned char {
   e4m3fn,
   e4m3fnuz,
@@ -46,6 +53,9 @@ enum class format_id : unsigned char {
   int4,
   uint4,
 };
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 inline constexpr std::size_t minifloat_format_count = 13;
 inline constexpr std::size_t format_count = 21;

@@ -144,7 +144,9 @@ inline cache_sizes detect_caches() noexcept {
   const basic_identity id = read_basic_identity();
   const bool amd = id.vendor == cpu_vendor::amd;
   const unsigned leaf = amd ? 0x8000001Du : 4u;
-  const unsigned max_leaf = amd ? __get_cpuid_max(0x80000000u, nullptr) : id.max_leaf;
+  // clang's cpuid.h returns an int here, GCC's an unsigned int.
+  const unsigned max_leaf =
+      amd ? static_cast<unsigned>(__get_cpuid_max(0x80000000u, nullptr)) : id.max_leaf;
   if (max_leaf < leaf) return sizes;
   for (unsigned sub = 0; sub < 16; ++sub) {
     __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);

@@ -24,7 +24,8 @@ MF_FORCE_INLINE void philox_blocks(const detail::philox_round_keys& keys, std::u
   using vec = typename Ops::vec;
   const vec m0 = Ops::multiplier(mf::detail::philox4x32_multiplier_0);
   const vec m1 = Ops::multiplier(mf::detail::philox4x32_multiplier_1);
-  vec x0[Chains], x1[Chains], x2[Chains], x3[Chains];
+  constexpr std::size_t chains = Chains;
+  vec x0[chains], x1[chains], x2[chains], x3[chains];
   MF_UNROLL
   for (int c = 0; c < Chains; ++c) {
     // Round 1: counter words 2 and 3 are zero, so one product and no xor

@@ -215,12 +215,22 @@ struct int16_ops {
   // The floats a then b (bit patterns, 16 lanes each) as binary16, rounded
   // toward zero: the rounding is the instruction's immediate, so MXCSR
   // cannot change it; a finite float never becomes Inf.
+  // Without optimisation g++'s header makes _mm512_cvtps_ph a macro whose
+  // all-ones mask (-1 into an unsigned short) a consumer's -Wsign-conversion
+  // would report here, in this file.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#endif
   static MF_FORCE_INLINE vec binary16_toward_zero(__m512i a, __m512i b) noexcept {
     constexpr int toward_zero = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
     const __m256i low = _mm512_cvtps_ph(_mm512_castsi512_ps(a), toward_zero);
     const __m256i high = _mm512_cvtps_ph(_mm512_castsi512_ps(b), toward_zero);
     return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1);
   }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   // The low bytes of the lanes of a then b (each below 256), in order.
   static MF_FORCE_INLINE vec low_bytes(vec a, vec b) noexcept {
     // packus leaves a0-7 b0-7 | a8-15 b8-15 | ...: the quadwords back in order.
