@@ -641,9 +641,7 @@ def _model_fields(model: str, given: Dict[str, Any]):
 
 
 def _threads(threads: Any) -> int:
-    if isinstance(threads, bool):
-        raise TypeError("threads: expected an int >= 1, got a bool")
-    t = operator.index(threads)
+    t = _int(threads, "threads")
     if t < 1:
         raise ValueError(f"threads: {t}; accepted: an int >= 1 (1 runs on the calling thread)")
     return t
@@ -1453,7 +1451,7 @@ def _onnx_output(codes: np.ndarray, number: int, shape: tuple) -> np.ndarray:
     return held.reshape(shape)
 
 
-def _onnx_int(v: Any, arg: str) -> int:
+def _int(v: Any, arg: str) -> int:
     if isinstance(v, bool):
         raise TypeError(f"{arg}: expected an int, got a bool")
     try:
@@ -1469,7 +1467,7 @@ def _onnx_bool(v: Any, arg: str) -> bool:
 
 
 def _onnx_opset(opset: Any) -> int:
-    v = _onnx_int(opset, "opset")
+    v = _int(opset, "opset")
     if not 19 <= v <= _ONNX_NEWEST_OPSET:
         raise ValueError(f"opset: {v} is not an opset the library implements; accepted: "
                          f"19..{_ONNX_NEWEST_OPSET}")
@@ -1508,8 +1506,8 @@ def quantize_linear(x: Any, y_scale: Any, y_zero_point: Any = None, *, axis: int
     prec = 0 if precision is None else _onnx_type(precision, "precision")
     out = np.empty(xc.size, np.uint32)
     number = _core.onnx_quantize_linear(xc, xt, xs, sc, st, ss, zc, zt,
-                                        _onnx_int(axis, "axis"),
-                                        _onnx_int(block_size, "block_size"),
+                                        _int(axis, "axis"),
+                                        _int(block_size, "block_size"),
                                         _onnx_bool(saturate, "saturate"), out_type, prec,
                                         _onnx_opset(opset), out)
     return _onnx_output(out, number, tuple(xs))
@@ -1545,8 +1543,8 @@ def dequantize_linear(x: Any, x_scale: Any, x_zero_point: Any = None, *, axis: i
     out_type = 0 if output_dtype is None else _onnx_type(output_dtype, "output_dtype")
     out = np.empty(xc.size, np.uint32)
     number = _core.onnx_dequantize_linear(xc, xt, xs, sc, st, ss, zc,
-                                          _onnx_int(axis, "axis"),
-                                          _onnx_int(block_size, "block_size"), out_type,
+                                          _int(axis, "axis"),
+                                          _int(block_size, "block_size"), out_type,
                                           _onnx_opset(opset), out)
     return _onnx_output(out, number, tuple(xs))
 
