@@ -72,7 +72,7 @@ inline histogram_model value_model(const float* x, std::size_t n) {
     for (std::size_t i = 0; i < magnitudes.size();) {
       std::size_t j = i + 1;
       while (j < magnitudes.size() && magnitudes[j] == magnitudes[i]) ++j;
-      const double v = magnitudes[i], count = static_cast<double>(j - i);
+      const double v = static_cast<double>(magnitudes[i]), count = static_cast<double>(j - i);
       if (v > 0) {  // zeros: part of the population, no error at any scale
         m.mean.push_back(v);
         m.count.push_back(count);
@@ -130,14 +130,15 @@ struct wide_sum {
 // y - q is exact in double when mean is a float (products of two floats are
 // exact in double), then divided once by scale^2.
 template <class Fmt>
-wide_sum scale_error(const histogram_model& m, double scale) noexcept {
+wide_sum scale_error(const histogram_model& m, float scale) noexcept {
   const format_grid<Fmt>& grid = format_grid<Fmt>::get();
+  const double s = static_cast<double>(scale);
   wide_sum sum;
   for (std::size_t j = 0; j < m.mean.size(); ++j) {
-    const double y = m.mean[j] * scale;
+    const double y = m.mean[j] * s;
     sum.add_weighted_square(m.count[j], y - grid.value(grid.nearest(y)));
   }
-  return sum.divided(scale * scale);
+  return sum.divided(s * s);
 }
 
 }  // namespace detail

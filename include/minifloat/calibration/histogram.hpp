@@ -162,13 +162,13 @@ class abs_histogram {
   // deviations from the mean (computed from the exact integer sums).
   double bin_sum(std::uint32_t index) const noexcept {
     const histogram_bin& b = bin(index);
-    return static_cast<double>(b.count) * lower_edge(index) +
+    return static_cast<double>(b.count) * static_cast<double>(lower_edge(index)) +
            std::ldexp(static_cast<double>(b.offset_sum), ulp_exponent(index));
   }
   double bin_mean(std::uint32_t index) const noexcept {
     const histogram_bin& b = bin(index);
     if (b.empty()) return 0.0;
-    return lower_edge(index) + std::ldexp(static_cast<double>(b.offset_sum) /
+    return static_cast<double>(lower_edge(index)) + std::ldexp(static_cast<double>(b.offset_sum) /
                                               static_cast<double>(b.count),
                                           ulp_exponent(index));
   }

@@ -51,7 +51,7 @@ inline kl_bins kl_bins_of(const abs_histogram& h) {
     if (h.bin(i).empty()) continue;
     b.mean.push_back(h.bin_mean(i));
     b.count.push_back(static_cast<double>(h.bin(i).count));
-    b.width.push_back(static_cast<double>(h.upper_edge(i)) - h.lower_edge(i));
+    b.width.push_back(static_cast<double>(h.upper_edge(i)) - static_cast<double>(h.lower_edge(i)));
   }
   return b;
 }
@@ -98,14 +98,14 @@ double kl_divergence(const kl_bins& b, double threshold, double scale) {
 template <class Fmt>
 float kl_scale(const abs_histogram& h, bool power_of_two = false) {
   return target::in_default_float_environment([&]() -> float {
-    const double amax = h.amax();
+    const double amax = static_cast<double>(h.amax());
     const detail::kl_bins b = detail::kl_bins_of(h);
     if (!(amax > 0) || b.mean.empty()) return 1.0f;
     const double max = format_grid<Fmt>::get().max();
     double best_kl = std::numeric_limits<double>::infinity();
     float best = 1.0f;
     const auto consider = [&](double threshold, float scale) {
-      const double kl = detail::kl_divergence<Fmt>(b, threshold, scale);
+      const double kl = detail::kl_divergence<Fmt>(b, threshold, static_cast<double>(scale));
       if (kl < best_kl) {
         best_kl = kl;
         best = scale;
@@ -116,7 +116,7 @@ float kl_scale(const abs_histogram& h, bool power_of_two = false) {
       std::frexp(max / amax, &e);  // 2^(e-1) <= max / amax: T >= amax
       for (int k = e - 1; k <= 127; ++k) {
         const float s = std::ldexp(1.0f, k < -126 ? -126 : k);
-        const double threshold = max / s;
+        const double threshold = max / static_cast<double>(s);
         if (threshold < amax / 16) break;
         if (threshold < 2 * amax) consider(threshold, s);
       }
@@ -124,7 +124,7 @@ float kl_scale(const abs_histogram& h, bool power_of_two = false) {
     }
     const scaling::scale_options options{};
     for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
-      const double edge = h.upper_edge(i);
+      const double edge = static_cast<double>(h.upper_edge(i));
       if (edge < amax / 16 || edge >= amax) continue;
       consider(edge, scaling::compute_scale<Fmt>(static_cast<float>(edge), options));
     }

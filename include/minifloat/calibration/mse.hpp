@@ -41,10 +41,12 @@ constexpr float largest_scale = std::numeric_limits<float>::max();
 inline float next_up(float s) noexcept { return std::nextafter(s, largest_scale * 2.0f); }
 inline float next_down(float s) noexcept { return std::nextafter(s, 0.0f); }
 
-// A lower bound of the error at every scale >= s: the points beyond max
-// finite at s stay beyond it, and their distance to max / s only grows.
+// A lower bound of the error at every scale >= s (`scale`): the points
+// beyond max finite at s stay beyond it, and their distance to max / s only
+// grows.
 template <class Fmt>
-double saturation_bound(const histogram_model& m, double s) {
+double saturation_bound(const histogram_model& m, float scale) {
+  const double s = static_cast<double>(scale);
   const double max = format_grid<Fmt>::get().max();
   double bound = 0.0;
   for (std::size_t j = 0; j < m.mean.size(); ++j) {
@@ -128,15 +130,16 @@ void sweep_binade(const histogram_model& m, float lo, float hi, std::vector<cand
   double A = 0.0, B = 0.0, C = 0.0;
   for (std::size_t j = 0; j < m.mean.size(); ++j) {
     const double x = m.mean[j], n = m.count[j];
-    const std::size_t i0 = grid.nearest(x * lo);
+    const std::size_t i0 = grid.nearest(x * static_cast<double>(lo));
     at[j] = i0;
     const double g = grid.value(i0);
     A += n * x * x;
     B += n * x * g;
     C += n * g * g;
     // The midpoints x crosses while the scale grows to hi.
-    for (std::size_t i = i0; i + 1 < grid.size() && grid.midpoint(i) <= x * hi; ++i) {
-      const auto moved = [&](float s) { return grid.nearest(x * s) > i; };
+    const double x_hi = x * static_cast<double>(hi);
+    for (std::size_t i = i0; i + 1 < grid.size() && grid.midpoint(i) <= x_hi; ++i) {
+      const auto moved = [&](float s) { return grid.nearest(x * static_cast<double>(s)) > i; };
       float s = static_cast<float>(grid.midpoint(i) / x);
       if (!(s > lo)) s = next_up(lo);
       while (s > lo && moved(next_down(s))) s = next_down(s);
@@ -161,7 +164,7 @@ void sweep_binade(const histogram_model& m, float lo, float hi, std::vector<cand
     if (last > a) out.push_back({last, error(last)});
     if (C > 0 && B > 0) {
       const double stationary = C / B;
-      if (stationary > a && stationary < last) {
+      if (stationary > static_cast<double>(a) && stationary < static_cast<double>(last)) {
         float s = static_cast<float>(stationary);
         for (float f : {next_down(s), s, next_up(s)}) {
           if (f > a && f < last) out.push_back({f, error(f)});

@@ -27,7 +27,8 @@ inline float abs_percentile(const abs_histogram& h, double p) {
       const double n = static_cast<double>(h.bin(i).count);
       if (n == 0) continue;
       if (below + n >= rank) {
-        const double lower = h.lower_edge(i), upper = h.upper_edge(i);
+        const double lower = static_cast<double>(h.lower_edge(i)),
+                     upper = static_cast<double>(h.upper_edge(i));
         const float v = static_cast<float>(lower + (upper - lower) * ((rank - below) / n));
         return v < h.amax() ? v : h.amax();
       }

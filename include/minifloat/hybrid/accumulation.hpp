@@ -230,9 +230,9 @@ inline float chunked_sum(const accumulation_model& m, const float* a, const floa
     if (m.presum_round) {
       const float t = round_to_fp32(total, m.rounding);
       total = wide_sum(layout);
-      total.add(t);
+      total.add(static_cast<double>(t));
     }
-    total.add(acc);
+    total.add(static_cast<double>(acc));
     acc = round_to_fp32(total, m.rounding);
   });
   return acc;
@@ -287,7 +287,9 @@ inline double reduced_block_step(const accumulation_model& m, double part, const
     }
   };
   consider(part);
-  for (std::size_t i = 0; i < count; ++i) consider(static_cast<double>(a[i]) * b[i]);
+  for (std::size_t i = 0; i < count; ++i) {
+    consider(static_cast<double>(a[i]) * static_cast<double>(b[i]));
+  }
   if (special_check.is_special()) return special_check.special();
   if (emax == -100000) {  // every term is a zero: the zero their sum has
     wide_sum zeros(layout);
@@ -304,7 +306,9 @@ inline double reduced_block_step(const accumulation_model& m, double part, const
   const int width = m.bits + 2 + static_cast<int>(std::ceil(std::log2(static_cast<double>(count) + 2.0)));
   wide_sum total(sum_layout{emax - m.bits + 1, (width + 63) / 64});
   total.add(cut(part));
-  for (std::size_t i = 0; i < count; ++i) total.add(cut(static_cast<double>(a[i]) * b[i]));
+  for (std::size_t i = 0; i < count; ++i) {
+    total.add(cut(static_cast<double>(a[i]) * static_cast<double>(b[i])));
+  }
   return total.truncate(m.bits, m.trunc);
 }
 
@@ -315,7 +319,8 @@ inline float reduced_sum(const accumulation_model& m, const float* a, const floa
     double part = 0.0;
     if (m.variant == reduced_variant::seq) {
       for (std::size_t i = begin; i < end; ++i) {
-        part = aligned_pair_sum(part, static_cast<double>(a[i]) * b[i]).truncate(m.bits, m.trunc);
+        const double product = static_cast<double>(a[i]) * static_cast<double>(b[i]);
+        part = aligned_pair_sum(part, product).truncate(m.bits, m.trunc);
       }
     } else {
       for_each_run(end - begin, static_cast<std::size_t>(m.block), [&](std::size_t first, std::size_t last) {
@@ -323,7 +328,8 @@ inline float reduced_sum(const accumulation_model& m, const float* a, const floa
                                   layout);
       });
     }
-    acc = round_to_fp32(aligned_pair_sum(acc, part), fp32_rounding::nearest_even);
+    acc = round_to_fp32(aligned_pair_sum(static_cast<double>(acc), part),
+                        fp32_rounding::nearest_even);
   });
   return acc;
 }

@@ -35,21 +35,27 @@ inline double eltwise_value(const eltwise_options& o, element_type ta, element_t
                             float a, float b, float sa, float sb) {
   if (o.where == placement::operands) {
     // Dequantize FP8 operands to the 16-bit scale format; then unscaled.
-    if (is_fp8(ta)) a = round_to_16bit(o.scale_type, static_cast<double>(a) * sa);
-    if (is_fp8(tb)) b = round_to_16bit(o.scale_type, static_cast<double>(b) * sb);
+    const auto dequantized = [&](float x, float scale) {
+      return round_to_16bit(o.scale_type, static_cast<double>(x) * static_cast<double>(scale));
+    };
+    if (is_fp8(ta)) a = dequantized(a, sa);
+    if (is_fp8(tb)) b = dequantized(b, sb);
     sa = sb = 1.0f;
   }
   if (o.op == eltwise_op::mul) {
-    const double exact = static_cast<double>(a) * b * sa * sb;  // <= 30 bits: exact in double
+    // At most 30 significant bits: exact in double.
+    const double exact = static_cast<double>(a) * static_cast<double>(b) *
+                         static_cast<double>(sa) * static_cast<double>(sb);
     if (o.exact) return exact;
     return static_cast<double>((a * b) * (sa * sb));  // RN32(RN32(a*b) * RN32(sa*sb))
   }
   // a*sa and b*sb are exact in double; their sum is rounded once.
   wide_sum sum;
-  sum.add(static_cast<double>(a) * sa);
-  sum.add((o.op == eltwise_op::sub ? -1.0 : 1.0) * static_cast<double>(b) * sb);
+  sum.add(static_cast<double>(a) * static_cast<double>(sa));
+  const double b_sign = o.op == eltwise_op::sub ? -1.0 : 1.0;
+  sum.add(b_sign * static_cast<double>(b) * static_cast<double>(sb));
   if (o.exact) return sum.round_to_odd();
-  return round_to_fp32(sum, fp32_rounding::nearest_even);
+  return static_cast<double>(round_to_fp32(sum, fp32_rounding::nearest_even));
 }
 
 }  // namespace detail

@@ -290,7 +290,7 @@ inline bool exact_post_processing(big_dyadic v, double s, float bias, bool has_b
   const bool sum_is_negative = !v.is_zero() && v.negative();  // an exact zero sum is acc's +0
   v.multiply(s);
   const bool product_is_zero = v.is_zero();
-  if (has_bias) v.add(big_dyadic::from_double(bias));
+  if (has_bias) v.add(big_dyadic::from_double(static_cast<double>(bias)));
   *y2 = v.round_to_odd();
   if (v.is_zero()) {
     // The zero the rounded path gives: y1 = acc * s has the sign of acc (+0
@@ -307,10 +307,10 @@ inline bool exact_post_processing(big_dyadic v, double s, float bias, bool has_b
     return true;
   }
   if (rule == output_scale_rule::multiply) {
-    v.multiply(output_scale);
+    v.multiply(static_cast<double>(output_scale));
     *value = v.round_to_odd();
   } else {
-    *value = v.divide_round_to_odd(output_scale);
+    *value = v.divide_round_to_odd(static_cast<double>(output_scale));
   }
   return true;
 }
@@ -436,9 +436,9 @@ inline bool exact_post_processing_in_128_bits(const double* terms, std::size_t n
   // A zero sum or scale product makes a zero product (of some sign), which
   // the bias replaces; only a zero y2 needs big_dyadic's rules for its sign.
   if (!v.multiply(dyadic128::from_double(s))) return false;
-  if (has_bias && !v.add(dyadic128::from_double(bias))) return false;
+  if (has_bias && !v.add(dyadic128::from_double(static_cast<double>(bias)))) return false;
   if (v.is_zero()) return false;
-  const dyadic128 o = dyadic128::from_double(output_scale);
+  const dyadic128 o = dyadic128::from_double(static_cast<double>(output_scale));
   if (rule == output_scale_rule::divide) {
     *value = v.divide_round_to_odd(o);
   } else {
@@ -463,7 +463,7 @@ inline double scale_product(const scale_options& s, bool scales_on_operands, std
   if (scales_on_operands) return 1.0;
   const float sa = s.a_rows ? s.a_rows[i] : s.a;
   const float sb = s.b_columns ? s.b_columns[j] : s.b;
-  return static_cast<double>(sa) * sb;
+  return static_cast<double>(sa) * static_cast<double>(sb);
 }
 
 // Element (i, j) of C under exact(true), from its exact sum (finite_sum:
@@ -487,7 +487,7 @@ inline double exact_output_value(const big_dyadic& sum, bool finite_sum, float a
   }
   float y3 = 0.0f;
   apply_epilogue(s, &acc, i, j, 1, &y3, amax);
-  return y3;
+  return static_cast<double>(y3);
 }
 
 inline double exact_output_value(const wide_sum& sum, float acc, const scale_options& s,

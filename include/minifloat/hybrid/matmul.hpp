@@ -141,7 +141,7 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
         } else {
           float y3 = 0.0f;
           apply_epilogue(s, &acc, i, j, 1, &y3, amax);
-          value = y3;
+          value = static_cast<double>(y3);
         }
         store(i, j, encode_output(tc, value, o.output, o.output.offset + i * n + j));
       }

@@ -98,7 +98,8 @@ void encode_float32(const float* values, std::size_t count, void* base, std::siz
                     const output_conversion& o) {
   Target* out = static_cast<Target*>(base) + offset;
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint32_t bits = hybrid::detail::encode_output(element_type::f32, values[i], o, 0);
+    const double value = static_cast<double>(values[i]);
+    const std::uint32_t bits = hybrid::detail::encode_output(element_type::f32, value, o, 0);
     if constexpr (std::is_same_v<Target, std::uint32_t>) {
       out[i] = bits;
     } else {

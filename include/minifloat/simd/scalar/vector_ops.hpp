@@ -155,17 +155,21 @@ struct double_ops {
   static MF_FORCE_INLINE vec add(vec a, vec b) noexcept { return a + b; }
   static MF_FORCE_INLINE vec sub(vec a, vec b) noexcept { return a - b; }
   // float32 values in, float32 values out (nearest even, as static_cast).
-  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept { return *p; }
+  static MF_FORCE_INLINE vec load_widened(const float* p) noexcept {
+    return static_cast<double>(*p);
+  }
   static MF_FORCE_INLINE void store_narrowed(float* p, vec v) noexcept { *p = static_cast<float>(v); }
   // v rounded to float32 toward zero (an overflow is +-FLT_MAX, IEEE 754
   // 7.4), as a double; NaN stays NaN.
   static MF_FORCE_INLINE vec narrowed_toward_zero(vec v) noexcept {
     float f = static_cast<float>(v);
     if (std::fabs(static_cast<double>(f)) > std::fabs(v)) f = std::nextafter(f, 0.0f);
-    return f;
+    return static_cast<double>(f);
   }
   // v rounded to float32 to nearest even, as a double.
-  static MF_FORCE_INLINE vec narrowed(vec v) noexcept { return static_cast<float>(v); }
+  static MF_FORCE_INLINE vec narrowed(vec v) noexcept {
+    return static_cast<double>(static_cast<float>(v));
+  }
   // t, the rounded-to-nearest sum, made round-to-odd given the sum's exact
   // error: if error != 0 and t's last bit is even, t's neighbour toward the
   // error (odd). NaN t stays (error is NaN: no step).

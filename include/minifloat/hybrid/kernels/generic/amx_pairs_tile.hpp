@@ -20,37 +20,37 @@
 // C, carried between K blocks (+0 when `first`). The even and odd chains
 // of the tile stay in registers (2 * Rows * Vectors of them); C is read and
 // written once per chunk.
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 void amx_pairs_tile(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
   const auto* a = static_cast<const float*>(args.a);
   const auto* b = static_cast<const float*>(args.b);
   auto* c = static_cast<float*>(args.c);
   const std::size_t ldc = args.ldc;
-  constexpr int width = Vectors * Ops::lanes;
+  constexpr std::size_t width = Vectors * Ops::lanes;
   if (args.first) store_zero_tile<Ops, Rows, Vectors>(c, ldc);
   for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
     vec even[Rows][Vectors], odd[Rows][Vectors];
     MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
+    for (std::size_t r = 0; r < Rows; ++r) {
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) even[r][v] = odd[r][v] = Ops::zero();
+      for (std::size_t v = 0; v < Vectors; ++v) even[r][v] = odd[r][v] = Ops::zero();
     }
     std::size_t p = begin;
     for (; p + 2 <= end; p += 2) {
       vec be[Vectors], bo[Vectors];
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) {
+      for (std::size_t v = 0; v < Vectors; ++v) {
         be[v] = Ops::loadu(b + p * width + v * Ops::lanes);
         bo[v] = Ops::loadu(b + (p + 1) * width + v * Ops::lanes);
       }
       MF_UNROLL
-      for (int r = 0; r < Rows; ++r) {
+      for (std::size_t r = 0; r < Rows; ++r) {
         const vec xe = Ops::broadcast(a[p * Rows + r]);
         const vec xo = Ops::broadcast(a[(p + 1) * Rows + r]);
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) {
+        for (std::size_t v = 0; v < Vectors; ++v) {
           even[r][v] = Ops::fma(xe, be[v], even[r][v]);
           odd[r][v] = Ops::fma(xo, bo[v], odd[r][v]);
         }
@@ -58,18 +58,18 @@ void amx_pairs_tile(const tile_args& args) noexcept {
     }
     if (p < end) {  // an odd K: the last pair's odd k is +0, skipped
       MF_UNROLL
-      for (int r = 0; r < Rows; ++r) {
+      for (std::size_t r = 0; r < Rows; ++r) {
         const vec xe = Ops::broadcast(a[p * Rows + r]);
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) {
+        for (std::size_t v = 0; v < Vectors; ++v) {
           even[r][v] = Ops::fma(xe, Ops::loadu(b + p * width + v * Ops::lanes), even[r][v]);
         }
       }
     }
     MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
+    for (std::size_t r = 0; r < Rows; ++r) {
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) {
+      for (std::size_t v = 0; v < Vectors; ++v) {
         float* out = c + r * ldc + v * Ops::lanes;
         Ops::storeu(out, Ops::add(Ops::loadu(out), Ops::add(even[r][v], odd[r][v])));
       }

@@ -45,13 +45,13 @@ MF_FORCE_INLINE typename Ops::vec narrowed_in(const typename Ops::vec& v) noexce
 }
 
 // The exact sums of steps [begin, end), from +0.
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 MF_FORCE_INLINE void exact_sums_of_steps(const double* a, const double* b, std::size_t begin, std::size_t end,
                                          typename Ops::vec (&sum)[Rows][Vectors]) noexcept {
   MF_UNROLL
-  for (int r = 0; r < Rows; ++r) {
+  for (std::size_t r = 0; r < Rows; ++r) {
     MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) sum[r][v] = Ops::zero();
+    for (std::size_t v = 0; v < Vectors; ++v) sum[r][v] = Ops::zero();
   }
   multiply_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
 }
@@ -84,14 +84,14 @@ MF_FORCE_INLINE void exact_sums_of_steps(const double* a, const double* b, std::
 // u >= 2^-32, so no rounding makes a zero or a subnormal; a zero S is +0. The
 // model's acc of each element is kept, as a float64, in its first chain's
 // slot of `c` (large row, large column); the driver reads it there.
-template <class Ops, int Rows, int Vectors, bool SplitA, bool SplitB, fp32_rounding Mode, bool PresumRound>
+template <class Ops, std::size_t Rows, std::size_t Vectors, bool SplitA, bool SplitB, fp32_rounding Mode, bool PresumRound>
 void chunked_exact_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
   constexpr bool split = SplitA || SplitB;  // S has a low part, acc is kept as a float64
   using acc_type = std::conditional_t<split, double, float>;
-  constexpr int rows = SplitA ? Rows / 2 : Rows;  // of C; the small rows follow
-  constexpr int vectors = SplitB ? Vectors / 2 : Vectors;
-  static_assert(rows * (SplitA ? 2 : 1) == Rows && vectors * (SplitB ? 2 : 1) == Vectors,
+  constexpr std::size_t c_rows = SplitA ? Rows / 2 : Rows;  // of C; the small rows follow
+  constexpr std::size_t c_vectors = SplitB ? Vectors / 2 : Vectors;
+  static_assert(c_rows * (SplitA ? 2 : 1) == Rows && c_vectors * (SplitB ? 2 : 1) == Vectors,
                 "a split operand's chains take half the tile");
   const auto* a = static_cast<const double*>(args.a);
   const auto* b = static_cast<const double*>(args.b);
@@ -102,9 +102,9 @@ void chunked_exact_tile_in(const tile_args& args) noexcept {
     vec sum[Rows][Vectors];
     exact_sums_of_steps<Ops, Rows, Vectors>(a, b, begin, end, sum);
     MF_UNROLL
-    for (int r = 0; r < rows; ++r) {
+    for (std::size_t r = 0; r < c_rows; ++r) {
       MF_UNROLL
-      for (int v = 0; v < vectors; ++v) {
+      for (std::size_t v = 0; v < c_vectors; ++v) {
         acc_type* out = c + r * args.ldc + v * Ops::lanes;
         vec acc = Ops::zero();
         if constexpr (split) {
@@ -114,13 +114,13 @@ void chunked_exact_tile_in(const tile_args& args) noexcept {
         }
         vec high = sum[r][v], low = Ops::zero();  // S = high + low
         if constexpr (SplitA && SplitB) {
-          const two_sum_of<Ops> small(Ops::add(sum[r][v + vectors], sum[r + rows][v]),  // m = c1 + c2
-                                      sum[r + rows][v + vectors]);                      // + c3
+          const two_sum_of<Ops> small(Ops::add(sum[r][v + c_vectors], sum[r + c_rows][v]),  // m = c1 + c2
+                                      sum[r + c_rows][v + c_vectors]);                      // + c3
           const two_sum_of<Ops> all(sum[r][v], small.sum);
           high = all.sum;
           low = Ops::add(small.error, all.error);
         } else if constexpr (split) {
-          const two_sum_of<Ops> all(sum[r][v], SplitA ? sum[r + rows][v] : sum[r][v + vectors]);
+          const two_sum_of<Ops> all(sum[r][v], SplitA ? sum[r + c_rows][v] : sum[r][v + c_vectors]);
           high = all.sum;
           low = all.error;
         }
@@ -152,7 +152,7 @@ void chunked_exact_tile_in(const tile_args& args) noexcept {
   }
 }
 
-template <class Ops, int Rows, int Vectors, bool SplitA, bool SplitB>
+template <class Ops, std::size_t Rows, std::size_t Vectors, bool SplitA, bool SplitB>
 void chunked_exact_tile_for(const tile_args& args) noexcept {
   constexpr auto nearest = fp32_rounding::nearest_even, toward_zero = fp32_rounding::toward_zero;
   if (args.rounding == toward_zero) {
@@ -168,7 +168,7 @@ void chunked_exact_tile_for(const tile_args& args) noexcept {
   }
 }
 
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 void chunked_exact_tile(const tile_args& args) noexcept {
   if (args.split_a && args.split_b) {
     chunked_exact_tile_for<Ops, Rows, Vectors, true, true>(args);

@@ -23,45 +23,45 @@
 
 // Steps [begin, end) of the outer product into the accumulators: per step,
 // acc[r][v] = fma(a[r], b[v], acc[r][v]) (the step's Ops::fma).
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 MF_FORCE_INLINE void multiply_steps(const typename Ops::value* a, const typename Ops::value* b,
                                     std::size_t begin, std::size_t end,
                                     typename Ops::vec (&acc)[Rows][Vectors]) noexcept {
   using vec = typename Ops::vec;
-  constexpr int width = Vectors * Ops::lanes;
+  constexpr std::size_t width = Vectors * Ops::lanes;
   for (std::size_t p = begin; p < end; ++p) {
     vec row[Vectors];
     MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
+    for (std::size_t v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
     MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
+    for (std::size_t r = 0; r < Rows; ++r) {
       const vec x = Ops::broadcast(a[p * Rows + r]);
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) acc[r][v] = Ops::fma(x, row[v], acc[r][v]);
+      for (std::size_t v = 0; v < Vectors; ++v) acc[r][v] = Ops::fma(x, row[v], acc[r][v]);
     }
   }
 }
 
 // A Rows x (Vectors * lanes) float32 tile of C (row stride ldc) set to +0,
 // the accumulators' start where a tile opens K (tile_args::first).
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 MF_FORCE_INLINE void store_zero_tile(float* c, std::size_t ldc) noexcept {
   MF_UNROLL
-  for (int r = 0; r < Rows; ++r) {
+  for (std::size_t r = 0; r < Rows; ++r) {
     MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, Ops::zero());
+    for (std::size_t v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, Ops::zero());
   }
 }
 
 // C += part, one float32 addition (one rounding) per element: a promotion
 // of a partial register into C.
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 MF_FORCE_INLINE void add_to_tile(float* c, std::size_t ldc,
                                  const typename Ops::vec (&part)[Rows][Vectors]) noexcept {
   MF_UNROLL
-  for (int r = 0; r < Rows; ++r) {
+  for (std::size_t r = 0; r < Rows; ++r) {
     MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) {
+    for (std::size_t v = 0; v < Vectors; ++v) {
       float* out = c + r * ldc + v * Ops::lanes;
       Ops::storeu(out, Ops::add(Ops::loadu(out), part[r][v]));
     }
@@ -82,7 +82,7 @@ struct two_sum_of {
   MF_FORCE_INLINE typename Ops::vec to_odd() const noexcept { return Ops::round_to_odd(sum, error); }
 };
 
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 void fma_tile(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
   using value = typename Ops::value;  // float, or double for the exact model
@@ -94,9 +94,9 @@ void fma_tile(const tile_args& args) noexcept {
   // them: 24 zmm of 32 for AVX-512's 6 x 64 tile).
   vec acc[Rows][Vectors];
   MF_UNROLL
-  for (int r = 0; r < Rows; ++r) {
+  for (std::size_t r = 0; r < Rows; ++r) {
     MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) {
+    for (std::size_t v = 0; v < Vectors; ++v) {
       if (args.first) {
         acc[r][v] = Ops::zero();
       } else {
@@ -106,8 +106,8 @@ void fma_tile(const tile_args& args) noexcept {
   }
   multiply_steps<Ops, Rows, Vectors>(a, b, 0, args.steps, acc);
   MF_UNROLL
-  for (int r = 0; r < Rows; ++r) {
+  for (std::size_t r = 0; r < Rows; ++r) {
     MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, acc[r][v]);
+    for (std::size_t v = 0; v < Vectors; ++v) Ops::storeu(c + r * ldc + v * Ops::lanes, acc[r][v]);
   }
 }

@@ -56,7 +56,7 @@ void pack_a_row(const float* row, std::size_t depth, std::size_t block_steps, st
       tile[q * mr] = simd::scalar::float_ops::bf16_pairs(row[2 * q], odd);
     }
   } else {
-    for (std::size_t q = 0; q < depth; ++q) tile[q * mr] = row[q];  // float -> double is exact
+    for (std::size_t q = 0; q < depth; ++q) tile[q * mr] = static_cast<Value>(row[q]);  // float -> double is exact
   }
 }
 

@@ -53,12 +53,12 @@ MF_FORCE_INLINE typename Ops::ivec cut_to_units(const typename Ops::vec& term,
   return Mode == truncation::floor ? Ops::to_int_floor(scaled) : Ops::to_int_toward_zero(scaled);
 }
 
-template <class Ops, int Rows, int Vectors, truncation Mode>
+template <class Ops, std::size_t Rows, std::size_t Vectors, truncation Mode>
 void reduced_block_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
   using ivec = typename Ops::ivec;
-  constexpr int lanes = Ops::lanes;
-  constexpr int width = Vectors * lanes;
+  constexpr std::size_t lanes = Ops::lanes;
+  constexpr std::size_t width = Vectors * lanes;
   const auto* a = static_cast<const float*>(args.a);
   const auto* b = static_cast<const float*>(args.b);
   auto* c = static_cast<float*>(args.c);
@@ -77,29 +77,29 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
     const std::size_t run_end = run + args.chunk < args.steps ? run + args.chunk : args.steps;
     vec part[Rows][Vectors];
     MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
+    for (std::size_t r = 0; r < Rows; ++r) {
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) part[r][v] = Ops::zero();
+      for (std::size_t v = 0; v < Vectors; ++v) part[r][v] = Ops::zero();
     }
     for (std::size_t first = run; first < run_end; first += args.block) {
       const std::size_t n = first + args.block < run_end ? args.block : run_end - first;
       // Pass 1: the products and the largest magnitude per element.
       vec largest[Rows][Vectors];
       MF_UNROLL
-      for (int r = 0; r < Rows; ++r) {
+      for (std::size_t r = 0; r < Rows; ++r) {
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) largest[r][v] = Ops::max_magnitude(below_every_term, part[r][v]);
+        for (std::size_t v = 0; v < Vectors; ++v) largest[r][v] = Ops::max_magnitude(below_every_term, part[r][v]);
       }
       for (std::size_t s = 0; s < n; ++s) {
         const std::size_t p = first + s;
         vec row[Vectors];
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * lanes);
+        for (std::size_t v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * lanes);
         MF_UNROLL
-        for (int r = 0; r < Rows; ++r) {
+        for (std::size_t r = 0; r < Rows; ++r) {
           const vec x = Ops::broadcast(a[p * Rows + r]);
           MF_UNROLL
-          for (int v = 0; v < Vectors; ++v) {
+          for (std::size_t v = 0; v < Vectors; ++v) {
             products[s][r][v] = Ops::mul(x, row[v]);
             largest[r][v] = Ops::max_magnitude(largest[r][v], products[s][r][v]);
           }
@@ -107,23 +107,23 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
       }
       bool slow = false;
       MF_UNROLL
-      for (int r = 0; r < Rows; ++r) {
+      for (std::size_t r = 0; r < Rows; ++r) {
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) slow = slow || Ops::any_at_least(largest[r][v], slow_limit);
+        for (std::size_t v = 0; v < Vectors; ++v) slow = slow || Ops::any_at_least(largest[r][v], slow_limit);
       }
       if (slow) {  // 4.: the reference's block step, element by element
         float column_a[max_reduced_block], column_b[max_reduced_block];
-        for (int r = 0; r < Rows; ++r) {
-          for (int v = 0; v < Vectors; ++v) {
+        for (std::size_t r = 0; r < Rows; ++r) {
+          for (std::size_t v = 0; v < Vectors; ++v) {
             alignas(64) float values[lanes];
             Ops::storeu(values, part[r][v]);
-            for (int lane = 0; lane < lanes; ++lane) {
+            for (std::size_t lane = 0; lane < lanes; ++lane) {
               for (std::size_t s = 0; s < n; ++s) {
                 column_a[s] = a[(first + s) * Rows + r];
                 column_b[s] = b[(first + s) * width + v * lanes + lane];
               }
-              values[lane] = static_cast<float>(
-                  hybrid::detail::reduced_block_step(model, values[lane], column_a, column_b, n, sum_layout{}));
+              values[lane] = static_cast<float>(hybrid::detail::reduced_block_step(
+                  model, static_cast<double>(values[lane]), column_a, column_b, n, sum_layout{}));
             }
             part[r][v] = Ops::loadu(values);
           }
@@ -136,26 +136,26 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
       vec inverse[Rows][Vectors];
       ivec sum[Rows][Vectors];
       MF_UNROLL
-      for (int r = 0; r < Rows; ++r) {
+      for (std::size_t r = 0; r < Rows; ++r) {
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) {
+        for (std::size_t v = 0; v < Vectors; ++v) {
           inverse[r][v] = Ops::power_of_two(Ops::int_sub(inverse_bias, Ops::biased_exponent(largest[r][v])));
           sum[r][v] = cut_to_units<Ops, Mode>(part[r][v], inverse[r][v]);
         }
       }
       for (std::size_t s = 0; s < n; ++s) {
         MF_UNROLL
-        for (int r = 0; r < Rows; ++r) {
+        for (std::size_t r = 0; r < Rows; ++r) {
           MF_UNROLL
-          for (int v = 0; v < Vectors; ++v) {
+          for (std::size_t v = 0; v < Vectors; ++v) {
             sum[r][v] = Ops::int_add(sum[r][v], cut_to_units<Ops, Mode>(products[s][r][v], inverse[r][v]));
           }
         }
       }
       MF_UNROLL
-      for (int r = 0; r < Rows; ++r) {
+      for (std::size_t r = 0; r < Rows; ++r) {
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) {
+        for (std::size_t v = 0; v < Vectors; ++v) {
           const vec quantum = Ops::power_of_two(Ops::int_sub(Ops::biased_exponent(largest[r][v]), quantum_bias));
           const vec cut = Mode == truncation::floor
                               ? Ops::floor_significand(Ops::from_int_floor(sum[r][v]), keep)
@@ -168,7 +168,7 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
   }
 }
 
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 void reduced_block_tile(const tile_args& args) noexcept {
   if (args.trunc == truncation::floor) {
     reduced_block_tile_in<Ops, Rows, Vectors, truncation::floor>(args);

@@ -110,14 +110,14 @@ MF_FORCE_INLINE typename Ops::vec reduced_step(const typename Ops::vec& x, const
   }
 }
 
-template <class Ops, int Rows, int Vectors, truncation Mode, bool GuardNan>
+template <class Ops, std::size_t Rows, std::size_t Vectors, truncation Mode, bool GuardNan>
 void reduced_seq_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
   const auto* a = static_cast<const float*>(args.a);
   const auto* b = static_cast<const float*>(args.b);
   auto* c = static_cast<float*>(args.c);
   const std::size_t ldc = args.ldc;
-  constexpr int width = Vectors * Ops::lanes;
+  constexpr std::size_t width = Vectors * Ops::lanes;
   // Sign, exponent and the leading bits - 1 stored significand bits.
   const vec keep = Ops::broadcast_bits(~std::uint32_t{0} << (24 - args.bits));
   if (args.first) store_zero_tile<Ops, Rows, Vectors>(c, ldc);
@@ -125,19 +125,19 @@ void reduced_seq_tile_in(const tile_args& args) noexcept {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
     vec part[Rows][Vectors];
     MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
+    for (std::size_t r = 0; r < Rows; ++r) {
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) part[r][v] = Ops::zero();
+      for (std::size_t v = 0; v < Vectors; ++v) part[r][v] = Ops::zero();
     }
     for (std::size_t p = begin; p < end; ++p) {
       vec row[Vectors];
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
+      for (std::size_t v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + p * width + v * Ops::lanes);
       MF_UNROLL
-      for (int r = 0; r < Rows; ++r) {
+      for (std::size_t r = 0; r < Rows; ++r) {
         const vec x = Ops::broadcast(a[p * Rows + r]);
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) {
+        for (std::size_t v = 0; v < Vectors; ++v) {
           part[r][v] = reduced_step<Ops, Mode, GuardNan>(x, row[v], part[r][v], keep);
         }
       }
@@ -146,7 +146,7 @@ void reduced_seq_tile_in(const tile_args& args) noexcept {
   }
 }
 
-template <class Ops, int Rows, int Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors>
 void reduced_seq_tile(const tile_args& args) noexcept {
   if (args.trunc == truncation::floor) {
     if (args.operands_finite) {

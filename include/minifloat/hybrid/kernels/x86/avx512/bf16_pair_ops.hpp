@@ -26,7 +26,7 @@ struct pair_ops {
   static MF_FORCE_INLINE vec broadcast(float pair) noexcept { return _mm512_set1_ps(pair); }
   // acc + a.odd * b.odd + a.even * b.even per lane (VDPBF16PS).
   static MF_FORCE_INLINE vec fma(const vec& a, const vec& b, const vec& acc) noexcept {
-    return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_castps_si512(a), (__m512bh)_mm512_castps_si512(b));
+    return _mm512_dpbf16_ps(acc, reinterpret_cast<__m512bh>(a), reinterpret_cast<__m512bh>(b));
   }
   static MF_FORCE_INLINE void storeu(float* p, const vec& v) noexcept { _mm512_storeu_ps(p, v); }
 };

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "../../../../simd/x86/avx512/vector_ops.hpp"
 #include "../../../../target/region.hpp"
@@ -39,11 +40,11 @@ inline constexpr int rows = 6, vectors = 2;
 // Steps [begin, end) of the products into the limbs, carrying the low
 // limbs into the high ones after every limb_steps_per_carry steps and at
 // the end (so low limbs leave below 2^52).
-template <int Rows, int Vectors>
+template <std::size_t Rows, std::size_t Vectors>
 MF_FORCE_INLINE void multiply_limb_steps(const std::uint64_t* a, const std::uint64_t* b, std::size_t begin,
                                          std::size_t end, __m512i (&low)[Rows][Vectors],
                                          __m512i (&high)[Rows][Vectors]) noexcept {
-  constexpr int width = Vectors * 8;
+  constexpr std::size_t width = Vectors * 8;
   const __m512i low_mask = _mm512_set1_epi64(static_cast<long long>(detail::low_limb_mask));
   for (std::size_t segment = begin; segment < end; segment += detail::limb_steps_per_carry) {
     const std::size_t segment_end =
@@ -51,12 +52,12 @@ MF_FORCE_INLINE void multiply_limb_steps(const std::uint64_t* a, const std::uint
     for (std::size_t p = segment; p < segment_end; ++p) {
       __m512i row[Vectors];
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) row[v] = _mm512_loadu_si512(b + p * width + v * 8);
+      for (std::size_t v = 0; v < Vectors; ++v) row[v] = _mm512_loadu_si512(b + p * width + v * 8);
       MF_UNROLL
-      for (int r = 0; r < Rows; ++r) {
+      for (std::size_t r = 0; r < Rows; ++r) {
         const __m512i x = _mm512_set1_epi64(static_cast<long long>(a[p * Rows + r]));
         MF_UNROLL
-        for (int v = 0; v < Vectors; ++v) {
+        for (std::size_t v = 0; v < Vectors; ++v) {
           low[r][v] = _mm512_madd52lo_epu64(low[r][v], x, row[v]);
           high[r][v] = _mm512_madd52hi_epu64(high[r][v], x, row[v]);
         }
@@ -64,9 +65,9 @@ MF_FORCE_INLINE void multiply_limb_steps(const std::uint64_t* a, const std::uint
     }
     // The carry: high += low >> 52, low keeps its 52 bits.
     MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
+    for (std::size_t r = 0; r < Rows; ++r) {
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) {
+      for (std::size_t v = 0; v < Vectors; ++v) {
         high[r][v] = _mm512_add_epi64(high[r][v], _mm512_srli_epi64(low[r][v], detail::limb_bits));
         low[r][v] = _mm512_and_si512(low[r][v], low_mask);
       }
@@ -74,15 +75,15 @@ MF_FORCE_INLINE void multiply_limb_steps(const std::uint64_t* a, const std::uint
   }
 }
 
-template <int Rows, int Vectors>
+template <std::size_t Rows, std::size_t Vectors>
 void limb_sum_tile(const tile_args& args) noexcept {
-  constexpr int width = Vectors * 8;
+  constexpr std::size_t width = Vectors * 8;
   auto* c = static_cast<std::uint64_t*>(args.c);
   __m512i low[Rows][Vectors], high[Rows][Vectors];
   MF_UNROLL
-  for (int r = 0; r < Rows; ++r) {
+  for (std::size_t r = 0; r < Rows; ++r) {
     MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) {
+    for (std::size_t v = 0; v < Vectors; ++v) {
       low[r][v] = args.first ? _mm512_setzero_si512() : _mm512_loadu_si512(c + r * args.ldc + v * 8);
       high[r][v] = args.first ? _mm512_setzero_si512() : _mm512_loadu_si512(c + r * args.ldc + width + v * 8);
     }
@@ -90,9 +91,9 @@ void limb_sum_tile(const tile_args& args) noexcept {
   multiply_limb_steps<Rows, Vectors>(static_cast<const std::uint64_t*>(args.a),
                                      static_cast<const std::uint64_t*>(args.b), 0, args.steps, low, high);
   MF_UNROLL
-  for (int r = 0; r < Rows; ++r) {
+  for (std::size_t r = 0; r < Rows; ++r) {
     MF_UNROLL
-    for (int v = 0; v < Vectors; ++v) {
+    for (std::size_t v = 0; v < Vectors; ++v) {
       _mm512_storeu_si512(c + r * args.ldc + v * 8, low[r][v]);
       _mm512_storeu_si512(c + r * args.ldc + width + v * 8, high[r][v]);
     }
@@ -199,6 +200,13 @@ MF_FORCE_INLINE chunk_step_constants chunk_constants(int value_scale) noexcept {
 
 // Eight elements' model acc after a chunk whose exact sum is s, from the
 // acc before it (limb_sum.hpp's chunk step).
+// Without optimisation g++'s header makes _mm512_roundscale_pd a macro whose
+// all-ones mask (-1 into a char) a consumer's -Wsign-conversion would report
+// here, in this file.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#endif
 MF_FORCE_INLINE __m512d chunk_step(const eight_limb_parts& s, const __m512d& before, const chunk_step_constants& c,
                                    fp32_rounding mode, bool presum_round) noexcept {
   if (presum_round) {
@@ -211,15 +219,19 @@ MF_FORCE_INLINE __m512d chunk_step(const eight_limb_parts& s, const __m512d& bef
   const __m512d lo = _mm512_fnmadd_pd(hi, c.high_unit, units);
   const __m512d after = rounded_once(_mm512_add_epi64(s.high, _mm512_cvtpd_epi64(hi)),
                                      _mm512_add_epi64(s.low, _mm512_cvtpd_epi64(lo)), c.c0_scale, c.c1_scale, mode);
-  const __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(before), _mm512_set1_pd(INFINITY), _CMP_LT_OQ);
+  const __m512d infinity = _mm512_set1_pd(std::numeric_limits<double>::infinity());
+  const __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(before), infinity, _CMP_LT_OQ);
   return _mm512_mask_mov_pd(before, finite, after);  // Inf stays
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 // chunked_exact on the limbs: the tile's K block is whole chunks; each
 // starts its limbs at 0, and at its end the step above folds every
 // element's chunk sum into its model acc (tile_args::limb_chunks; read
 // unless `first` and the first chunk, when it is +0), in registers.
-template <int Rows, int Vectors>
+template <std::size_t Rows, std::size_t Vectors>
 void limb_chunked_tile(const tile_args& args) noexcept {
   using ops = simd::avx512::double_ops;
   const auto* a = static_cast<const std::uint64_t*>(args.a);
@@ -230,9 +242,9 @@ void limb_chunked_tile(const tile_args& args) noexcept {
     const std::size_t end = args.steps - begin < args.chunk ? args.steps : begin + args.chunk;
     __m512i low[Rows][Vectors], high[Rows][Vectors];
     MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
+    for (std::size_t r = 0; r < Rows; ++r) {
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) low[r][v] = high[r][v] = _mm512_setzero_si512();
+      for (std::size_t v = 0; v < Vectors; ++v) low[r][v] = high[r][v] = _mm512_setzero_si512();
     }
     multiply_limb_steps<Rows, Vectors>(a, b, begin, end, low, high);
     const std::size_t index = begin / args.chunk;
@@ -241,10 +253,10 @@ void limb_chunked_tile(const tile_args& args) noexcept {
     const __m512i k_term = limb_k_term(end - begin);
     const bool first = args.first && begin == 0;
     MF_UNROLL
-    for (int r = 0; r < Rows; ++r) {
+    for (std::size_t r = 0; r < Rows; ++r) {
       const __m512i row_sum = _mm512_set1_epi64(row_sums[r]);
       MF_UNROLL
-      for (int v = 0; v < Vectors; ++v) {
+      for (std::size_t v = 0; v < Vectors; ++v) {
         const __m512i sums = _mm512_add_epi64(row_sum, _mm512_loadu_si512(column_sums + v * 8));
         float* out = chunks.model_acc + r * chunks.model_ld + v * 8;
         const __m512d before = first ? _mm512_setzero_pd() : ops::load_widened(out);
