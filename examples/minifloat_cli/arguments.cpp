@@ -332,7 +332,6 @@ std::string canonical_format_names() {
 // encode, vectors: --round, --saturate, --seed, --random-bits, and the
 // rules that make an option without effect an error.
 void read_conversion_options(const command_line& line, options& o) {
-  const std::string name = line.name();
   if (const auto mode = line.value("--round")) {
     o.mode = parse_rounding_mode("--round", *mode, every_mode);
   }
@@ -344,10 +343,10 @@ void read_conversion_options(const command_line& line, options& o) {
   o.random_bits = static_cast<int>(line.unsigned_value("--random-bits", 32, 1, 32));
   o.count = line.has("--count") ? parse_unsigned("--count", *line.value("--count")) : 0;
   if (o.mode == rounding_mode::stochastic && !o.has_seed) {
-    throw usage_error(name + ": --round stochastic needs --seed N");
+    throw usage_error("--round stochastic needs --seed N");
   }
   if (line.has("--random-bits") && o.mode != rounding_mode::stochastic) {
-    throw usage_error(name + ": --random-bits needs --round stochastic");
+    throw usage_error("--random-bits needs --round stochastic");
   }
   // An option that would change nothing is a mistake (a testbench that
   // meant stochastic vectors would get nearest-even ones): vectors' seed also
@@ -355,14 +354,12 @@ void read_conversion_options(const command_line& line, options& o) {
   const bool seed_only_for_rounding =
       o.what == command::encode || (o.what == command::vectors && o.count == 0);
   if (o.has_seed && o.mode != rounding_mode::stochastic && seed_only_for_rounding) {
-    throw usage_error(name + (o.what == command::vectors
-                                  ? ": --seed needs --round stochastic or --count N"
-                                  : ": --seed needs --round stochastic"));
+    throw usage_error(o.what == command::vectors ? "--seed needs --round stochastic or --count N"
+                                                 : "--seed needs --round stochastic");
   }
 }
 
 void read_calibrate_options(const command_line& line, options& o) {
-  const std::string name = line.name();
   o.method = std::string(line.choice_value("--method", "method", std::string_view("max"), methods));
   if (const auto p = line.value("--percentile")) {
     o.percentile = parse_float64("--percentile", *p);
@@ -370,17 +367,17 @@ void read_calibrate_options(const command_line& line, options& o) {
       throw usage_error("--percentile: expected a number in (0, 100], got " + quoted(*p));
     }
     if (o.method != "percentile") {
-      throw usage_error(name + ": --percentile needs --method percentile");
+      throw usage_error("--percentile needs --method percentile");
     }
   }
   o.power_of_two = line.has("--power-of-two");
   if (const auto rows = line.value("--per-row")) {
     o.per_row = parse_unsigned("--per-row", *rows);
-    if (o.per_row == 0) throw usage_error(name + ": --per-row must be at least 1");
+    if (o.per_row == 0) throw usage_error("--per-row must be at least 1");
   }
   o.binary = line.has("--binary");
   if (o.format == mf::format_id::e8m0fnu) {
-    throw usage_error(name + ": e8m0fnu has no zero to quantize into (a scale format)");
+    throw usage_error("e8m0fnu has no zero to quantize into (a scale format)");
   }
 }
 
@@ -415,18 +412,17 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
 
   const std::string name = line.name();
   if (line.operands.empty()) {
-    throw usage_error(name + ": missing FORMAT (one of: " + canonical_format_names() + ")");
+    throw usage_error("missing FORMAT (one of: " + canonical_format_names() + ")");
   }
   if (line.operands.size() > 1) {
-    throw usage_error(name + ": unexpected argument " + quoted(line.operands[1]));
+    throw usage_error("unexpected argument " + quoted(line.operands[1]));
   }
   const std::optional<mf::format_id> format = mf::find_minifloat(line.operands[0]);
   if (!format) {
     const std::string valid = canonical_format_names() +
                               "; or an alias of one, in any case: 'minifloat --help' lists them";
     if (mf::find_format(line.operands[0])) {
-      throw usage_error(name + ": " + quoted(line.operands[0]) +
-                        " is not a minifloat format (one of: " + valid + ")");
+      throw usage_error(quoted(line.operands[0]) + " is not a minifloat format (one of: " + valid + ")");
     }
     throw usage_error("unknown format " + quoted(line.operands[0]) + " (one of: " + valid + ")");
   }
@@ -436,12 +432,13 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   // model for the wrong format unless someone says so.
   if (line.operands[0] == "E4M3") {
     std::fprintf(stderr,
-                 "minifloat: note: 'E4M3' is e4m3 (ml_dtypes' float8_e4m3: max 240, with Inf); "
-                 "OCP's FP8 E4M3 is e4m3fn\n");
+                 "minifloat: %s: note: 'E4M3' is e4m3 (ml_dtypes' float8_e4m3: max 240, with "
+                 "Inf); OCP's FP8 E4M3 is e4m3fn\n",
+                 name.c_str());
   }
 
   if (line.has("--csv") && line.has("--markdown")) {
-    throw usage_error(name + ": --csv and --markdown exclude each other");
+    throw usage_error("--csv and --markdown exclude each other");
   }
   if (o.what == command::vectors) {
     o.csv = line.has("--csv");

@@ -149,7 +149,7 @@ template <class T>
 cal::calibration_result calibrate_observed(const observers& data, const options& o,
                                            const cal::calibration_options& c) {
   if (data.histogram().finite_count() == 0) {
-    throw usage_error("calibrate: no finite values" +
+    throw usage_error("no finite values" +
                       (o.per_row != 0 ? " in row " + std::to_string(data.count() / o.per_row - 1)
                                       : std::string()) +
                       ": nothing to calibrate (NaN and Inf do not move the scale)");
@@ -171,9 +171,9 @@ void calibrate(const options& o) {
     rows.push_back(calibrate_observed<T>(row, o, c));
   });
   if (o.binary) read_binary(data); else read_text(data);
-  if (data.count() == 0) throw usage_error("calibrate: no values on stdin");
+  if (data.count() == 0) throw usage_error("no values on stdin");
   if (o.per_row != 0 && data.count() % o.per_row != 0) {
-    throw usage_error("calibrate: " + std::to_string(data.count()) +
+    throw usage_error(std::to_string(data.count()) +
                       " values are not whole rows of --per-row " + std::to_string(o.per_row));
   }
 

@@ -132,13 +132,6 @@ const option_entry* find_option(command what, std::string_view name) {
   return nullptr;
 }
 
-command find_command(std::string_view name) {
-  for (const auto& c : commands) {
-    if (c.name == name) return c.what;
-  }
-  return command::none;
-}
-
 struct mode_spelling {
   std::string_view name;
   rounding_mode mode;
@@ -161,6 +154,13 @@ constexpr mode_spelling mode_spellings[] = {
 };
 
 }  // namespace
+
+command find_command(std::string_view name) {
+  for (const auto& c : commands) {
+    if (c.name == name) return c.what;
+  }
+  return command::none;
+}
 
 std::string_view command_name(command what) {
   for (const auto& c : commands) {
@@ -387,7 +387,7 @@ std::uint64_t command_line::unsigned_value(std::string_view option, std::uint64_
   if (!text) return fallback;
   const std::uint64_t v = parse_unsigned(option, *text);
   if (v < lowest || v > highest) {
-    throw usage_error(name() + ": " + std::string(option) + " must be " +
+    throw usage_error(std::string(option) + " must be " +
                       std::to_string(lowest) + ".." + std::to_string(highest) + ", not " +
                       std::string(*text));
   }
@@ -396,7 +396,7 @@ std::uint64_t command_line::unsigned_value(std::string_view option, std::uint64_
 
 void command_line::reject_if_given(std::string_view option, std::string_view reason) const {
   if (has(option)) {
-    throw usage_error(name() + ": " + std::string(option) + " has no effect " +
+    throw usage_error(std::string(option) + " has no effect " +
                       std::string(reason));
   }
 }
@@ -466,27 +466,27 @@ command_line parse_command_line(const std::vector<std::string_view>& arguments) 
     }
     const option_entry* entry = find_option(line.what, option);
     if (entry == nullptr) {
-      throw usage_error(name + ": unknown option " + quoted(word) + " (try 'minifloat " + name +
+      throw usage_error("unknown option " + quoted(word) + " (try 'minifloat " + name +
                         " --help')");
     }
     if (entry->takes_value) {
       if (!value_inline) {
         if (i + 1 >= line.words.size()) {
-          throw usage_error(name + ": option " + std::string(option) + " needs a value");
+          throw usage_error("option " + std::string(option) + " needs a value");
         }
         value = line.words[++i];
       }
     } else if (value_inline) {
-      throw usage_error(name + ": option " + std::string(option) + " takes no value");
+      throw usage_error("option " + std::string(option) + " takes no value");
     }
     // A flag too: "--saturate --saturate" is as likely a slip as two values.
     if (line.has(option)) {
-      throw usage_error(name + ": option " + std::string(option) + " given twice");
+      throw usage_error("option " + std::string(option) + " given twice");
     }
     line.add(entry->name, value);
   }
   if (!takes_format(line.what) && !line.operands.empty()) {
-    throw usage_error(name + ": unexpected argument " + quoted(line.operands[0]));
+    throw usage_error("unexpected argument " + quoted(line.operands[0]));
   }
   return line;
 }

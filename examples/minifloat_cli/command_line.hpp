@@ -30,6 +30,9 @@ enum class command : unsigned char {
 // "encode", "vectors-matmul", ...
 std::string_view command_name(command what);
 
+// The command called `name`, or none.
+command find_command(std::string_view name);
+
 // Whether the command takes one FORMAT operand (info, table, encode, decode,
 // vectors, calibrate).
 bool takes_format(command what);

@@ -580,8 +580,8 @@ int run_matmul(const options& request) {
     std::snprintf(got, sizeof got, "0x%0*x", digits, static_cast<unsigned>(first.got));
     std::snprintf(want, sizeof want, "0x%0*x", digits, static_cast<unsigned>(first.expected));
     std::fprintf(stderr,
-                 "minifloat: --check: problem %llu (expected C ending on line %llu): C[%zu][%zu] "
-                 "is %s, expected %s (%llu of %llu problems differ)\n",
+                 "minifloat: matmul: --check: problem %llu (expected C ending on line %llu): "
+                 "C[%zu][%zu] is %s, expected %s (%llu of %llu problems differ)\n",
                  static_cast<unsigned long long>(first.problem),
                  static_cast<unsigned long long>(first.line), first.row, first.column, got, want,
                  static_cast<unsigned long long>(differing),
@@ -596,7 +596,7 @@ int run_vectors_matmul(const options& request) {
   matmul_setup s = parse_matmul(in);
   const std::size_t m = in.unsigned_value("--m", 0, 0, 4096), k = in.unsigned_value("--k", 0, 0, 65536),
                     n = in.unsigned_value("--n", 0, 0, 4096);
-  if (m == 0 || k == 0 || n == 0) throw usage_error("vectors-matmul needs --m, --k and --n, each >= 1");
+  if (m == 0 || k == 0 || n == 0) throw usage_error("--m, --k and --n are all needed, each >= 1");
   bind_lists(in, s, m, n);
   const std::uint64_t seed = in.unsigned_value("--data-seed", 0, 0, UINT64_MAX);
   const auto a = random_codes(s.ta, m * k, seed ^ 0xa5a5a5a5a5a5a5a5u);

@@ -190,10 +190,9 @@ float_reading parse_element(std::string_view text, onnx::data_type type, std::ui
 int parse_opset(const command_line& in) {
   const auto v = in.value("--opset");
   if (!v) return onnx::newest_opset;
-  const std::string name = in.name();
-  const std::uint64_t opset = parse_unsigned(name + ": --opset", *v);
+  const std::uint64_t opset = parse_unsigned("--opset", *v);
   if (!onnx::is_known_opset(static_cast<int>(opset)) || opset > 1000) {
-    throw usage_error(name + ": --opset: unknown opset " + quoted(*v) + " (one of: " +
+    throw usage_error("--opset: unknown opset " + quoted(*v) + " (one of: " +
                       onnx::known_opsets() + ")");
   }
   return static_cast<int>(opset);
@@ -214,41 +213,39 @@ struct onnx_command {
 };
 
 onnx_command parse(const command_line& in, bool quantize) {
-  const std::string name = in.name();
   onnx_command c;
   c.quantize = quantize;
   if (quantize) c.x_type = onnx::data_type::float32;
   if (in.has("--no-saturate")) c.q.saturate = false;
-  const auto context = [&](std::string_view option) { return name + ": " + std::string(option); };
   if (const auto v = in.value("--shape")) {
-    c.shape = parse_shape(context("--shape"), *v);
+    c.shape = parse_shape("--shape", *v);
     c.has_shape = true;
   }
-  if (const auto v = in.value("--x-type")) c.x_type = parse_type(context("--x-type"), *v);
+  if (const auto v = in.value("--x-type")) c.x_type = parse_type("--x-type", *v);
   if (const auto v = in.value("--scales")) c.scales = split_list(*v);
   if (const auto v = in.value("--scale-type")) {
-    c.scale_type = parse_type(context("--scale-type"), *v);
+    c.scale_type = parse_type("--scale-type", *v);
   }
   if (const auto v = in.value("--scale-shape")) {
-    c.scale_shape = parse_shape(context("--scale-shape"), *v);
+    c.scale_shape = parse_shape("--scale-shape", *v);
     c.has_scale_shape = true;
   }
-  if (const auto v = in.value("--axis")) c.q.axis = c.d.axis = parse_integer(context("--axis"), *v);
+  if (const auto v = in.value("--axis")) c.q.axis = c.d.axis = parse_integer("--axis", *v);
   if (const auto v = in.value("--block-size")) {
-    c.q.block_size = c.d.block_size = parse_integer(context("--block-size"), *v);
+    c.q.block_size = c.d.block_size = parse_integer("--block-size", *v);
   }
   if (const auto v = in.value("--output-dtype")) {
-    c.q.output_dtype = c.d.output_dtype = parse_type(context("--output-dtype"), *v);
+    c.q.output_dtype = c.d.output_dtype = parse_type("--output-dtype", *v);
   }
   if (const auto v = in.value("--precision")) {
-    c.q.precision = parse_type(context("--precision"), *v);
+    c.q.precision = parse_type("--precision", *v);
   }
   c.q.opset = c.d.opset = parse_opset(in);
   if (const auto v = in.value("--zero-point")) c.zero_point = split_list(*v);
-  if (!c.has_shape) throw usage_error(name + ": missing --shape");
-  if (c.x_type == onnx::data_type::undefined) throw usage_error(name + ": missing --x-type");
+  if (!c.has_shape) throw usage_error("missing --shape");
+  if (c.x_type == onnx::data_type::undefined) throw usage_error("missing --x-type");
   if (c.scales.empty() || (c.scales.size() == 1 && c.scales[0].empty())) {
-    throw usage_error(name + ": missing --scales");
+    throw usage_error("missing --scales");
   }
   if (!c.has_scale_shape && c.scales.size() > 1) {
     c.scale_shape = {static_cast<std::int64_t>(c.scales.size())};
@@ -323,12 +320,11 @@ void write_codes(const onnx::tensor& y) {
 
 int run(const command_line& in, bool quantize) {
   const onnx_command c = parse(in, quantize);
-  const std::string name = quantize ? "quantize-linear" : "dequantize-linear";
   if (!quantize && !onnx::is_integer(c.x_type) && !onnx::is_float8(c.x_type) &&
       c.x_type != onnx::data_type::float4e2m1) {
-    throw usage_error(name + ": --x-type must be an integer, float8 or float4e2m1 type");
+    throw usage_error("--x-type must be an integer, float8 or float4e2m1 type");
   }
-  const onnx::tensor scale = tensor_from_text(name + ": --scales", c.scale_type, c.scale_shape,
+  const onnx::tensor scale = tensor_from_text("--scales", c.scale_type, c.scale_shape,
                                               c.scales);
   onnx::tensor zero;
   const bool has_zero = !c.zero_point.empty();
@@ -338,14 +334,14 @@ int run(const command_line& in, bool quantize) {
     // One value stands for every scale's zero point.
     std::vector<std::string_view> zeros = c.zero_point;
     if (zeros.size() == 1) zeros.assign(scale.element_count(), zeros[0]);
-    zero = tensor_from_text(name + ": --zero-point", zero_type, c.scale_shape, zeros);
+    zero = tensor_from_text("--zero-point", zero_type, c.scale_shape, zeros);
   }
 
   const std::vector<std::uint32_t> x_codes = read_elements(c.x_type);
   std::size_t count = 1;
   for (const std::int64_t d : c.shape) count *= static_cast<std::size_t>(d);
   if (count != x_codes.size()) {
-    throw usage_error(name + ": " + std::to_string(x_codes.size()) +
+    throw usage_error(std::to_string(x_codes.size()) +
                       " values on stdin for a shape of " + std::to_string(count) + " elements");
   }
   const onnx::tensor x = onnx::tensor_from_codes(c.x_type, c.shape, x_codes);
@@ -360,7 +356,7 @@ int run(const command_line& in, bool quantize) {
     y = quantize ? onnx::quantize_linear(x, scale, has_zero ? &zero : nullptr, q)
                  : onnx::dequantize_linear(x, scale, has_zero ? &zero : nullptr, c.d);
   } catch (const onnx::invalid_model& error) {
-    throw usage_error(name + ": " + error.what());
+    throw usage_error(error.what());
   }
   write_codes(y);
   return 0;
@@ -371,10 +367,10 @@ int run(const command_line& in, bool quantize) {
 int run_cast(const options& o) {
   const command_line& in = o.line;
   const auto to_text = in.value("--to");
-  if (!to_text) throw usage_error("cast: missing --to");
-  const onnx::data_type to = parse_type("cast: --to", *to_text);
+  if (!to_text) throw usage_error("missing --to");
+  const onnx::data_type to = parse_type("--to", *to_text);
   const onnx::data_type from =
-      in.has("--from") ? parse_type("cast: --from", *in.value("--from")) : onnx::data_type::float32;
+      in.has("--from") ? parse_type("--from", *in.value("--from")) : onnx::data_type::float32;
   onnx::cast_attributes a;
   a.opset = parse_opset(in);
   // "saturate ... only applies for float 8 conversion" (Cast-19 and later,
@@ -396,7 +392,7 @@ int run_cast(const options& o) {
     y = onnx::cast(onnx::tensor_from_codes(from, {static_cast<std::int64_t>(codes.size())}, codes),
                    to, a);
   } catch (const onnx::invalid_model& error) {
-    throw usage_error("cast: " + std::string(error.what()));
+    throw usage_error(error.what());
   }
   write_codes(y);
   return 0;

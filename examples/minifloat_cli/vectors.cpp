@@ -26,7 +26,7 @@ void write_vectors(const options& o, std::string_view name) {
   const std::uint64_t most_lines = ~std::uint64_t{0};
   const std::uint64_t largest_count = most_lines - structured.size();
   if (o.count > largest_count) {
-    throw usage_error("vectors: --count " + std::to_string(o.count) + " is too large: " +
+    throw usage_error("--count " + std::to_string(o.count) + " is too large: " +
                       std::string(name) + " has " + std::to_string(structured.size()) +
                       " structured inputs and the total must fit in 64 bits, so --count is "
                       "at most 2^64 - 1 - " + std::to_string(structured.size()) + " = " +

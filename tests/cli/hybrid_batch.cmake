@@ -44,7 +44,7 @@ file(WRITE "${WORK_DIR}/hybrid_batch_bad.in" "${head}${tail}")
 execute_process(COMMAND "${TOOL}" matmul ${OPTIONS} --check
                 INPUT_FILE "${WORK_DIR}/hybrid_batch_bad.in"
                 OUTPUT_VARIABLE actual RESULT_VARIABLE status ERROR_VARIABLE errors)
-if(NOT status EQUAL 1 OR NOT errors MATCHES "^minifloat: --check: problem 2 .*C\\[0\\]\\[0\\] is 0x${old}, expected 0x${new} \\(1 of 2 problems differ\\)\n$")
+if(NOT status EQUAL 1 OR NOT errors MATCHES "^minifloat: matmul: --check: problem 2 .*C\\[0\\]\\[0\\] is 0x${old}, expected 0x${new} \\(1 of 2 problems differ\\)\n$")
   message(FATAL_ERROR "matmul --check on a changed C: status ${status}, stderr: ${errors}")
 endif()
 message(STATUS "matmul --check: 2 problems agree; a changed code is found:\n${errors}")

@@ -101,7 +101,7 @@ cli_case(hybrid_scale_a_nan_payload ARGS matmul --a BF8 --b BF8 --out BF8 --scal
          INPUT "${rfc_problem}" STDOUT "0xfe\\n")
 cli_case(hybrid_scale_a_out_of_range ARGS matmul --a BF8 --b BF8 --out BF8 --scale-a 1e50
          INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
-         STDERR "^minifloat: --scale-a: '1e50' is out of float32's range \\(write inf or the bits for an infinity\\)\n$")
+         STDERR "^minifloat: matmul: --scale-a: '1e50' is out of float32's range \\(write inf or the bits for an infinity\\)\n$")
 cli_case(hybrid_scale_signed_bits ARGS matmul --a BF8 --b BF8 --out BF8 --scale-b -0x3f800000
          INPUT "${rfc_problem}" STATUS 2 NO_STDOUT
          STDERR "--scale-b: not a float32 value: '-0x3f800000'")

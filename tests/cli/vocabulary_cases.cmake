@@ -14,7 +14,7 @@ cli_case(alias_encode_onnx ARGS encode FLOAT8E5M2 INPUT "1\\n" STDOUT "0x3c\\n")
 # OCP's spelling E4M3 finds ml_dtypes' e4m3 (300 rounds to its Inf, 0x78),
 # not OCP's e4m3fn: the tool says so on stderr and still answers.
 cli_case(alias_ocp_e4m3_note ARGS encode E4M3 INPUT "300\\n" STDOUT "0x78\\n"
-         STDERR "^minifloat: note: 'E4M3' is e4m3 .*OCP's FP8 E4M3 is e4m3fn")
+         STDERR "^minifloat: encode: note: 'E4M3' is e4m3 .*OCP's FP8 E4M3 is e4m3fn")
 cli_case(alias_lower_e4m3_no_note ARGS encode e4m3 INPUT "300\\n" STDOUT "0x78\\n")
 cli_case(alias_encode_fp16 ARGS encode fp16 INPUT "1\\n" STDOUT "0x3c00\\n")
 cli_case(alias_encode_bf16 ARGS encode bf16 INPUT "1\\n" STDOUT "0x3f80\\n")

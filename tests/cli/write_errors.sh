@@ -54,12 +54,18 @@ while read -r label args; do
     large_encode) stdin=$scratch/large_input ;;
     decode) stdin=$scratch/codes ;;
   esac
+  # A command's messages name it; --help and --version are no command.
+  command=${args%% *}
+  case $command in
+    -*) prefix= ;;
+    *) prefix="$command: " ;;
+  esac
   # shellcheck disable=SC2086  # args are words on purpose
   "$tool" $args <"$stdin" >/dev/full 2>"$err"
-  expect_one_line $? 3 '^minifloat: error writing standard output: .+$' "$label >/dev/full"
+  expect_one_line $? 3 "^minifloat: ${prefix}error writing standard output: .+\$" "$label >/dev/full"
   # shellcheck disable=SC2086
   "$tool" $args <"$stdin" >&- 2>"$err"
-  expect_one_line $? 3 '^minifloat: error writing standard output: .+$' "$label >&-"
+  expect_one_line $? 3 "^minifloat: ${prefix}error writing standard output: .+\$" "$label >&-"
 done <<'EOF'
 version --version
 help --help
@@ -98,7 +104,7 @@ fi
 { trap '' PIPE; "$tool" vectors e4m3fn --count 2000000 --seed 1 2>"$err"; echo $? >"$scratch/status"; } |
   head -c 1 >/dev/null
 expect_one_line "$(cat "$scratch/status")" 3 \
-  '^minifloat: error writing standard output: Broken pipe$' "early reader, SIGPIPE ignored"
+  '^minifloat: vectors: error writing standard output: Broken pipe$' "early reader, SIGPIPE ignored"
 
 # vectors --count at the top of the 64-bit range. K, the structured count,
 # comes from the header; 2^64 - K and 2^64 - 1 - K are written out in decimal
