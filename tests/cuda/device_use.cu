@@ -3,12 +3,14 @@
 // (construction, the rounding functions, operators, comparisons, the
 // <cmath>-style functions, numeric_limits, from_bits/bits, conversion to
 // float) on several formats, the 16-bit IEEE ones and e8m0fnu included;
-// and the CPU kernels (bulk, MX) in host code, whose pragmas nvcc must pass
-// on without a warning.
+// the exchange with CUDA's own types (cuda_types.hpp); and the CPU kernels
+// (bulk, MX) in host code, whose pragmas nvcc must pass on without a
+// warning.
 #include <cstdint>
 #include <limits>
 
 #include <minifloat/bulk.hpp>
+#include <minifloat/cuda_types.hpp>
 #include <minifloat/minifloat.hpp>
 #include <minifloat/mx.hpp>
 
@@ -141,6 +143,19 @@ __global__ void constants(std::uint32_t* output) {
   output[4] = bfloat16_three.bits() + bfloat16_epsilon.bits() + device_three.bits();
 }
 
+// CUDA's types in and out (cuda_types.hpp): FP8 to bfloat16 through the
+// library, FP4 and binary16 both ways.
+__global__ void exchange(const __nv_fp8_e4m3* fp8, __nv_bfloat16* wide, __nv_fp4_e2m1* fp4,
+                         __half* half, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const mf::e4m3fn x = mf::from_cuda(fp8[i]);
+  wide[i] = mf::to_cuda(mf::bfloat16(x));
+  fp4[i] = mf::to_cuda(mf::round_to<mf::e2m1fn>(x, mf::rounding::nearest_even,
+                                                 mf::overflow::saturating));
+  half[i] = mf::to_cuda(mf::binary16(mf::from_cuda(half[i])) + mf::binary16(x));
+}
+
 }  // namespace
 
 // The CPU kernels in a .cu file's host code: their headers' pragmas for the
@@ -157,8 +172,10 @@ void host_kernels(const float* input, mf::e4m3fn* fp8, mf::mx::block<mf::mx::mxf
 void minifloat_device_use_compile_test(const float* input, const std::uint32_t* random,
                                        float* output, mf::e4m3fn* fp8, mf::e8m0fnu* scale,
                                        mf::bfloat16* wide, std::uint32_t* constants_out,
-                                       int n) {
+                                       const __nv_fp8_e4m3* cuda_fp8, __nv_bfloat16* cuda_wide,
+                                       __nv_fp4_e2m1* cuda_fp4, __half* cuda_half, int n) {
   exercise_formats<<<(n + 127) / 128, 128>>>(input, random, output, n);
   quantize<<<(n + 127) / 128, 128>>>(input, fp8, scale, wide, n);
   constants<<<1, 1>>>(constants_out);
+  exchange<<<(n + 127) / 128, 128>>>(cuda_fp8, cuda_wide, cuda_fp4, cuda_half, n);
 }
