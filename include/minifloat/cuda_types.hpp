@@ -73,23 +73,20 @@ MF_CUDA_BYTE_TYPE(e2m1fn, __nv_fp4_e2m1);
 
 // The 16-bit types: bits through their raw structs (__half_raw,
 // __nv_bfloat16_raw), which both convert to and from.
-MF_HOST_DEVICE inline binary16 from_cuda(__half x) noexcept {
-  const __half_raw raw = x;
-  return binary16::from_bits(raw.x);
-}
-MF_HOST_DEVICE inline __half to_cuda(binary16 x) noexcept {
-  __half_raw raw;
-  raw.x = x.bits();
-  return __half(raw);
-}
-MF_HOST_DEVICE inline bfloat16 from_cuda(__nv_bfloat16 x) noexcept {
-  const __nv_bfloat16_raw raw = x;
-  return bfloat16::from_bits(raw.x);
-}
-MF_HOST_DEVICE inline __nv_bfloat16 to_cuda(bfloat16 x) noexcept {
-  __nv_bfloat16_raw raw;
-  raw.x = x.bits();
-  return __nv_bfloat16(raw);
-}
+#define MF_CUDA_RAW_TYPE(library_type, cuda_type, raw_type)                      \
+  MF_HOST_DEVICE inline library_type from_cuda(cuda_type x) noexcept {           \
+    const raw_type raw = x;                                                       \
+    return library_type::from_bits(raw.x);                                        \
+  }                                                                               \
+  MF_HOST_DEVICE inline cuda_type to_cuda(library_type x) noexcept {             \
+    raw_type raw;                                                                 \
+    raw.x = x.bits();                                                             \
+    return cuda_type(raw);                                                        \
+  }                                                                               \
+  static_assert(sizeof(cuda_type) == sizeof(library_type), "two bytes each")
+
+MF_CUDA_RAW_TYPE(binary16, __half, __half_raw);
+MF_CUDA_RAW_TYPE(bfloat16, __nv_bfloat16, __nv_bfloat16_raw);
+#undef MF_CUDA_RAW_TYPE
 
 }  // namespace mf

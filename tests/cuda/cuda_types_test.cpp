@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 namespace {
 
@@ -22,12 +21,6 @@ float cuda_float(__nv_fp6_e3m2 x) { return static_cast<float>(x); }
 float cuda_float(__nv_fp4_e2m1 x) { return static_cast<float>(x); }
 float cuda_float(__half x) { return __half2float(x); }
 float cuda_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-
-std::uint32_t bits_of(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
 
 // Every encoding of T, both ways, with its value on CUDA's side.
 template <class T>
@@ -43,7 +36,7 @@ void expect_same_encoding(unsigned encodings) {
       EXPECT_TRUE(std::isnan(got)) << "code 0x" << std::hex << code;
     } else {
       // Bits, so that the sign of zero counts.
-      EXPECT_EQ(bits_of(got), bits_of(expected)) << "code 0x" << std::hex << code;
+      EXPECT_EQ(mf::detail::bit_cast<std::uint32_t>(got), mf::detail::bit_cast<std::uint32_t>(expected)) << "code 0x" << std::hex << code;
     }
   }
 }

@@ -37,7 +37,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -47,30 +46,8 @@
 
 namespace {
 
-float float_of(std::uint32_t bits) {
-  float x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
-double double_of(std::uint64_t bits) {
-  double x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
-template <class Value>
-std::uint64_t bits_of(Value x) {
-  if constexpr (sizeof(Value) == 4) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-  } else {
-    std::uint64_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-  }
-}
+float float_of(std::uint32_t bits) { return mf::detail::bit_cast<float>(bits); }
+double double_of(std::uint64_t bits) { return mf::detail::bit_cast<double>(bits); }
 
 // Mismatches of one sweep, counted across threads, the first few kept.
 class mismatch_log {
@@ -160,7 +137,7 @@ struct double_source {
   }
   double magnitude() const { return std::fabs(x); }
   unsigned nan_fp8(__nv_fp8_interpretation_t f) const {
-    const std::uint64_t bits = bits_of(x);
+    const auto bits = mf::detail::bit_cast<std::uint64_t>(x);
     const unsigned sign = static_cast<unsigned>(bits >> 63) << 7;
     return sign | (f == __NV_E4M3 ? 0x7Fu : 0x7Eu | static_cast<unsigned>(bits >> 50 & 1u));
   }
@@ -262,7 +239,7 @@ TEST(CudaHeaders, Float64IntoEveryNarrowFormat) {
   };
   for (std::uint32_t high = 0; high < (1u << 20); high += 3) {
     const double base = static_cast<double>(float_of(high << 12));
-    const std::uint64_t b = bits_of(base);
+    const auto b = mf::detail::bit_cast<std::uint64_t>(base);
     compare_value(base, b, double_source{base}, log);
     for (const std::uint64_t step : {std::uint64_t{1}, std::uint64_t{1} << 28}) {
       for (const std::uint64_t d : {b - step, b + step, b + (std::uint64_t{1} << 29) - 1}) {
