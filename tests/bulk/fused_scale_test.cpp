@@ -99,6 +99,26 @@ MFT_TYPED_PER_ISA_TEST(FusedScale, FollowsTheFloatingPointEnvironmentAsScalarCod
 }
 #endif
 
+// A stochastic encode starting inside a Philox block rounds the elements up
+// to the first block boundary one by one before the vector loop: the amax
+// covers them as well as the rest, wherever the largest |x| is.
+MFT_TYPED_PER_ISA_TEST(FusedScale, StochasticAmaxCoversTheElementsBeforeTheFirstBlock,
+                       ScaleFormats, mft::format_names) {
+  using S = typename TypeParam::storage_type;
+  for (std::uint64_t offset = 0; offset < 8; ++offset) {
+    for (const std::size_t largest_at : {0, 1, 2, 3, 63}) {
+      std::vector<float> in(64, 0.5f);
+      in[largest_at] = -3.0f;
+      std::vector<S> out(in.size());
+      float amax = 0.0f;
+      mft::bulk_encode<TypeParam>(in.data(), out.data(), in.size(),
+                                  mf::conversion::stochastic({7, offset}), {1.0f, &amax});
+      EXPECT_EQ(amax, 3.0f) << mf::target::isa_name(isa) << " offset " << offset
+                            << ", largest at " << largest_at;
+    }
+  }
+}
+
 MFT_TYPED_PER_ISA_TEST(FusedScale, StochasticScaledMatchesTheScalarDefinition, ScaleFormats,
                        mft::format_names) {
   using S = typename TypeParam::storage_type;

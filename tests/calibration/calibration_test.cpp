@@ -265,6 +265,20 @@ TEST(Calibrate, PercentileInterpolatesInsideABin) {
   EXPECT_EQ(cal::abs_percentile(h, 0.0), 0.0f);
 }
 
+// The documented default percentile, 99.99, is the one a default-built
+// calibration_options uses (the tests' options() helper always sets it).
+TEST(Calibrate, PercentileDefaultsTo99Point99) {
+  std::vector<float> x;
+  for (int i = 1; i <= 10000; ++i) x.push_back(static_cast<float>(i));
+  cal::abs_histogram h;
+  h.observe(x.data(), x.size());
+  cal::calibration_options defaults;
+  defaults.how = method::percentile;
+  const float scale = cal::calibrate<mf::e4m3fn>(h, defaults).scale;
+  EXPECT_EQ(scale, cal::calibrate<mf::e4m3fn>(h, options(method::percentile, false, 99.99)).scale);
+  EXPECT_NE(scale, cal::calibrate<mf::e4m3fn>(h, options(method::percentile, false, 99.9)).scale);
+}
+
 TEST(Calibrate, OneOutlierMovesMaxButNotThePercentile) {
   std::vector<float> x = student_t(100000, 5, 9);
   for (float& v : x) v = std::fmin(std::fmax(v, -8.0f), 8.0f);

@@ -252,6 +252,13 @@ TEST(HybridKnownAnswers, EpilogueRoundings) {
   const float y1 = 3.0f * (1.0f + 0x1p-11f);
   EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, o)), (y1 + 0.5f) * 2.0f);
   EXPECT_EQ(amax, y1 + 0.5f);
+  // amax is max |y2|: a negative y2 counts by its magnitude.
+  hy::matmul_options negative;
+  float negative_amax = 0;
+  negative.amax = &negative_amax;
+  const std::vector<double> minus_three{-3, 1};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, minus_three, b, negative)), -2.0f);
+  EXPECT_EQ(negative_amax, 2.0f);
   // exact to the output type: (3 * (1 + 2^-12)^2 + 0.5) * 2, rounded once.
   o.model = hy::models::exact(true);
   const double exact = (3.0 * (1.0 + 0x1p-12) * (1.0 + 0x1p-12) + 0.5) * 2.0;

@@ -200,6 +200,44 @@ TEST(HybridProperties, ExactToOutputAmaxIsThatOfTheExactY2) {
   EXPECT_GT(cases_where_rounding_twice_differs, 0);
 }
 
+// Every model's amax is max |y2|; with an FP32 output and no output scale
+// C is y2 itself, so amax must be max |C|, negative outputs included.
+// Wide-range random codes, with a bias of both signs, shapes large enough
+// for the fast kernels.
+TEST(HybridProperties, AmaxIsTheLargestMagnitudeOfTheOutput) {
+  std::mt19937_64 rng(20261201);
+  const std::size_t m = 8, n = 48, k = 64;
+  const hy::accumulation_model models[] = {
+      hy::models::sequential_fp32(), hy::models::exact(), hy::models::chunked_exact(32),
+      hy::models::amx_tile_pairs(), hy::models::avx512_bf16_pairs(),
+      hy::models::reduced_precision(14, 32)};
+  for (const hy::accumulation_model& model : models) {
+    for (T t : {T::hf8, T::bf16}) {
+      const auto a = hybrid_test::random_matrix(t, m * k, rng);
+      const auto b = hybrid_test::random_matrix(t, k * n, rng);
+      std::vector<float> bias(n);
+      for (auto& v : bias) v = std::ldexp(static_cast<float>(rng() % 2001) - 1000.0f, -3);
+      hy::matmul_options o = with(model);
+      o.scales.bias = bias.data();
+      float amax = -1.0f;
+      o.amax = &amax;
+      const auto c = run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, o);
+      float largest = 0.0f;
+      bool nan = false;
+      for (std::uint32_t bits : c) {
+        const float v = as_float(bits);
+        nan = nan || std::isnan(v);
+        largest = std::fabs(v) > largest ? std::fabs(v) : largest;
+      }
+      if (nan) {
+        EXPECT_TRUE(std::isnan(amax));
+      } else {
+        EXPECT_EQ(amax, largest) << hy::name(t);
+      }
+    }
+  }
+}
+
 TEST(HybridProperties, AccumulatorWidthPerTypePair) {
   using hy::sum_layout_for;
   EXPECT_EQ(sum_layout_for(T::hf8, T::hf8, (std::size_t{1} << 27) - 1).limbs, 1);

@@ -169,4 +169,19 @@ MFT_TYPED_PER_ISA_TEST(MxDequantize, IndependentOfMxcsr, AllMx, MxNames) {
 }
 #endif
 
+// multiply_by_scale on products that the MX element types never make (their
+// dequantized values are exact floats): a product below float's normal range
+// rounds to nearest even on the subnormal grid of 2^-149, ties included.
+TEST(MxMultiplyByScale, SubnormalProductsRoundToNearestEven) {
+  constexpr std::uint8_t two_to_minus_24 = 127 - 24;
+  // 2^-126 * 2^-24 = 2^-150: the tie between 0 and 2^-149 goes to 0.
+  EXPECT_EQ(mf::mx::multiply_by_scale(0x00800000u, two_to_minus_24), 0x00000000u);
+  // 1.5 * 2^-150, above the tie: 2^-149.
+  EXPECT_EQ(mf::mx::multiply_by_scale(0x00C00000u, two_to_minus_24), 0x00000001u);
+  // -1.5 * 2^-149: the tie between 1 and 2 quanta goes to the even 2.
+  EXPECT_EQ(mf::mx::multiply_by_scale(0x81400000u, two_to_minus_24), 0x80000002u);
+  // 2.5 * 2^-149: the tie between 2 and 3 quanta stays at 2.
+  EXPECT_EQ(mf::mx::multiply_by_scale(0x01A00000u, two_to_minus_24), 0x00000002u);
+}
+
 }  // namespace

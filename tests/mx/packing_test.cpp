@@ -122,15 +122,17 @@ void check_direct(std::size_t n) {
   }
   in[n / 2] = std::numeric_limits<float>::infinity();
   constexpr int bits = Fmt::format::bits;
-  for (mf::overflow ovf : {mf::overflow::non_saturating, mf::overflow::saturating}) {
+  // Nearest-even, and stochastic rounding, whose stream runs on across the
+  // kernel's chunks: element i rounds with the stream's element offset + i.
+  const mf::conversion conversions[] = {
+      mf::conversion::nearest_even(), mf::conversion::nearest_even().saturating(),
+      mf::conversion::stochastic({5, 3}), mf::conversion::stochastic({5, 3, 8}).saturating()};
+  for (const mf::conversion& c : conversions) {
     std::vector<std::uint8_t> codes(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      codes[i] = mf::round_to<Fmt>(in[i + 1], mf::rounding::nearest_even, ovf).bits();
-    }
+    for (std::size_t i = 0; i < n; ++i) codes[i] = mf::round_to<Fmt>(in[i + 1], c.at_element(i)).bits();
     const std::vector<std::uint8_t> expected = mx_ref::pack(codes, bits);
     std::vector<std::uint8_t> packed(expected.size() + 2, 0xA5);
-    mf::mx::encode_packed<Fmt>(in.data() + 1, packed.data(), n,
-                               mf::conversion::with(mf::rounding::nearest_even, ovf));
+    mf::mx::encode_packed<Fmt>(in.data() + 1, packed.data(), n, c);
     for (std::size_t b = 0; b < expected.size(); ++b) ASSERT_EQ(packed[b], expected[b]) << b;
     ASSERT_EQ(packed[expected.size()], 0xA5);
     std::vector<float> out(n + 1, -1.0f);

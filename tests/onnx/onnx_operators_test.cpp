@@ -143,6 +143,24 @@ TEST(OnnxQuantizeLinear, PerAxisAndBlockedPickTheirScales) {
                mf::onnx::invalid_model);
 }
 
+TEST(OnnxQuantizeLinear, PerAxisByDefaultOnAxisOne) {
+  // The operators' default axis is 1 (QuantizeLinear and DequantizeLinear):
+  // a 1-D scale of x's second dimension is one scale per column.
+  const tensor x = floats({2, 5}, std::vector<float>(10, 6.0f));
+  const tensor scale = floats({5}, {1.0f, 2.0f, 3.0f, 6.0f, 0.5f});
+  EXPECT_EQ(quantize(x, scale, data_type::uint8),
+            (std::vector<std::uint32_t>{6, 3, 2, 1, 12, 6, 3, 2, 1, 12}));
+  const tensor q = mf::onnx::tensor_from_codes(data_type::uint8, {2, 5},
+                                               std::vector<std::uint32_t>(10, 2));
+  std::vector<std::uint32_t> expected;
+  for (int row = 0; row < 2; ++row) {
+    for (const float s : {2.0f, 4.0f, 6.0f, 12.0f, 1.0f}) {
+      expected.push_back(mf::detail::bit_cast<std::uint32_t>(s));
+    }
+  }
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(q, scale, nullptr)), expected);
+}
+
 TEST(OnnxQuantizeLinear, FourBitOutputsArePackedLowNibbleFirst) {
   // e2m1: 1 -> 0x2, 2 -> 0x4, -6 -> 0xF; bytes 0x42, then 0x0F with a zero
   // high nibble.
@@ -219,6 +237,13 @@ TEST(OnnxCast, E8m0RoundModesAndTable) {
   EXPECT_EQ(cast(0.0f, true, e8m0_round_mode::up), 0x00u);
   EXPECT_EQ(cast(0.0f, false, e8m0_round_mode::nearest), 0xFFu);
   EXPECT_EQ(cast(0x1p-130f, true, e8m0_round_mode::up), 0x00u);
+  // E8M0_MIN is 2^-127 itself: it and the values above it round, only the
+  // ones below it take the table's row (NaN without saturation).
+  EXPECT_EQ(cast(0x1p-127f, false, e8m0_round_mode::nearest), 0x00u);
+  EXPECT_EQ(cast(0x1.8p-127f, true, e8m0_round_mode::nearest), 0x01u);
+  EXPECT_EQ(cast(0x1.8p-127f, true, e8m0_round_mode::up), 0x01u);
+  EXPECT_EQ(cast(0x1.8p-127f, true, e8m0_round_mode::down), 0x00u);
+  EXPECT_EQ(cast(0x1.fffff8p-128f, false, e8m0_round_mode::up), 0xFFu);
   EXPECT_EQ(cast(std::numeric_limits<float>::infinity(), true, e8m0_round_mode::up), 0xFEu);
   EXPECT_EQ(cast(std::numeric_limits<float>::infinity(), false, e8m0_round_mode::up), 0xFFu);
   EXPECT_EQ(cast(0x1.8p127f, true, e8m0_round_mode::nearest), 0xFEu);
