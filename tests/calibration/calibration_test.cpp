@@ -265,6 +265,16 @@ TEST(Calibrate, PercentileInterpolatesInsideABin) {
   EXPECT_EQ(cal::abs_percentile(h, 0.0), 0.0f);
 }
 
+// The cost's SQNR is 10 log10(sum x^2 / sse): 1, 1.1, 2.3 and 3.7 into
+// e2m1fn at scale 1 become 1, 1, 2 and 4 (sse 0.19, signal 21.19).
+TEST(Calibrate, SqnrIsTheSignalOverTheSquaredError) {
+  const std::vector<float> x{1.0f, 1.1f, 2.3f, 3.7f};
+  const cal::quantization_cost c =
+      cal::cost_of<mf::e2m1fn>(cal::value_model(x.data(), x.size()), 1.0f);
+  EXPECT_NEAR(c.sse, 0.19, 1e-6);
+  EXPECT_NEAR(c.sqnr_db, 10.0 * std::log10(21.19 / 0.19), 1e-5);
+}
+
 // The documented default percentile, 99.99, is the one a default-built
 // calibration_options uses (the tests' options() helper always sets it).
 TEST(Calibrate, PercentileDefaultsTo99Point99) {

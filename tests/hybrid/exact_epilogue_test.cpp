@@ -69,6 +69,27 @@ float random_float(std::mt19937_64& rng) {
 // output scales of every size, both rules. Where the 128-bit path answers,
 // big_dyadic gives the same bits; both paths' answers are counted, so that
 // a generator that never reaches one of them fails.
+// The sign of a zero result, which only big_dyadic decides (the 128-bit
+// path declines a zero): a sum that cancels is +0, y1 = +0 * s takes s's
+// sign, adding a bias keeps -0 only when the bias is -0 too, and the output
+// scale's sign comes last, as the float32 path's zeros.
+TEST(ExactEpilogue, SignOfAZeroResult) {
+  const auto value_bits = [](double s, float bias, bool has_bias, float output) {
+    const inputs in{{1.0, -1.0, 0.0, 0.0}, 2, s, bias, has_bias, output,
+                    hy::output_scale_rule::multiply};
+    const outcome r = general(in);
+    EXPECT_TRUE(r.applies);
+    return bits_of(r.value);
+  };
+  constexpr std::uint64_t plus_zero = 0, minus_zero = 0x8000000000000000u;
+  EXPECT_EQ(value_bits(1.0, 0.0f, false, 1.0f), plus_zero);
+  EXPECT_EQ(value_bits(-1.0, 0.0f, false, 1.0f), minus_zero);
+  EXPECT_EQ(value_bits(1.0, -0.0f, true, 1.0f), plus_zero);
+  EXPECT_EQ(value_bits(-1.0, -0.0f, true, 1.0f), minus_zero);
+  EXPECT_EQ(value_bits(-1.0, 0.0f, true, 1.0f), plus_zero);
+  EXPECT_EQ(value_bits(1.0, 0.0f, false, -1.0f), minus_zero);
+}
+
 TEST(ExactEpilogue, IntegerPathEqualsBigDyadic) {
 #if !defined(__SIZEOF_INT128__)
   GTEST_SKIP() << "no 128-bit integers: big_dyadic serves every element";

@@ -143,6 +143,50 @@ TEST(OnnxQuantizeLinear, PerAxisAndBlockedPickTheirScales) {
                mf::onnx::invalid_model);
 }
 
+// axis may be -rank (the first dimension) .. rank - 1.
+TEST(OnnxQuantizeLinear, AxisMinusRankIsTheFirstDimension) {
+  mf::onnx::quantize_attributes a;
+  a.axis = -1;
+  EXPECT_EQ(quantize(floats({3}, {1.0f, 2.0f, 3.0f}), floats({3}, {1.0f, 1.0f, 1.0f}),
+                     data_type::uint8, a),
+            (std::vector<std::uint32_t>{1, 2, 3}));
+  const tensor x = floats({2, 3}, {2.0f, 2.0f, 2.0f, 6.0f, 6.0f, 6.0f});
+  a.axis = -2;
+  EXPECT_EQ(quantize(x, floats({2}, {1.0f, 3.0f}), data_type::uint8, a),
+            (std::vector<std::uint32_t>{2, 2, 2, 2, 2, 2}));
+  a.axis = -3;
+  EXPECT_THROW(quantize(x, floats({2}, {1.0f, 3.0f}), data_type::uint8, a),
+               mf::onnx::invalid_model);
+}
+
+// Without a zero point or output_dtype the output is uint8 (QuantizeLinear:
+// "default is uint8").
+TEST(OnnxQuantizeLinear, DefaultOutputIsUint8) {
+  const tensor y = mf::onnx::quantize_linear(floats({1}, {200.0f}), floats({}, {1.0f}), nullptr);
+  EXPECT_EQ(y.type, data_type::uint8);
+  EXPECT_EQ(mf::onnx::codes_of(y), std::vector<std::uint32_t>{0xC8});
+}
+
+// int4's most negative code, 0x8, is -8 both ways.
+TEST(OnnxQuantizeLinear, Int4MostNegativeCode) {
+  const tensor x = mf::onnx::tensor_from_codes(data_type::int4, {2}, {0x8, 0x7});
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(x, floats({}, {1.0f}), nullptr)),
+            (std::vector<std::uint32_t>{mf::detail::bit_cast<std::uint32_t>(-8.0f),
+                                        mf::detail::bit_cast<std::uint32_t>(7.0f)}));
+  EXPECT_EQ(quantize(floats({1}, {-100.0f}), floats({}, {1.0f}), data_type::int4),
+            std::vector<std::uint32_t>{0x8});
+}
+
+// precision float16: the scale is rounded to binary16 too. 1 + 3 * 2^-12
+// becomes 1 + 2^-10, and 1000 / (1 + 2^-10) = 999.02 rounds to 999 (with the
+// float32 scale the float16 quotient would be 999.5, then 1000).
+TEST(OnnxQuantizeLinear, Float16PrecisionRoundsTheScale) {
+  mf::onnx::quantize_attributes a;
+  a.precision = data_type::float16;
+  EXPECT_EQ(quantize(floats({1}, {1000.0f}), floats({}, {1.0f + 3 * 0x1p-12f}), data_type::uint16, a),
+            std::vector<std::uint32_t>{999});
+}
+
 TEST(OnnxQuantizeLinear, PerAxisByDefaultOnAxisOne) {
   // The operators' default axis is 1 (QuantizeLinear and DequantizeLinear):
   // a 1-D scale of x's second dimension is one scale per column.
@@ -287,6 +331,39 @@ TEST(OnnxOpsets, KnownOpsetsOnly) {
   const tensor x = mf::onnx::tensor_from_codes(data_type::int8, {1}, {1});
   EXPECT_THROW(mf::onnx::dequantize_linear(x, floats({}, {1.0f}), nullptr, d),
                mf::onnx::invalid_model);
+}
+
+// QuantizeLinear-21 added output_dtype and the 16-bit integers (as zero
+// point and output; DequantizeLinear-21 the 16-bit integer inputs).
+TEST(OnnxOpsets, OutputDtypeAndSixteenBitIntegersFromOpset21) {
+  const tensor one = floats({1}, {1.0f});
+  const tensor scale = floats({}, {1.0f});
+  mf::onnx::quantize_attributes q;
+  q.output_dtype = data_type::uint8;
+  for (const int opset : {19, 20}) {
+    q.opset = opset;
+    EXPECT_THROW(mf::onnx::quantize_linear(one, scale, nullptr, q), mf::onnx::invalid_model)
+        << opset;
+  }
+  q.opset = 21;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::quantize_linear(one, scale, nullptr, q)),
+            std::vector<std::uint32_t>{1});
+  for (const data_type t : {data_type::int16, data_type::uint16}) {
+    const tensor zero = mf::onnx::tensor_from_codes(t, {}, {0});
+    mf::onnx::quantize_attributes z;  // the zero point's type is the output's
+    z.opset = 20;
+    EXPECT_THROW(mf::onnx::quantize_linear(one, scale, &zero, z), mf::onnx::invalid_model);
+    z.opset = 21;
+    EXPECT_EQ(mf::onnx::codes_of(mf::onnx::quantize_linear(one, scale, &zero, z)),
+              std::vector<std::uint32_t>{1});
+    const tensor x = mf::onnx::tensor_from_codes(t, {1}, {3});
+    mf::onnx::dequantize_attributes d;
+    d.opset = 20;
+    EXPECT_THROW(mf::onnx::dequantize_linear(x, scale, nullptr, d), mf::onnx::invalid_model);
+    d.opset = 21;
+    EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(x, scale, nullptr, d)),
+              std::vector<std::uint32_t>{mf::detail::bit_cast<std::uint32_t>(3.0f)});
+  }
 }
 
 TEST(OnnxOpsets, TypesAndAttributesArriveWithTheirOpset) {

@@ -259,6 +259,15 @@ TEST(RoundTrip, StochasticBitsDependOnTheElementNotTheGrouping) {
                                               o);
   EXPECT_EQ(a, b);
   EXPECT_EQ(sa, sb);
+  // Per column: each column's elements draw the bits of their own positions,
+  // as a {rows, 1} block does.
+  std::vector<float> sc(cols), sd(cols);
+  mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), a.data(), sc.data(), rows, cols,
+                                                channel_axis::columns, o);
+  mf::scaling::quantize_per_block<mf::e4m3fn>(x.data(), b.data(), sd.data(), rows, cols, {rows, 1},
+                                              o);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(sc, sd);
 }
 
 // ---- edge cases -----------------------------------------------------------------
@@ -298,6 +307,30 @@ TEST(Edges, NanInABlockLeavesTheOtherElementsAlone) {
     mf::scaling::dequantize_per_block<mf::e4m3fn>(q.data(), s.data(), back.data(), 4, 256, b);
     EXPECT_TRUE(std::isnan(back[300]));
   }
+}
+
+// Per column too: a NaN or an Inf does not move its column's scale.
+TEST(Edges, NanAndInfInAColumnLeaveItsScaleAlone) {
+  const std::vector<float> x{1.0f, 2.0f, kNaN, 2.0f, kInf, 2.0f};  // 3 x 2
+  const std::vector<float> zeroed{1.0f, 2.0f, 0.0f, 2.0f, 0.0f, 2.0f};
+  std::vector<std::uint8_t> q(6), qz(6);
+  std::vector<float> s(2), sz(2);
+  mf::scaling::quantize_per_channel<mf::e4m3fn>(x.data(), q.data(), s.data(), 3, 2,
+                                                channel_axis::columns);
+  mf::scaling::quantize_per_channel<mf::e4m3fn>(zeroed.data(), qz.data(), sz.data(), 3, 2,
+                                                channel_axis::columns);
+  EXPECT_EQ(s, sz);
+  EXPECT_EQ(s[0], 1.0f / 448);
+}
+
+TEST(Edges, ColumnAmaxNanPolicies) {
+  const std::vector<float> x{1.0f, kInf, kNaN, -2.0f};  // 2 x 2
+  std::vector<float> m(2);
+  mf::scaling::column_amax(x.data(), m.data(), 2, 2, mf::scaling::amax_nan::finite_only);
+  EXPECT_EQ(m, (std::vector<float>{1.0f, 2.0f}));
+  mf::scaling::column_amax(x.data(), m.data(), 2, 2);
+  EXPECT_TRUE(std::isnan(m[0]));
+  EXPECT_EQ(m[1], kInf);
 }
 
 // One huge outlier sets the per-tensor scale (and round-trips within the
@@ -343,6 +376,25 @@ TEST(DelayedScaling, MaxOverTheWindow) {
   d.record(1.0f);  // {1, 1, 1}: the 4 aged out
   EXPECT_EQ(d.scale(), 448.0f);
   EXPECT_EQ(d.scale_inv(), 1.0f / 448);
+}
+
+// The window's length: 1024 by default (TransformerEngine's), and a length
+// of 0 is 1, so the newest amax alone sets the scale.
+TEST(DelayedScaling, HistoryLength) {
+  EXPECT_EQ(mf::scaling::delayed_scaling<mf::e4m3fn>{}.history_length(), 1024u);
+  mf::scaling::delayed_scaling<mf::e4m3fn> d(0);
+  EXPECT_EQ(d.history_length(), 1u);
+  d.record(4.0f);
+  d.record(1.0f);
+  EXPECT_EQ(d.scale(), 448.0f);
+}
+
+// An amax is a magnitude: a negative one counts as its absolute value.
+TEST(DelayedScaling, NegativeAmaxCountsByMagnitude) {
+  mf::scaling::delayed_scaling<mf::e4m3fn> d(4);
+  d.record(-8.0f);
+  EXPECT_EQ(d.reduced_amax(), 8.0f);
+  EXPECT_EQ(d.scale(), 56.0f);
 }
 
 TEST(DelayedScaling, MostRecent) {
