@@ -154,9 +154,21 @@ TEST(HybridProperties, ExactAgainstIntegerSum) {
   }
 }
 
-// The accumulator is sized per type pair: E4M3 x E4M3 sums of up to 2^27 - 1
-// products fit one 64-bit limb (36 + 27 bits), E5M2 x E5M2 needs two from
-// the first product (64 bits), BF16 x BF16 nine.
+// The largest |C| of a float32 output, and whether C holds a NaN.
+struct output_magnitude {
+  float largest = 0.0f;
+  bool nan = false;
+};
+output_magnitude magnitude_of(const std::vector<std::uint32_t>& c) {
+  output_magnitude m;
+  for (std::uint32_t bits : c) {
+    const float v = as_float(bits);
+    m.nan = m.nan || std::isnan(v);
+    m.largest = std::fabs(v) > m.largest ? std::fabs(v) : m.largest;
+  }
+  return m;
+}
+
 // exact(true) computes C from the exact y2 = S * s + bias: with an FP32
 // output and no output scale, C is that y2 rounded once to float32, so
 // amax = max |y2| must be max |C|, element for element the same roundings
@@ -176,19 +188,13 @@ TEST(HybridProperties, ExactToOutputAmaxIsThatOfTheExactY2) {
       if (trial % 2 == 1) o.scales.bias = bias.data();
       float amax = -1.0f;
       o.amax = &amax;
-      const auto c = run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, o);
-      float largest = 0.0f;
-      bool nan = false;
-      for (std::uint32_t bits : c) {
-        const float v = as_float(bits);
-        nan = nan || std::isnan(v);
-        largest = std::fabs(v) > largest ? std::fabs(v) : largest;
-      }
-      if (nan) {
+      const output_magnitude c =
+          magnitude_of(run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, o));
+      if (c.nan) {
         EXPECT_TRUE(std::isnan(amax));
         continue;
       }
-      ASSERT_EQ(amax, largest) << "trial " << trial;
+      ASSERT_EQ(amax, c.largest) << "trial " << trial;
       float rounded_amax = -1.0f;
       o.model = hy::models::exact();
       o.amax = &rounded_amax;
@@ -221,23 +227,20 @@ TEST(HybridProperties, AmaxIsTheLargestMagnitudeOfTheOutput) {
       o.scales.bias = bias.data();
       float amax = -1.0f;
       o.amax = &amax;
-      const auto c = run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, o);
-      float largest = 0.0f;
-      bool nan = false;
-      for (std::uint32_t bits : c) {
-        const float v = as_float(bits);
-        nan = nan || std::isnan(v);
-        largest = std::fabs(v) > largest ? std::fabs(v) : largest;
-      }
-      if (nan) {
+      const output_magnitude c =
+          magnitude_of(run(hy::table_id::any, t, t, T::f32, a, b, m, n, k, o));
+      if (c.nan) {
         EXPECT_TRUE(std::isnan(amax));
       } else {
-        EXPECT_EQ(amax, largest) << hy::name(t);
+        EXPECT_EQ(amax, c.largest) << hy::name(t);
       }
     }
   }
 }
 
+// The accumulator is sized per type pair: E4M3 x E4M3 sums of up to 2^27 - 1
+// products fit one 64-bit limb (36 + 27 bits), E5M2 x E5M2 needs two from
+// the first product (64 bits), BF16 x BF16 nine.
 TEST(HybridProperties, AccumulatorWidthPerTypePair) {
   using hy::sum_layout_for;
   EXPECT_EQ(sum_layout_for(T::hf8, T::hf8, (std::size_t{1} << 27) - 1).limbs, 1);

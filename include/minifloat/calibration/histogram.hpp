@@ -168,9 +168,8 @@ class abs_histogram {
   double bin_mean(std::uint32_t index) const noexcept {
     const histogram_bin& b = bin(index);
     if (b.empty()) return 0.0;
-    return static_cast<double>(lower_edge(index)) + std::ldexp(static_cast<double>(b.offset_sum) /
-                                              static_cast<double>(b.count),
-                                          ulp_exponent(index));
+    const double offset = static_cast<double>(b.offset_sum) / static_cast<double>(b.count);
+    return static_cast<double>(lower_edge(index)) + std::ldexp(offset, ulp_exponent(index));
   }
   // n * sum r^2 - (sum r)^2 in exact 128-bit integer arithmetic, then one
   // division: a bin of equal values has spread exactly 0.

@@ -51,7 +51,8 @@ inline kl_bins kl_bins_of(const abs_histogram& h) {
     if (h.bin(i).empty()) continue;
     b.mean.push_back(h.bin_mean(i));
     b.count.push_back(static_cast<double>(h.bin(i).count));
-    b.width.push_back(static_cast<double>(h.upper_edge(i)) - static_cast<double>(h.lower_edge(i)));
+    b.width.push_back(static_cast<double>(h.upper_edge(i)) -
+                      static_cast<double>(h.lower_edge(i)));
   }
   return b;
 }
