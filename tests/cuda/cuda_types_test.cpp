@@ -12,17 +12,8 @@
 
 namespace {
 
-// CUDA's float value of each of its types, the way its users convert them.
-float cuda_float(__nv_fp8_e4m3 x) { return static_cast<float>(x); }
-float cuda_float(__nv_fp8_e5m2 x) { return static_cast<float>(x); }
-float cuda_float(__nv_fp8_e8m0 x) { return static_cast<float>(x); }
-float cuda_float(__nv_fp6_e2m3 x) { return static_cast<float>(x); }
-float cuda_float(__nv_fp6_e3m2 x) { return static_cast<float>(x); }
-float cuda_float(__nv_fp4_e2m1 x) { return static_cast<float>(x); }
-float cuda_float(__half x) { return __half2float(x); }
-float cuda_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-
-// Every encoding of T, both ways, with its value on CUDA's side.
+// Every encoding of T, both ways, with its value on CUDA's side (each CUDA
+// type's own conversion to float).
 template <class T>
 void expect_same_encoding(unsigned encodings) {
   for (unsigned code = 0; code < encodings; ++code) {
@@ -31,12 +22,14 @@ void expect_same_encoding(unsigned encodings) {
     const T back = mf::from_cuda(cuda);
     EXPECT_EQ(back.bits(), value.bits()) << "code 0x" << std::hex << code;
     const float expected = static_cast<float>(value);
-    const float got = cuda_float(cuda);
+    const auto got = static_cast<float>(cuda);
     if (std::isnan(expected)) {
       EXPECT_TRUE(std::isnan(got)) << "code 0x" << std::hex << code;
     } else {
       // Bits, so that the sign of zero counts.
-      EXPECT_EQ(mf::detail::bit_cast<std::uint32_t>(got), mf::detail::bit_cast<std::uint32_t>(expected)) << "code 0x" << std::hex << code;
+      EXPECT_EQ(mf::detail::bit_cast<std::uint32_t>(got),
+                mf::detail::bit_cast<std::uint32_t>(expected))
+          << "code 0x" << std::hex << code;
     }
   }
 }
