@@ -410,7 +410,6 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   o.version = line.version;
   if (o.help || o.version || !takes_format(o.what)) return o;
 
-  const std::string name = line.name();
   if (line.operands.empty()) {
     throw usage_error("missing FORMAT (one of: " + canonical_format_names() + ")");
   }
@@ -432,9 +431,9 @@ options parse_arguments(const std::vector<std::string_view>& arguments) {
   // model for the wrong format unless someone says so.
   if (line.operands[0] == "E4M3") {
     std::fprintf(stderr,
-                 "minifloat: %s: note: 'E4M3' is e4m3 (ml_dtypes' float8_e4m3: max 240, with "
-                 "Inf); OCP's FP8 E4M3 is e4m3fn\n",
-                 name.c_str());
+                 "%snote: 'E4M3' is e4m3 (ml_dtypes' float8_e4m3: max 240, with Inf); OCP's "
+                 "FP8 E4M3 is e4m3fn\n",
+                 message_prefix(o.what).c_str());
   }
 
   if (line.has("--csv") && line.has("--markdown")) {

@@ -162,6 +162,11 @@ command find_command(std::string_view name) {
   return command::none;
 }
 
+std::string message_prefix(command what) {
+  if (what == command::none) return "minifloat: ";
+  return "minifloat: " + std::string(command_name(what)) + ": ";
+}
+
 std::string_view command_name(command what) {
   for (const auto& c : commands) {
     if (c.what == what) return c.name;

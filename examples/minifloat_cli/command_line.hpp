@@ -33,6 +33,12 @@ std::string_view command_name(command what);
 // The command called `name`, or none.
 command find_command(std::string_view name);
 
+// The start of every line the tool writes to stderr: "minifloat: ", then
+// the command's name for a command ("minifloat: encode: "), so that a log
+// of many invocations says which one failed; the message after it starts
+// with what it is about (an option, an input line).
+std::string message_prefix(command what);
+
 // Whether the command takes one FORMAT operand (info, table, encode, decode,
 // vectors, calibrate).
 bool takes_format(command what);

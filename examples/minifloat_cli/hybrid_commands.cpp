@@ -580,8 +580,9 @@ int run_matmul(const options& request) {
     std::snprintf(got, sizeof got, "0x%0*x", digits, static_cast<unsigned>(first.got));
     std::snprintf(want, sizeof want, "0x%0*x", digits, static_cast<unsigned>(first.expected));
     std::fprintf(stderr,
-                 "minifloat: matmul: --check: problem %llu (expected C ending on line %llu): "
+                 "%s--check: problem %llu (expected C ending on line %llu): "
                  "C[%zu][%zu] is %s, expected %s (%llu of %llu problems differ)\n",
+                 message_prefix(request.what).c_str(),
                  static_cast<unsigned long long>(first.problem),
                  static_cast<unsigned long long>(first.line), first.row, first.column, got, want,
                  static_cast<unsigned long long>(differing),

@@ -40,8 +40,8 @@ int run(const minifloat_cli::options& o) {
 }
 
 // Everything but closing stdout; returns the exit status, after one line on
-// stderr for an error: "minifloat: " + context + the error's message.
-int run_command(const std::vector<std::string_view>& arguments, const std::string& context) {
+// stderr for an error: `prefix` (message_prefix) and the error's message.
+int run_command(const std::vector<std::string_view>& arguments, const std::string& prefix) {
   using namespace minifloat_cli;
   if (arguments.empty()) {
     print(stderr, usage_text());
@@ -62,14 +62,14 @@ int run_command(const std::vector<std::string_view>& arguments, const std::strin
   } catch (const usage_error& error) {
     status = exit_usage;
     std::fflush(stdout);  // what was written before the bad line comes first
-    std::fprintf(stderr, "minifloat: %s%s\n", context.c_str(), error.what());
+    std::fprintf(stderr, "%s%s\n", prefix.c_str(), error.what());
   } catch (const io_error& error) {
     status = exit_io;
-    std::fprintf(stderr, "minifloat: %s%s\n", context.c_str(), error.what());
+    std::fprintf(stderr, "%s%s\n", prefix.c_str(), error.what());
   } catch (const std::exception& error) {
     status = exit_internal_error;
     std::fflush(stdout);
-    std::fprintf(stderr, "minifloat: %s%s\n", context.c_str(), error.what());
+    std::fprintf(stderr, "%s%s\n", prefix.c_str(), error.what());
   }
   return status;
 }
@@ -79,17 +79,10 @@ int run_command(const std::vector<std::string_view>& arguments, const std::strin
 int main(int argc, char** argv) {
   const std::vector<std::string_view> arguments(argv + (argc > 0 ? 1 : 0), argv + argc);
   // Every message of a command names it ("minifloat: encode: line 3: not a
-  // number: 'abc'"), so that a log of many invocations says which failed;
-  // the messages themselves start with what they are about (an option, an
-  // input line).
-  std::string context;
-  if (!arguments.empty()) {
-    const minifloat_cli::command what = minifloat_cli::find_command(arguments[0]);
-    if (what != minifloat_cli::command::none) {
-      context = std::string(minifloat_cli::command_name(what)) + ": ";
-    }
-  }
-  int status = run_command(arguments, context);
+  // number: 'abc'"), a command line that names none only the tool.
+  const std::string prefix = minifloat_cli::message_prefix(
+      arguments.empty() ? minifloat_cli::command::none : minifloat_cli::find_command(arguments[0]));
+  int status = run_command(arguments, prefix);
   // Every command ends here, so a write that failed anywhere (a full disk,
   // a closed stdout) turns into status 3 even when the command's own code
   // did not look. A reader that goes away early (`| head -1`) kills the tool
@@ -99,7 +92,7 @@ int main(int argc, char** argv) {
     minifloat_cli::close_stdout();
   } catch (const minifloat_cli::io_error& error) {
     if (status != minifloat_cli::exit_io) {
-      std::fprintf(stderr, "minifloat: %s%s\n", context.c_str(), error.what());
+      std::fprintf(stderr, "%s%s\n", prefix.c_str(), error.what());
       status = minifloat_cli::exit_io;
     }
   }
