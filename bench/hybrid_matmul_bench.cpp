@@ -6,7 +6,9 @@
 // shared VMs time-share the cores; see docs/performance.md).
 //   peak/{fp32_fma,bf16_dot,fp64_fma,int8_dot}/threads:T  (again at the end:
 //       peak_after/) register-only loops of zmm FMA / VDPBF16PS / FP64 FMA /
-//       VPDPBUSD: the roofline
+//       VPDPBUSD: the roofline; on a CPU without AVX-512 (AVX2 + FMA), ymm
+//       FMA / FP64 FMA / VPMADDWD + VPADDD, the instructions of the AVX2
+//       kernels (the row's label names the form)
 //   integer/{i8,u8}/<size>/threads:T, integer_reference/{i8,u8}/256
 //       the integer MatMul (I8 x I8 -> I8, U8 x U8 -> U8, exact requantization):
 //       the fast path and the reference loop; GFLOP counts one multiply and
@@ -187,6 +189,93 @@ __attribute__((target("avx512f,avx512vnni"), noinline)) int int8_dot_loop(std::u
   return _mm512_reduce_add_epi32(sum);
 }
 
+// The same roofline for a CPU whose widest kernels are AVX2 + FMA: twelve
+// independent ymm accumulators (with x and y, 14 of the 16 ymm registers),
+// enough for FMA latency x issue width on Zen 2/3 (4 cycles x 2 ymm FMAs
+// per cycle) and on Intel's Haswell to Golden Cove cores (4-5 x 2). Rounds
+// of 12 instructions: fp32 12 x 8 lanes x 2 FLOP, fp64 12 x 4 x 2. Checked
+// in the assembly as the zmm loops are (ymm_fp32_fma_loop: 12 vfmadd...ps
+// with ymm register operands, no memory access in the loop).
+constexpr int kYmmAccumulators = 12;
+constexpr double kYmmFp32FlopPerRound = kYmmAccumulators * 8 * 2.0;
+constexpr double kYmmFp64FlopPerRound = kYmmAccumulators * 4 * 2.0;
+// VPMADDWD multiplies 16 pairs of 16-bit lanes and adds each pair: the
+// step of the AVX2 integer kernel without VNNI (x86/avx2/byte_dot_ops.hpp),
+// counted as 16 products (one multiply and one add each) per instruction,
+// plus the VPADDD that accumulates it.
+constexpr double kYmmInt8OpPerRound = kYmmAccumulators * 16 * 2.0;
+
+#define HMB_REPEAT12(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+
+__attribute__((target("avx2,fma"), noinline)) float ymm_fp32_fma_loop(std::uint64_t rounds) {
+  const __m256 x = _mm256_set1_ps(0.5f);
+  const __m256 y = _mm256_set1_ps(0.5f);
+#define HMB_DECLARE(i) __m256 acc##i = _mm256_set1_ps(static_cast<float>(i + 2));
+  HMB_REPEAT12(HMB_DECLARE)
+#undef HMB_DECLARE
+  for (std::uint64_t r = rounds; r != 0; --r) {
+#define HMB_STEP(i) acc##i = _mm256_fmadd_ps(acc##i, x, y);
+    HMB_REPEAT12(HMB_STEP)
+#undef HMB_STEP
+  }
+  __m256 sum = _mm256_setzero_ps();
+#define HMB_SUM(i) sum = _mm256_add_ps(sum, acc##i);
+  HMB_REPEAT12(HMB_SUM)
+#undef HMB_SUM
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, sum);
+  return lanes[0] + lanes[7];
+}
+
+__attribute__((target("avx2,fma"), noinline)) double ymm_fp64_fma_loop(std::uint64_t rounds) {
+  const __m256d x = _mm256_set1_pd(0.5);
+  const __m256d y = _mm256_set1_pd(0.5);
+#define HMB_DECLARE(i) __m256d acc##i = _mm256_set1_pd(static_cast<double>(i + 2));
+  HMB_REPEAT12(HMB_DECLARE)
+#undef HMB_DECLARE
+  for (std::uint64_t r = rounds; r != 0; --r) {
+#define HMB_STEP(i) acc##i = _mm256_fmadd_pd(acc##i, x, y);
+    HMB_REPEAT12(HMB_STEP)
+#undef HMB_STEP
+  }
+  __m256d sum = _mm256_setzero_pd();
+#define HMB_SUM(i) sum = _mm256_add_pd(sum, acc##i);
+  HMB_REPEAT12(HMB_SUM)
+#undef HMB_SUM
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, sum);
+  return lanes[0] + lanes[3];
+}
+
+// acc += the pair sums of acc's own 16-bit halves times y: each product
+// depends on its accumulator (a loop-invariant VPMADDWD would be hoisted
+// out of the loop), and 12 chains of VPMADDWD + VPADDD (4-6 cycles) keep
+// two multiplies in flight per cycle. int32 lanes wrap, as the kernel's do.
+// Each step is one asm statement: written with intrinsics, g++ 12 -O2 kept
+// 5 of the 12 accumulators on the stack and stored them in the loop.
+__attribute__((target("avx2"), noinline)) int ymm_int16_pairs_loop(std::uint64_t rounds) {
+  const __m256i y = _mm256_set1_epi16(3);
+  __m256i product;
+#define HMB_DECLARE(i) __m256i acc##i = _mm256_set1_epi32(i + 1);
+  HMB_REPEAT12(HMB_DECLARE)
+#undef HMB_DECLARE
+  for (std::uint64_t r = rounds; r != 0; --r) {
+#define HMB_STEP(i)                                                      \
+  __asm__("vpmaddwd %[y], %[acc], %[product]\n\tvpaddd %[product], %[acc], %[acc]" \
+          : [acc] "+x"(acc##i), [product] "=&x"(product)                  \
+          : [y] "x"(y));
+    HMB_REPEAT12(HMB_STEP)
+#undef HMB_STEP
+  }
+  __m256i sum = _mm256_setzero_si256();
+#define HMB_SUM(i) sum = _mm256_add_epi32(sum, acc##i);
+  HMB_REPEAT12(HMB_SUM)
+#undef HMB_SUM
+  alignas(32) int lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sum);
+  return lanes[0] + lanes[7];
+}
+
 // CPUID.(EAX=7,ECX=0):ECX bit 11, AVX512_VNNI (Intel SDM vol. 2A, CPUID).
 bool cpu_has_avx512_vnni() {
   unsigned a = 0, b = 0, c = 0, d = 0;
@@ -233,24 +322,38 @@ enum class peak_kind { fp32_fma, bf16_dot, fp64_fma, int8_dot };
 // iteration costs well under 1%.
 void bench_peak(benchmark::State& state, peak_kind kind, unsigned threads) {
 #if HMB_X86
-  const bool ok = kind == peak_kind::bf16_dot   ? cpu_has_avx512_bf16()
-                  : kind == peak_kind::int8_dot ? cpu_has_avx512_vnni()
-                                                : mf::target::isa_supported(mf::target::isa::avx512);
-  if (!ok) {
+  // zmm where the kernels are AVX-512 (and the instruction exists), ymm
+  // where they are AVX2 (bf16_dot has no ymm form in the kernels).
+  const bool zmm = kind == peak_kind::bf16_dot   ? cpu_has_avx512_bf16()
+                   : kind == peak_kind::int8_dot ? cpu_has_avx512_vnni()
+                                                 : mf::target::isa_supported(mf::target::isa::avx512);
+  const bool ymm = !zmm && kind != peak_kind::bf16_dot &&
+                   !mf::target::isa_supported(mf::target::isa::avx512) &&
+                   mf::target::isa_supported(mf::target::isa::avx2);
+  if (!zmm && !ymm) {
     state.SkipWithError(kind == peak_kind::bf16_dot   ? "this CPU (or OS) lacks AVX512_BF16"
                         : kind == peak_kind::int8_dot ? "this CPU (or OS) lacks AVX512_VNNI"
-                                                      : "this CPU (or OS) lacks AVX-512");
+                                                      : "this CPU (or OS) lacks AVX-512 and AVX2");
     return;
   }
   constexpr std::uint64_t rounds = 1u << 22;
-  const auto loop = [kind] {
+  const auto loop = [kind, zmm] {
     switch (kind) {
-      case peak_kind::fp32_fma: benchmark::DoNotOptimize(fp32_fma_loop(rounds)); break;
+      case peak_kind::fp32_fma:
+        benchmark::DoNotOptimize(zmm ? fp32_fma_loop(rounds) : ymm_fp32_fma_loop(rounds));
+        break;
       case peak_kind::bf16_dot: benchmark::DoNotOptimize(bf16_dot_loop(rounds)); break;
-      case peak_kind::fp64_fma: benchmark::DoNotOptimize(fp64_fma_loop(rounds)); break;
-      case peak_kind::int8_dot: benchmark::DoNotOptimize(int8_dot_loop(rounds)); break;
+      case peak_kind::fp64_fma:
+        benchmark::DoNotOptimize(zmm ? fp64_fma_loop(rounds) : ymm_fp64_fma_loop(rounds));
+        break;
+      case peak_kind::int8_dot:
+        benchmark::DoNotOptimize(zmm ? int8_dot_loop(rounds) : ymm_int16_pairs_loop(rounds));
+        break;
     }
   };
+  state.SetLabel(!zmm                           ? (kind == peak_kind::int8_dot ? "ymm vpmaddwd" : "ymm")
+                 : kind == peak_kind::int8_dot ? "zmm vpdpbusd"
+                                                : "zmm");
   if (threads > 1) warm_two_cores();
   for (auto _ : state) {
     std::vector<std::thread> others;
@@ -258,15 +361,16 @@ void bench_peak(benchmark::State& state, peak_kind kind, unsigned threads) {
     loop();
     for (std::thread& t : others) t.join();
   }
-  const double per_round = kind == peak_kind::fp32_fma   ? kFp32FlopPerRound
-                           : kind == peak_kind::bf16_dot ? kBf16FlopPerRound
-                           : kind == peak_kind::int8_dot ? kInt8OpPerRound
-                                                         : kFp64FlopPerRound;
+  const double per_round =
+      kind == peak_kind::fp32_fma   ? (zmm ? kFp32FlopPerRound : kYmmFp32FlopPerRound)
+      : kind == peak_kind::bf16_dot ? kBf16FlopPerRound
+      : kind == peak_kind::int8_dot ? (zmm ? kInt8OpPerRound : kYmmInt8OpPerRound)
+                                    : (zmm ? kFp64FlopPerRound : kYmmFp64FlopPerRound);
   set_gflops(state, per_round * rounds * threads);
 #else
   (void)kind;
   (void)threads;
-  state.SkipWithError("the roofline loops are AVX-512 (x86-64 only)");
+  state.SkipWithError("the roofline loops are AVX-512 or AVX2 (x86-64 only)");
 #endif
 }
 

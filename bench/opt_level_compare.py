@@ -24,7 +24,8 @@ Baselines, by benchmark name:
       of the same size, AVX-512 kernels against the 512-bit instruction,
       AVX2 and scalar kernels against the F16C (ymm) one, taking the faster
       of its register form (hw_f16/...) and its memory form (hw_f16_mem/...)
-      in that process; at 64MiB the stream bound (stream/...).
+      in that process; at 64MiB the stream bound (stream/..., the faster of
+      its zmm and ymm loops).
   stochastic (encode_<variant>/...): encode_nearest of the same format,
       overflow mode, ISA and size.
   mx (quantize/..., dequantize/...): encode/e4m3fn or decode/e4m3fn of the
@@ -53,7 +54,7 @@ def baseline_candidates(name):
     if kind in ("encode", "decode") and len(parts) == 5:
         isa = parts[3]
         if size == "64MiB":
-            return [f"stream/{kind}/avx512/{size}"]
+            return [f"stream/{kind}/avx512/{size}", f"stream/{kind}/avx2/{size}"]
         hw = "avx512" if isa == "avx512" else "f16c"
         return [f"hw_f16/{kind}/{hw}/{size}", f"hw_f16_mem/{kind}/{hw}/{size}"]
     if kind.startswith("encode_") and kind != "encode_nearest" and len(parts) == 5:
