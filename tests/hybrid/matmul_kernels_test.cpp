@@ -185,7 +185,8 @@ TEST_P(HybridKernels, ScaleOptionsBiasAndAmax) {
 
 // reduced_precision (seq) with the scales on the operands: float32
 // operands a' = RN32(a * sa) and b' = RN32(b * sb), whose products need
-// not be exact in float32. Where the step is a directed FMA (AVX-512) the
+// not be exact in float32. Where the step is a directed FMA (AVX-512's
+// static rounding, AVX2's FMA under MXCSR's rounding control) the
 // kernel takes them within scaled_reduced_operands_fit's range
 // (generic/reduced_tile.hpp, 8.) and gives the reference's bits: both
 // truncations, bits 1, 14 and 24, per-row and per-column scales that are
@@ -195,7 +196,7 @@ TEST_P(HybridKernels, ScaleOptionsBiasAndAmax) {
 // sums at 2^103 and past it, and a scaled value that overflows to Inf
 // (the reference for those).
 TEST_P(HybridKernels, ReducedPrecisionWithScalesOnOperands) {
-  const bool directed = GetParam() == mf::target::isa::avx512;
+  const bool directed = GetParam() == mf::target::isa::avx512 || GetParam() == mf::target::isa::avx2;
   const auto seq = hy::reduced_variant::seq;
   const hy::accumulation_model models[] = {
       hy::models::reduced_precision(14, 128), hy::models::reduced_precision(14, 128, seq, 32, hy::truncation::floor),

@@ -202,7 +202,7 @@ struct target_kernels {
   int pair_columns = 0;
   // reduced_precision (seq variant): reduced_rows x reduced_columns floats.
   // reduced_directed: each step is one FMA rounded in the model's direction
-  // (AVX-512's static rounding), right for any float32 product, so the
+  // (AVX-512's static rounding, AVX2's MXCSR), right for any float32 product, so the
   // tile also takes the float32 operands of placement::operands
   // (generic/reduced_tile.hpp, 8.); the other targets' steps need exact
   // products.

@@ -55,6 +55,9 @@ struct float_ops {
   // that kernel rounds a sum s = RN(c + p) and its exact error e (TwoSum)
   // in the wanted direction with the two nudges below.
   static constexpr bool has_directed_fma = false;
+  // Whether rounding_begin / rounding_end (x86/avx2/vector_ops.hpp) switch
+  // the rounding direction of plain float operations: not here.
+  static constexpr bool has_rounding_control = false;
   static MF_FORCE_INLINE vec sub(vec a, vec b) noexcept { return a - b; }
   static MF_FORCE_INLINE vec broadcast_bits(std::uint32_t bits) noexcept {
     return mf::detail::bit_cast<float>(bits);

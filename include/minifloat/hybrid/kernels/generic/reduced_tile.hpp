@@ -30,11 +30,14 @@
 //    and is the largest element of C there); toward zero is that rule on
 //    the magnitude.
 // 3. The 24-bit step: AVX-512 has the FMA in both directed roundings
-//    (static rounding). Elsewhere the product is exact (1.), so
-//    s = RN(part + p) and its exact error e (TwoSum: Knuth, TAOCP vol. 2,
-//    4.2.2) give the directed result: s itself, or s's neighbour toward
-//    zero (toward -Inf) when s + e lies on the other side of s
-//    (Ops::nudge_toward_zero, Ops::nudge_down).
+//    (static rounding). AVX2's FMA rounds as MXCSR says: the tile sets the
+//    direction for each run's products and back to nearest even for the
+//    promotion (Ops::rounding_begin, Ops::rounding_end), the same single
+//    rounding of part + x * y. Elsewhere (the scalar set) the product is
+//    exact (1.), so s = RN(part + p) and its exact error e (TwoSum: Knuth,
+//    TAOCP vol. 2, 4.2.2) give the directed result: s itself, or s's
+//    neighbour toward zero (toward -Inf) when s + e lies on the other side
+//    of s (Ops::nudge_toward_zero, Ops::nudge_down).
 // 4. The cut: float32's bit pattern is sign and magnitude, and its
 //    magnitude bits order the magnitudes, so clearing the low 24 - bits
 //    significand bits cuts toward zero, and adding 2^(24 - bits) - 1 before
@@ -66,7 +69,7 @@
 //    8.) can take off. C stays far below 2^103 in magnitude on the
 //    positive side (sums of products), so RN32(C + part) is -Inf.
 // 8. Float32 operands (placement::operands: a' = RN32(a * sa),
-//    b' = RN32(b * sb); AVX-512 only): products of 24-bit values need not
+//    b' = RN32(b * sb); AVX-512 and AVX2): products of 24-bit values need not
 //    be exact in float32, but the directed FMA rounds the exact
 //    part + a' * b' once, so 2. holds as it is. The rest of 1. holds
 //    where fast_path.hpp's scaled_reduced_operands_fit does: no scaled
@@ -77,7 +80,8 @@
 //    finite value stays finite when scaled, and the largest exponents with
 //    K keep products below 2^104 and sums below 2^103 (7.). The steps
 //    without a directed FMA (3.) need the product exact and do not take
-//    these operands (targets.hpp, takes_scaled_operands).
+//    these operands (targets.hpp, takes_scaled_operands). The scaling
+//    itself (a' and b', at packing) runs before the tile, at nearest even.
 // The promotion C = RN32(C + part) is one float32 addition, rounded once.
 //
 // Packed operands as fma_tile's (one float per k, packing::float32).
@@ -97,6 +101,8 @@ MF_FORCE_INLINE typename Ops::vec reduced_step(const typename Ops::vec& x, const
   vec rounded;
   if constexpr (Ops::has_directed_fma) {
     rounded = Mode == truncation::floor ? Ops::fma_downward(x, y, part) : Ops::fma_toward_zero(x, y, part);
+  } else if constexpr (Ops::has_rounding_control) {
+    rounded = Ops::fma(x, y, part);  // in the direction the run set (3.)
   } else {
     const two_sum_of<Ops> s(part, Ops::mul(x, y));  // the product is exact (1.)
     rounded = Mode == truncation::floor ? Ops::nudge_down(s.sum, s.error) : Ops::nudge_toward_zero(s.sum, s.error);
@@ -123,11 +129,17 @@ void reduced_seq_tile_in(const tile_args& args) noexcept {
   if (args.first) store_zero_tile<Ops, Rows, Vectors>(c, ldc);
   for (std::size_t begin = 0; begin < args.steps; begin += args.chunk) {
     const std::size_t end = begin + args.chunk < args.steps ? begin + args.chunk : args.steps;
+    vec start;
+    if constexpr (Ops::has_rounding_control) {
+      start = Ops::rounding_begin(Mode == truncation::floor);
+    } else {
+      start = Ops::zero();
+    }
     vec part[Rows][Vectors];
     MF_UNROLL
     for (std::size_t r = 0; r < Rows; ++r) {
       MF_UNROLL
-      for (std::size_t v = 0; v < Vectors; ++v) part[r][v] = Ops::zero();
+      for (std::size_t v = 0; v < Vectors; ++v) part[r][v] = start;
     }
     for (std::size_t p = begin; p < end; ++p) {
       vec row[Vectors];
@@ -140,6 +152,20 @@ void reduced_seq_tile_in(const tile_args& args) noexcept {
         for (std::size_t v = 0; v < Vectors; ++v) {
           part[r][v] = reduced_step<Ops, Mode, GuardNan>(x, row[v], part[r][v], keep);
         }
+      }
+    }
+    if constexpr (Ops::has_rounding_control) {
+      vec every = part[0][0];
+      MF_UNROLL
+      for (std::size_t r = 0; r < Rows; ++r) {
+        MF_UNROLL
+        for (std::size_t v = 0; v < Vectors; ++v) every = Ops::bit_or(every, part[r][v]);
+      }
+      const vec zero = Ops::rounding_end(every);
+      MF_UNROLL
+      for (std::size_t r = 0; r < Rows; ++r) {
+        MF_UNROLL
+        for (std::size_t v = 0; v < Vectors; ++v) part[r][v] = Ops::bit_or(part[r][v], zero);
       }
     }
     add_to_tile<Ops, Rows, Vectors>(c, ldc, part);

@@ -68,7 +68,7 @@ constexpr target_kernels kernels_row() noexcept {
   row.reduced = &reduced_kernel;
   row.reduced_rows = reduced_rows;
   row.reduced_columns = reduced_vectors * float_ops::lanes;
-  row.reduced_directed = float_ops::has_directed_fma;
+  row.reduced_directed = float_ops::has_directed_fma || float_ops::has_rounding_control;
   row.reduced_block = &reduced_block_kernel;
   row.block_rows = block_rows;
   row.block_columns = block_vectors * float_ops::lanes;

@@ -51,8 +51,52 @@ struct float_ops {
   }
 
   // The reduced_precision steps; the scalar float_ops say what each does.
-  // AVX2 has no per-instruction rounding mode: the nudges after TwoSum.
+  // AVX2 has no per-instruction rounding mode. MXCSR's rounding control
+  // (bits 13-14: 01 toward -Inf, 11 toward zero; Intel SDM vol. 1, 10.2.3)
+  // sets it for every following instruction: the tile switches it around
+  // each run of products (rounding_begin, rounding_end), and the plain FMA
+  // then rounds in the model's direction. The nudges after TwoSum are kept
+  // for the scalar set, where C++ cannot order float operations after a
+  // change of mode.
   static constexpr bool has_directed_fma = false;
+  static constexpr bool has_rounding_control = true;
+  // Compilers do not order float arithmetic after a write of MXCSR (see
+  // target/float_environment.hpp), so the order is carried by data. Both
+  // functions change only the rounding bits (the tile runs in the default
+  // environment: nearest even, no DAZ or FTZ), keep the exception flags,
+  // and return +0 in every lane from the same asm statement as the write:
+  // a run's partial sums start from rounding_begin's value, so every FMA
+  // of the run comes after it; rounding_end takes every partial sum (ORed
+  // into one vector) as an input, so every FMA comes before it, and the
+  // caller ORs its +0 into each partial sum before using it, so every use
+  // comes after it.
+  static MF_FORCE_INLINE vec rounding_begin(bool downward) noexcept {
+    vec zero;
+    std::uint32_t csr;
+    const std::uint32_t direction = downward ? 0x2000u : 0x6000u;
+    __asm__ volatile(
+        "vstmxcsr %[csr]\n\t"
+        "andl $0xFFFF9FFF, %[csr]\n\t"
+        "orl %[direction], %[csr]\n\t"
+        "vldmxcsr %[csr]\n\t"
+        "vxorps %[zero], %[zero], %[zero]"
+        : [zero] "=x"(zero), [csr] "=m"(csr)
+        : [direction] "r"(direction));
+    return zero;
+  }
+  static MF_FORCE_INLINE vec rounding_end(const vec& every_result) noexcept {
+    vec zero;
+    std::uint32_t csr;
+    __asm__ volatile(
+        "vstmxcsr %[csr]\n\t"
+        "andl $0xFFFF9FFF, %[csr]\n\t"
+        "vldmxcsr %[csr]\n\t"
+        "vxorps %[zero], %[zero], %[zero]"
+        : [zero] "=x"(zero), [csr] "=m"(csr)
+        : [results] "x"(every_result));
+    return zero;
+  }
+  static MF_FORCE_INLINE vec bit_or(const vec& a, const vec& b) noexcept { return _mm256_or_ps(a, b); }
   static MF_FORCE_INLINE vec sub(const vec& a, const vec& b) noexcept { return _mm256_sub_ps(a, b); }
   static MF_FORCE_INLINE vec broadcast_bits(std::uint32_t bits) noexcept {
     return _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(bits)));

@@ -58,6 +58,7 @@ struct float_ops {
   // AVX-512's static rounding (EVEX.b with the rounding-control field, Intel
   // SDM vol. 1, 15.6.4) gives the FMA in the directed roundings themselves.
   static constexpr bool has_directed_fma = true;
+  static constexpr bool has_rounding_control = false;
   static MF_FORCE_INLINE vec sub(const vec& a, const vec& b) noexcept { return _mm512_sub_ps(a, b); }
   static MF_FORCE_INLINE vec broadcast_bits(std::uint32_t bits) noexcept {
     return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(bits)));
