@@ -159,7 +159,7 @@ void reduced_seq_tile_in(const tile_args& args) noexcept {
       MF_UNROLL
       for (std::size_t r = 0; r < Rows; ++r) {
         MF_UNROLL
-        for (std::size_t v = 0; v < Vectors; ++v) every = Ops::bit_or(every, part[r][v]);
+        for (std::size_t v = r == 0 ? 1 : 0; v < Vectors; ++v) every = Ops::bit_or(every, part[r][v]);
       }
       const vec zero = Ops::rounding_end(every);
       MF_UNROLL

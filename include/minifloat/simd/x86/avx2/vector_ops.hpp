@@ -55,21 +55,23 @@ struct float_ops {
   // (bits 13-14: 01 toward -Inf, 11 toward zero; Intel SDM vol. 1, 10.2.3)
   // sets it for every following instruction: the tile switches it around
   // each run of products (rounding_begin, rounding_end), and the plain FMA
-  // then rounds in the model's direction. The nudges after TwoSum are kept
-  // for the scalar set, where C++ cannot order float operations after a
-  // change of mode.
+  // then rounds in the model's direction. (The nudges below remain for the
+  // block variant's conversions from int32.)
   static constexpr bool has_directed_fma = false;
   static constexpr bool has_rounding_control = true;
-  // Compilers do not order float arithmetic after a write of MXCSR (see
-  // target/float_environment.hpp), so the order is carried by data. Both
-  // functions change only the rounding bits (the tile runs in the default
-  // environment: nearest even, no DAZ or FTZ), keep the exception flags,
-  // and return +0 in every lane from the same asm statement as the write:
-  // a run's partial sums start from rounding_begin's value, so every FMA
-  // of the run comes after it; rounding_end takes every partial sum (ORed
-  // into one vector) as an input, so every FMA comes before it, and the
-  // caller ORs its +0 into each partial sum before using it, so every use
-  // comes after it.
+  // Nothing in C++ orders float arithmetic after a write of MXCSR (see
+  // target/float_environment.hpp: GCC's scheduler keeps a volatile asm in
+  // place, but earlier passes, and clang, may move arithmetic across it),
+  // so the order is carried by data. Both functions change only the
+  // rounding bits (the tile runs in the default environment: nearest even,
+  // no DAZ or FTZ), keep the exception flags, and return +0 in every lane
+  // from the same asm statement as the write: a run's partial sums start
+  // from rounding_begin's value, so every FMA of the run comes after it;
+  // rounding_end takes every partial sum (ORed into one vector) as an
+  // input, so every FMA comes before it, and the caller ORs its +0 into
+  // each partial sum before using it, so every use comes after it. The
+  // previous run's additions come before rounding_begin through memory:
+  // they are stored to C, and rounding_begin clobbers memory.
   static MF_FORCE_INLINE vec rounding_begin(bool downward) noexcept {
     vec zero;
     std::uint32_t csr;
@@ -81,7 +83,8 @@ struct float_ops {
         "vldmxcsr %[csr]\n\t"
         "vxorps %[zero], %[zero], %[zero]"
         : [zero] "=x"(zero), [csr] "=m"(csr)
-        : [direction] "r"(direction));
+        : [direction] "r"(direction)
+        : "memory");
     return zero;
   }
   static MF_FORCE_INLINE vec rounding_end(const vec& every_result) noexcept {
