@@ -63,12 +63,6 @@ float random_float(std::mt19937_64& rng) {
   return rng() % 2 ? -x : x;
 }
 
-// Sums that are float64 terms of the kinds the kernels make (one chain of
-// up to 53 bits, two or four chains, limb terms of two magnitudes), scale
-// products of two floats (powers of two, 1, zero among them), biases and
-// output scales of every size, both rules. Where the 128-bit path answers,
-// big_dyadic gives the same bits; both paths' answers are counted, so that
-// a generator that never reaches one of them fails.
 // The sign of a zero result, which only big_dyadic decides (the 128-bit
 // path declines a zero): a sum that cancels is +0, y1 = +0 * s takes s's
 // sign, adding a bias keeps -0 only when the bias is -0 too, and the output
@@ -90,6 +84,12 @@ TEST(ExactEpilogue, SignOfAZeroResult) {
   EXPECT_EQ(value_bits(1.0, 0.0f, false, -1.0f), minus_zero);
 }
 
+// Sums that are float64 terms of the kinds the kernels make (one chain of
+// up to 53 bits, two or four chains, limb terms of two magnitudes), scale
+// products of two floats (powers of two, 1, zero among them), biases and
+// output scales of every size, both rules. Where the 128-bit path answers,
+// big_dyadic gives the same bits; both paths' answers are counted, so that
+// a generator that never reaches one of them fails.
 TEST(ExactEpilogue, IntegerPathEqualsBigDyadic) {
 #if !defined(__SIZEOF_INT128__)
   GTEST_SKIP() << "no 128-bit integers: big_dyadic serves every element";
