@@ -351,9 +351,11 @@ void bench_peak(benchmark::State& state, peak_kind kind, unsigned threads) {
         break;
     }
   };
-  state.SetLabel(!zmm                           ? (kind == peak_kind::int8_dot ? "ymm vpmaddwd" : "ymm")
-                 : kind == peak_kind::int8_dot ? "zmm vpdpbusd"
-                                                : "zmm");
+  if (kind == peak_kind::int8_dot) {
+    state.SetLabel(zmm ? "zmm vpdpbusd" : "ymm vpmaddwd");
+  } else {
+    state.SetLabel(zmm ? "zmm" : "ymm");
+  }
   if (threads > 1) warm_two_cores();
   for (auto _ : state) {
     std::vector<std::thread> others;
