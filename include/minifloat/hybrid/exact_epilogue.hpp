@@ -195,7 +195,9 @@ class big_dyadic {
         break;
       }
     }
-    if (top < 0) return sticky_below ? (negative_ ? -0x1p-1074 : 0x1p-1074) : 0.0;
+    // Zero. A sticky bit comes only from divide_round_to_odd, whose quotient
+    // of a nonzero numerator is at least 2^128 / 2^53, never zero.
+    if (top < 0) return 0.0;
     const int low = top - 52 > 0 ? top - 52 : 0;
     std::uint64_t m = bits_from(low) & ((std::uint64_t{2} << (top - low)) - 1u);
     if (sticky_below || any_below(low)) m |= 1u;
