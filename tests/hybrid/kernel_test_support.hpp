@@ -255,4 +255,31 @@ inline bool matches_reference(const problem& p, hy::matmul_options o) {
   return true;
 }
 
+// One given kernel through the blocked driver (kernels::run_blocked), not
+// the one the fast path would pick, against the reference, bit for bit and
+// C's untouched padding: for kernels the active CPU's choice passes over
+// (the split tiles where the limbs take the pairs, the FMA tile where
+// VDPBF16PS takes avx512_bf16_pairs). The caller checks that the operands
+// meet the kernel's conditions.
+inline bool kernel_matches_reference(const hy::kernels::tile_kernel& kernel, const problem& p,
+                                     hy::matmul_options o) {
+  EXPECT_NE(kernel.run, nullptr);
+  o.check_z_multiple = false;
+  std::vector<std::uint32_t> fast(p.m * p.ldc + 1, 0xA5A5A5A5u);
+  const hy::kernels::result_writer writer{fast.data(), p.ldc, hy::kernels::detail::code_encoder(p.types.c),
+                                          hy::detail::encoding_store::codes(fast.data(), p.ldc).write,
+                                          p.types.c};
+  hy::kernels::run_blocked(kernel, {reader_a(p), reader_b(p), writer, p.m, p.n, p.k, &o});
+  o.reference_only = true;
+  const std::vector<std::uint32_t> reference = run(p, o, nullptr);
+  for (std::size_t i = 0; i < fast.size(); ++i) {
+    if (fast[i] != reference[i]) {
+      ADD_FAILURE() << describe(p, o) << ": the given kernel, element " << i / p.ldc << "," << i % p.ldc
+                    << " 0x" << std::hex << fast[i] << " reference 0x" << reference[i];
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace kernel_test

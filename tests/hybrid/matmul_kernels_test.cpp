@@ -8,7 +8,9 @@
 // `exhaustive`) and a sample at ci level.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -53,20 +55,23 @@ TEST_P(HybridKernels, EveryTypeCombinationOnRandomFiniteCodes) {
   }
 }
 
+// BF16 codes of magnitudes outside 2^-40 .. 2^40 replaced by +-1, so that
+// products stay within float32's normal range.
+void keep_bf16_moderate(std::vector<std::uint32_t>& v, element_type t) {
+  if (t != T::bf16) return;
+  for (auto& code : v) {
+    const float x = std::fabs(hy::decode_bits(t, code));
+    if (x != 0.0f && (x < 0x1p-40f || x > 0x1p40f)) code = (code & 0x8000u) | 0x3F80u;  // +-1
+  }
+}
+
 // amx_tile_pairs runs on plain FMAs only where its DAZ/FTZ cannot act
-// (kernels::amx_pairs_operands_fit); these operands fit (BF16 values kept
+// (kernels::pairs_operands_fit); these operands fit (BF16 values kept
 // within 2^-40 .. 2^40, FP8 and FP16 over every code), so the comparison is
 // with the fast kernel. A float32 output shows every bit of the sums;
 // K crosses chunk boundaries and ends inside chunks and inside pairs.
 TEST_P(HybridKernels, AmxTilePairsOnOperandsThatFit) {
   std::mt19937_64 rng(17);
-  const auto keep_bf16_moderate = [&](std::vector<std::uint32_t>& v, element_type t) {
-    if (t != T::bf16) return;
-    for (auto& code : v) {
-      const float x = std::fabs(hy::decode_bits(t, code));
-      if (x != 0.0f && (x < 0x1p-40f || x > 0x1p40f)) code = (code & 0x8000u) | 0x3F80u;  // +-1
-    }
-  };
   const hy::accumulation_model models[] = {hy::models::amx_tile_pairs(),
                                            hy::models::amx_tile_pairs(6),
                                            hy::models::amx_tile_pairs(2),
@@ -83,7 +88,7 @@ TEST_P(HybridKernels, AmxTilePairsOnOperandsThatFit) {
         keep_bf16_moderate(p.a, ta);
         keep_bf16_moderate(p.b, tb);
         const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
-        ASSERT_TRUE(hy::kernels::amx_pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
+        ASSERT_TRUE(hy::kernels::pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
         hy::matmul_options o = with(model);
         o.threads = 1 + compared % 2;
         ASSERT_TRUE(matches_reference(p, o)) << "chunk " << model.chunk;
@@ -94,17 +99,54 @@ TEST_P(HybridKernels, AmxTilePairsOnOperandsThatFit) {
   EXPECT_GT(compared, 40);
 }
 
-// BF16 operands that could reach the model's flushes (subnormals, or
-// products below 2^-126) go to the reference: same bits, and the check
-// says so.
-TEST_P(HybridKernels, AmxTilePairsOnTinyBf16FallsBackToTheReference) {
+// avx512_bf16_pairs on sequential_fp32's FMA tile, each pair's odd k first
+// (kernels::bf16_pairs_on_fma_kernel_for; the kernel of CPUs without
+// AVX512_BF16, run here on every ISA, the instruction's too), on operands
+// that fit as above: every pair of HF8, BF8 and BF16, K odd and even, within
+// one K block and across two and three (kc 1024), 1-3 threads, float32
+// outputs. Wide-range codes: the pair order changes most sums.
+TEST_P(HybridKernels, Bf16PairsOnFmaOperandsThatFit) {
+  std::mt19937_64 rng(19);
+  const element_type inputs[] = {T::hf8, T::bf8, T::bf16};
+  const std::size_t ks[] = {1, 2, 7, 64, 1031, 2100};
+  const hy::kernels::tile_kernel kernel = hy::kernels::bf16_pairs_on_fma_kernel_for(GetParam());
+  int compared = 0;
+  for (element_type ta : inputs) {
+    for (element_type tb : inputs) {
+      for (const std::size_t k : ks) {
+        auto p = random_problem({ta, tb, T::f32}, 1 + rng() % 13, 1 + rng() % 40, k, rng() % 3, rng, false);
+        keep_bf16_moderate(p.a, ta);
+        keep_bf16_moderate(p.b, tb);
+        const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
+        ASSERT_TRUE(hy::kernels::pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
+        hy::matmul_options o = with(hy::models::avx512_bf16_pairs());
+        o.threads = 1 + compared % 3;
+        ASSERT_TRUE(kernel_test::kernel_matches_reference(kernel, p, o));
+        ++compared;
+      }
+    }
+  }
+}
+
+// BF16 operands that could reach the models' flushes (subnormals, or
+// products below 2^-126) go to the reference where a pair model runs on
+// plain FMAs: same bits, and the check says so.
+TEST_P(HybridKernels, PairModelsOnTinyBf16FallBackToTheReference) {
   std::mt19937_64 rng(18);
   auto p = random_problem({T::bf16, T::bf16, T::f32}, 5, 20, 64, 0, rng, false);
-  p.a[3] = 0x0001u;  // a BF16 subnormal
+  // Row 0 of C sums one product, 2^-133 (a BF16 subnormal, read as 0) x 1.
+  std::fill(p.a.begin(), p.a.begin() + static_cast<std::ptrdiff_t>(p.k), 0u);
+  p.a[3] = 0x0001u;
+  std::fill(p.b.begin() + static_cast<std::ptrdiff_t>(3 * p.ldb),
+            p.b.begin() + static_cast<std::ptrdiff_t>(4 * p.ldb), 0x3F80u);
   p.b[7] = 0x0080u;  // 2^-126
   const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
-  EXPECT_FALSE(hy::kernels::amx_pairs_operands_fit(T::bf16, T::bf16, a, b, p.m, p.n, p.k));
-  ASSERT_TRUE(matches_reference(p, with(hy::models::amx_tile_pairs())));
+  EXPECT_FALSE(hy::kernels::pairs_operands_fit(T::bf16, T::bf16, a, b, p.m, p.n, p.k));
+  for (const auto& model : {hy::models::amx_tile_pairs(), hy::models::avx512_bf16_pairs()}) {
+    ASSERT_TRUE(matches_reference(p, with(model)));
+    const std::vector<std::uint32_t> c = kernel_test::run(p, with(model), nullptr);
+    for (std::size_t j = 0; j < p.n; ++j) ASSERT_EQ(c[j], 0u) << "column " << j;
+  }
 }
 
 TEST_P(HybridKernels, EdgeSetsAndSaturatingOutputs) {
@@ -803,23 +845,7 @@ TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
     const hy::kernels::tile_kernel kernel =
         hy::kernels::split_kernel_for(o.model, p.types.a, p.types.b, p.k, GetParam());
     EXPECT_TRUE(kernel.run != nullptr && kernel.chunk != 0);
-    std::vector<std::uint32_t> split(p.m * p.ldc + 1, 0xA5A5A5A5u);
-    const hy::kernels::result_writer writer{split.data(), p.ldc, hy::kernels::detail::code_encoder(p.types.c),
-                                            hy::detail::encoding_store::codes(split.data(), p.ldc).write,
-                                            p.types.c};
-    hy::kernels::run_blocked(kernel,
-                             {kernel_test::reader_a(p), kernel_test::reader_b(p), writer, p.m, p.n, p.k, &o});
-    hy::matmul_options reference = o;
-    reference.reference_only = true;
-    const std::vector<std::uint32_t> expected = kernel_test::run(p, reference, nullptr);
-    for (std::size_t i = 0; i < split.size(); ++i) {
-      if (split[i] != expected[i]) {
-        ADD_FAILURE() << kernel_test::describe(p, o) << ": split kernel, element " << i / p.ldc << ","
-                      << i % p.ldc << " 0x" << std::hex << split[i] << " reference 0x" << expected[i];
-        return false;
-      }
-    }
-    return true;
+    return kernel_test::kernel_matches_reference(kernel, p, o);
   };
   std::mt19937_64 rng(27);
   const kernel_test::type_triple pairs[] = {{T::bf8, T::bf8, T::f32}, {T::hf8, T::bf8, T::f32},

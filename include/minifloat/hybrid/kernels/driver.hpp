@@ -45,6 +45,7 @@
 #include <new>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "../../config.hpp"
@@ -241,6 +242,7 @@ class block_worker {
         sa_(split_factor(kernel.split_a)),
         sb_(split_factor(kernel.split_b)),
         limbs_(kernel.operands == packing::offset_integers),
+        odd_first_(kernel.operands == packing::float32_odd_first),
         exact_to_output_(p.options->model.kind == model_kind::exact && p.options->model.exact_to_output),
         chunked_limbs_(limbs_ && kernel.chunk != 0),
         acc_b_(limbs_ ? 2 : sb_),
@@ -329,6 +331,12 @@ class block_worker {
     return p_.options->scales.where == placement::operands;
   }
 
+  // The k packed at step position `p` (packing::float32_odd_first: the
+  // other k of its pair, where K has it).
+  std::size_t packed_k(std::size_t p) const noexcept {
+    return odd_first_ && (p ^ 1) < p_.k ? p ^ 1 : p;
+  }
+
   // B[0..K, col_begin + [0, columns)) as micro-panels of nr columns, each
   // `steps` steps of nr values; columns past the end are +0, and so is the
   // odd k of an odd K's last pair. Decoded (and scaled) here one row at a
@@ -338,7 +346,7 @@ class block_worker {
     float* odd = second_row_.as<float>();
     for (std::size_t step = 0; step < steps_; ++step) {
       const std::size_t p = step * per_step_;
-      p_.b.decode(p_.b.base, p * p_.b.ld + col_begin, columns, row);
+      p_.b.decode(p_.b.base, packed_k(p) * p_.b.ld + col_begin, columns, row);
       if (scales_operands()) {
         const scale_options& sc = p_.options->scales;
         for (std::size_t j = 0; j < columns; ++j) {
@@ -397,6 +405,9 @@ class block_worker {
         continue;
       }
       p_.a.decode(p_.a.base, (ic + i) * p_.a.ld + pc, depth, row);
+      if (odd_first_) {  // pc is even (kc is); a pair cut by K's end keeps its one k
+        for (std::size_t q = 0; q + 1 < depth; q += 2) std::swap(row[q], row[q + 1]);
+      }
       if (sa_ > 1) {
         float* small = split_row_.as<float>();
         for (std::size_t q = 0; q < depth; ++q) {
@@ -562,7 +573,7 @@ class block_worker {
   tile_kernel kernel_;
   const problem& p_;
   std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, sa_, sb_;
-  bool limbs_, exact_to_output_, chunked_limbs_;
+  bool limbs_, odd_first_, exact_to_output_, chunked_limbs_;
   std::size_t acc_b_;  // accumulators per element along B: sb_, or the two limbs
   std::size_t mc_, kc_, nc_;
   aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_, &operand_sums_,

@@ -8,7 +8,9 @@
 // - sequential_fp32 for every float type pair the table accepts, on every
 //   ISA, with the scales in the epilogue or on the operands (applied while
 //   packing);
-// - avx512_bf16_pairs where the CPU has AVX512_BF16;
+// - avx512_bf16_pairs for every pair it accepts: VDPBF16PS where the CPU
+//   has AVX512_BF16; elsewhere plain FMAs, when the operands cannot reach
+//   its flushes (pairs_operands_fit);
 // - exact (K <= 2^17; rounded to float32, or with exact_to_output carried
 //   exactly through the post-processing, element by element) for every FP8
 //   pair, and for FP16 and BF16 with any of these where the CPU has
@@ -21,7 +23,7 @@
 //   matrix within a span of 40 bits, values' quanta multiplying to between
 //   2^-149 and 2^104; finite operands);
 // - amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
-//   when the operands cannot reach its flushes (amx_pairs_operands_fit);
+//   when the operands cannot reach its flushes (pairs_operands_fit);
 // - reduced_precision (seq, and block with blocks <= 64; bits <= 24, any
 //   promote_every, both truncations) for HF8, BF8 and FP16 operands, and
 //   BF16 within reduced_operands_fit's range, on every ISA;
@@ -230,7 +232,8 @@ operand_range scaled_range_of(const operand_reader& x, std::size_t rows, std::si
   return r;
 }
 
-// amx_tile_pairs on plain FMAs (generic/amx_pairs_tile.hpp): true when no
+// amx_tile_pairs (generic/amx_pairs_tile.hpp) and avx512_bf16_pairs
+// (targets.hpp, bf16_pairs_on_fma_kernel_for) on plain FMAs: true when no
 // step of the model can meet or make a float32 subnormal, so its DAZ and
 // FTZ never act. Every nonzero value of a type is a multiple of its quantum
 // 2^q, so every product, every partial sum and every rounded step is a
@@ -238,7 +241,7 @@ operand_range scaled_range_of(const operand_reader& x, std::size_t rows, std::si
 // qa + qb >= -126 a nonzero one is at least 2^-126, a normal. FP8 and FP16
 // values always qualify (qa + qb >= -48); a BF16 subnormal (which the model
 // reads as 0) sends the request to the reference.
-inline bool amx_pairs_operands_fit(element_type ta, element_type tb, const operand_reader& a,
+inline bool pairs_operands_fit(element_type ta, element_type tb, const operand_reader& a,
                                    const operand_reader& b, std::size_t m, std::size_t n,
                                    std::size_t k) {
   const operand_range ra = range_of(ta, a, m, k);
@@ -382,7 +385,8 @@ inline bool limb_scale_fits(element_type t, const operand_reader& x, std::size_t
 }
 
 // Whether a fast kernel computes this request on the active ISA (the
-// checks aside; amx_tile_pairs also needs amx_pairs_operands_fit).
+// checks aside; amx_tile_pairs and avx512_bf16_pairs on FMAs also need
+// pairs_operands_fit).
 inline bool has_fast_kernel_on(element_type ta, element_type tb, element_type tc, std::size_t k,
                                const matmul_options& o, target::isa isa) noexcept {
   if (o.reference_only || is_integer(ta) || is_integer(tb) || is_integer(tc)) return false;
@@ -419,15 +423,16 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
     }
     hybrid::detail::check_request(table, ta, tb, tc, k, o);
     hybrid::detail::check_float_request(ta, tb, tc, o);
-    if (o.model.kind == model_kind::amx_tile_pairs && !amx_pairs_operands_fit(ta, tb, a, b, m, n, k)) {
-      return false;
-    }
     if (o.model.kind == model_kind::reduced_precision &&
         !(o.scales.where == placement::operands ? scaled_reduced_operands_fit(ta, tb, a, b, m, n, k, o.scales)
                                                   : reduced_operands_fit(ta, tb, a, b, m, n, k, o.model.variant))) {
       return false;
     }
     tile_kernel kernel = kernel_for(o.model, ta, tb, k, isa);
+    const bool pairs_on_fma =
+        o.model.kind == model_kind::amx_tile_pairs ||
+        (o.model.kind == model_kind::avx512_bf16_pairs && kernel.operands != packing::bf16_pairs);
+    if (pairs_on_fma && !pairs_operands_fit(ta, tb, a, b, m, n, k)) return false;
     if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
       return false;
     }

@@ -86,12 +86,14 @@ using epilogue_function = void (*)(const scale_options& s, const float* acc, std
                                    std::size_t first_column, std::size_t count, float* y3,
                                    hybrid::detail::amax_tracker& amax) noexcept;
 
-// How the driver packs the operands for a kernel: one float32 per k, a pair
-// of BF16 values per 32-bit word (k and k + 1, K padded to even with +0, as
-// detail::bf16_pairs_sum pads), one float64 per k, or one unsigned 64-bit
-// integer per k (the value over its smallest subnormal, plus 2^40:
-// limb_sum.hpp).
-enum class packing : unsigned char { float32, bf16_pairs, float64, offset_integers };
+// How the driver packs the operands for a kernel: one float32 per k; one
+// float32 per k with the two k of each pair swapped (k + 1 before k, for
+// an even k: VDPBF16PS's order, detail::bf16_pairs_sum; an odd K's last k
+// stays last); a pair of BF16 values per 32-bit word (k and k + 1, K
+// padded to even with +0, as detail::bf16_pairs_sum pads); one float64 per
+// k; or one unsigned 64-bit integer per k (the value over its smallest
+// subnormal, plus 2^40: limb_sum.hpp).
+enum class packing : unsigned char { float32, float32_odd_first, bf16_pairs, float64, offset_integers };
 
 // Where column j of step `step` lies in a packed B panel: micro-panels of
 // nr columns, each `steps` steps of nr values (generic/fma_tile.hpp).
@@ -451,6 +453,22 @@ inline tile_kernel split_kernel_for(const accumulation_model& model, element_typ
   return kernel;
 }
 
+// avx512_bf16_pairs without VDPBF16PS: sequential_fp32's tile over the k
+// of each pair swapped (packing::float32_odd_first). Where the model's DAZ
+// and FTZ cannot act (kernels::pairs_operands_fit), its step is one FMA
+// rounded to nearest (Intel SDM, VDPBF16PS: each product of BF16 values is
+// exact in float32, added to the accumulator with one rounding), odd k
+// before even k, from +0. The padding of an odd K, the product +0 x +0
+// added first, is left out: it would change only an accumulator of -0,
+// and a chain from +0 never holds -0 (x + (-x) and +0 + -0 are +0 under
+// round to nearest). With its packing, so that tests can run it on CPUs
+// where the instruction takes the model.
+inline tile_kernel bf16_pairs_on_fma_kernel_for(target::isa isa) noexcept {
+  const target_kernels target = detail::target_for(isa);
+  return {target.rows, target.float_columns, target.fma, packing::float32_odd_first, false, 0,
+          target.epilogue, detail::packers_for(isa, packing::float32_odd_first)};
+}
+
 // Whether the kernels of `model` on a kernel set take placement::operands
 // (the scales applied to the operands as they are packed: float32 operands
 // a' = RN32(a * sa), b' = RN32(b * sb), as the reference forms them):
@@ -521,12 +539,14 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
       return {target.amx_rows, target.amx_columns, target.amx_pairs, packing::float32, false,
               static_cast<std::size_t>(model.chunk), target.epilogue, {}};
     case model_kind::avx512_bf16_pairs:
-      // The instruction itself: only where the CPU has it.
+      // The instruction itself where the CPU has it; elsewhere plain FMAs,
+      // on operands that cannot reach the model's flushes (fast_path.hpp
+      // checks them).
       if (target.bf16_pairs != nullptr && target::optional_features_of(isa).avx512bf16) {
         return {target.pair_rows, target.pair_columns, target.bf16_pairs, packing::bf16_pairs,
                 false, 0, target.epilogue, {}};
       }
-      return {};
+      return bf16_pairs_on_fma_kernel_for(isa);
     case model_kind::reduced_precision:
       // Float32 lanes (generic/reduced_tile.hpp says why they are exact
       // for these operand types and bits <= 24); a run ends every

@@ -11,7 +11,7 @@
 // FMAs and additions: the fast path (kernels/fast_path.hpp) runs it only
 // on operands for which no step can give a subnormal or be given one, so
 // the flushes never fire and the plain operations are the model's
-// (amx_pairs_precondition says why).
+// (kernels::pairs_operands_fit says why).
 //
 // Packed operands as fma_tile's (one float per k, packing::float32).
 // `steps` is the block's K (a whole number of chunks, but the last block of
