@@ -11,7 +11,9 @@
 // the library's own reference loop (`reference_only`) as a second check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfenv>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -213,6 +215,66 @@ TEST_P(IntegerMatMul, EmptyShapesAndBadScale) {
   hy::matmul_options o;
   o.integer_scale = std::numeric_limits<float>::infinity();
   EXPECT_THROW(hy::matmul(a.data(), 16, b.data(), 2, out.data(), 2, 2, 2, 16, o), hy::unsupported);
+}
+
+// The ISA's vector requantization (target_kernels::requantize, where it
+// has one) against the scalar rule, element for element: accumulators on
+// each side of the exact rule's ties for every right shift an int32 can
+// reach (scale 2^-s: acc = q * 2^s + 2^(s-1), +-1), the int32 extremes,
+// random accumulators under random scales of both signs (2^-70 .. 2^40),
+// signed and unsigned outputs, both rules, the fp32 rule in every rounding
+// mode; rows of 37 (vectors and a tail).
+TEST_P(IntegerMatMul, VectorRequantizationMatchesTheScalarRule) {
+  const hy::kernels::requantize_function row = hy::kernels::detail::target_for(GetParam()).requantize;
+  if (row == nullptr) GTEST_SKIP() << "this ISA requantizes with the scalar rule";
+  std::mt19937_64 rng(46);
+  const std::size_t n = 37;
+  std::vector<std::int32_t> acc(n);
+  std::vector<std::uint8_t> out(n);
+  int compared = 0;
+  const auto compare = [&](float scale, hy::requantization rule, bool is_signed) {
+    const hy::detail::requantizer q(scale, rule, is_signed);
+    row(q, acc.data(), n, out.data());
+    for (std::size_t j = 0; j < n; ++j) {
+      if (out[j] != q(acc[j])) {
+        ADD_FAILURE() << "acc " << acc[j] << " scale " << scale << (is_signed ? " signed" : " unsigned")
+                      << (rule == hy::requantization::exact ? " exact" : " fp32") << ": " << int(out[j])
+                      << ", the scalar rule " << int(q(acc[j]));
+        return false;
+      }
+    }
+    ++compared;
+    return true;
+  };
+  for (int s = 1; s <= 30; ++s) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const auto quotient = static_cast<std::int64_t>(rng() % 512) - 256;
+      const std::int64_t tie = quotient * (std::int64_t{1} << s) + (std::int64_t{1} << (s - 1));
+      const std::int64_t v = tie + static_cast<std::int64_t>(j % 3) - 1;
+      acc[j] = static_cast<std::int32_t>(std::max<std::int64_t>(INT32_MIN, std::min<std::int64_t>(INT32_MAX, v)));
+    }
+    acc[0] = INT32_MIN;
+    acc[1] = INT32_MAX;
+    for (const bool is_signed : {true, false}) {
+      for (const float sign : {1.0f, -1.0f}) {
+        ASSERT_TRUE(compare(sign * std::ldexp(1.0f, -s), hy::requantization::exact, is_signed)) << "s " << s;
+      }
+    }
+  }
+  for (int trial = 0; trial < 400; ++trial) {
+    for (auto& a : acc) a = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()) >> (1 + rng() % 31));
+    for (auto& a : acc) a = rng() % 2 ? a : -a;
+    const float scale = random_scale(rng);
+    const bool is_signed = trial % 2 == 0;
+    ASSERT_TRUE(compare(scale, hy::requantization::exact, is_signed));
+    for (int mode : {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO}) {
+      ASSERT_EQ(std::fesetround(mode), 0);
+      const bool same = compare(scale, hy::requantization::fp32, is_signed);
+      std::fesetround(FE_TONEAREST);
+      ASSERT_TRUE(same) << "rounding mode " << mode;
+    }
+  }
+  EXPECT_GT(compared, 2000);
 }
 
 // Each byte tile of the ISA on its own, whichever the CPU would pick:

@@ -23,6 +23,7 @@
 #include "../requantize.hpp"
 #include "byte_dot_ops.hpp"
 #include "x86/avx2/byte_dot_ops.hpp"
+#include "x86/avx2/requantize.hpp"
 #include "x86/avx512/bf16_pair_ops.hpp"
 #include "x86/avx512/byte_dot_ops.hpp"
 #include "x86/avx512/requantize.hpp"
@@ -332,6 +333,7 @@ struct target_family {
                           avx2::vectors * avx2::byte_ops::lanes,
                   "the AVX-VNNI tile has the shape of the AVX2 row's integer tile");
     row.vnni_bytes = &avx_vnni::byte_kernel;
+    row.requantize = &avx2::requantize_row;
     return row;
   }
   static constexpr target_kernels row(target::isa_tag<target::isa::avx512>) noexcept {
