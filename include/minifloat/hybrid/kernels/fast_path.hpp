@@ -242,8 +242,7 @@ operand_range scaled_range_of(const operand_reader& x, std::size_t rows, std::si
 // values always qualify (qa + qb >= -48); a BF16 subnormal (which the model
 // reads as 0) sends the request to the reference.
 inline bool pairs_operands_fit(element_type ta, element_type tb, const operand_reader& a,
-                                   const operand_reader& b, std::size_t m, std::size_t n,
-                                   std::size_t k) {
+                               const operand_reader& b, std::size_t m, std::size_t n, std::size_t k) {
   const operand_range ra = range_of(ta, a, m, k);
   if (ra.subnormal) return false;
   const operand_range rb = range_of(tb, b, k, n);
