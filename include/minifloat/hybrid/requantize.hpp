@@ -4,8 +4,9 @@
 // (matmul_options::requant): `exact` (the product rounded once) or `fp32`
 // (the accumulator and the product each rounded to float32, as a float32
 // pipeline computes it). The reference (matmul.hpp) and the fast kernels
-// (kernels/integer_driver.hpp, and the AVX-512 form in
-// kernels/x86/avx512/requantize.hpp) all take their constants from here.
+// (kernels/integer_driver.hpp, and the vector forms in
+// kernels/x86/avx2/requantize.hpp and kernels/x86/avx512/requantize.hpp)
+// all take their constants from here.
 #pragma once
 
 #include <cmath>

@@ -226,8 +226,11 @@ inline std::size_t panel_columns(const tile_kernel& kernel, const problem& p, co
 }
 
 // One thread's buffers and the blocks it computes. Sizes in steps: a step
-// is one k, or one k-pair (bf16_pairs); kc is even, and a multiple of the
-// chunk for chunked_exact, so K blocks start at pair and chunk boundaries.
+// is one k, or one k-pair (bf16_pairs); kc is a multiple of the kernel's
+// chunk where it has one (chunked_exact, amx_tile_pairs, reduced_precision),
+// else even, so K blocks start at chunk boundaries, and at pair boundaries
+// for the kernels without a chunk that pair k (bf16_pairs,
+// float32_odd_first).
 class block_worker {
  public:
   block_worker(const tile_kernel& kernel, const problem& p, const blocking& b)

@@ -177,7 +177,7 @@ constexpr std::size_t split_factor(bool split) noexcept { return split ? 2 : 1; 
 // (VPDPBUSD) except in that row and the AVX2 row; they run only where the
 // CPU has AVX512_BF16, AVX512_VNNI or AVX-VNNI. `bytes` and `vnni_bytes` are the integer MatMul's tile
 // (rows x byte_columns int32 accumulators over words of four bytes,
-// byte_dot_ops.hpp).
+// byte_dot_ops.hpp); `requantize` is set in the AVX2 and AVX-512 rows.
 // The requantization of a row of integer accumulators into output bytes
 // (hybrid/requantize.hpp's rules); null: the scalar rule.
 using requantize_function = void (*)(const hybrid::detail::requantizer& q, const std::int32_t* in,
@@ -462,8 +462,11 @@ inline tile_kernel split_kernel_for(const accumulation_model& model, element_typ
 // exact in float32, added to the accumulator with one rounding), odd k
 // before even k, from +0. The padding of an odd K, the product +0 x +0
 // added first, is left out: it would change only an accumulator of -0,
-// and a chain from +0 never holds -0 (x + (-x) and +0 + -0 are +0 under
-// round to nearest). With its packing, so that tests can run it on CPUs
+// which this chain never holds: its nonzero steps stay at or above 2^-126
+// (pairs_operands_fit), so none rounds to a zero, and an exact zero sum
+// (x + (-x), +0 + -0) is +0 under round to nearest. No chunk: the driver's
+// K blocks are then an even number of k, so the pairs it swaps never
+// straddle two blocks. With its packing, so that tests can run it on CPUs
 // where the instruction takes the model.
 inline tile_kernel bf16_pairs_on_fma_kernel_for(target::isa isa) noexcept {
   const target_kernels target = detail::target_for(isa);
