@@ -217,16 +217,18 @@ TEST_P(IntegerMatMul, EmptyShapesAndBadScale) {
   EXPECT_THROW(hy::matmul(a.data(), 16, b.data(), 2, out.data(), 2, 2, 2, 16, o), hy::unsupported);
 }
 
-// The ISA's vector requantization (target_kernels::requantize, where it
-// has one) against the scalar rule, element for element: accumulators on
+// The requantization each ISA runs (its vector form,
+// target_kernels::requantize, or the scalar rule where it has none) against
+// this file's rule (expected_output), element for element: accumulators on
 // each side of the exact rule's ties for every right shift an int32 can
-// reach (scale 2^-s: acc = q * 2^s + 2^(s-1), +-1), the int32 extremes,
+// reach (scale 2^-s: acc = q * 2^s + 2^(s-1), +-1; the shifts of 1 to 23,
+// those of scales from 1 to 2^23, through scales with a few fraction bits
+// and small accumulators, which meet their ties often), the int32 extremes,
 // random accumulators under random scales of both signs (2^-70 .. 2^40),
 // signed and unsigned outputs, both rules, the fp32 rule in every rounding
 // mode; rows of 37 (vectors and a tail).
-TEST_P(IntegerMatMul, VectorRequantizationMatchesTheScalarRule) {
-  const hy::kernels::requantize_function row = hy::kernels::detail::target_for(GetParam()).requantize;
-  if (row == nullptr) GTEST_SKIP() << "this ISA requantizes with the scalar rule";
+TEST_P(IntegerMatMul, RequantizationMatchesTheRuleElementByElement) {
+  const hy::kernels::requantize_function vector_form = hy::kernels::detail::target_for(GetParam()).requantize;
   std::mt19937_64 rng(46);
   const std::size_t n = 37;
   std::vector<std::int32_t> acc(n);
@@ -234,12 +236,17 @@ TEST_P(IntegerMatMul, VectorRequantizationMatchesTheScalarRule) {
   int compared = 0;
   const auto compare = [&](float scale, hy::requantization rule, bool is_signed) {
     const hy::detail::requantizer q(scale, rule, is_signed);
-    row(q, acc.data(), n, out.data());
+    if (vector_form != nullptr) {
+      vector_form(q, acc.data(), n, out.data());
+    } else {
+      for (std::size_t j = 0; j < n; ++j) out[j] = q(acc[j]);
+    }
     for (std::size_t j = 0; j < n; ++j) {
-      if (out[j] != q(acc[j])) {
+      const std::uint8_t want = expected_output(acc[j], scale, rule, is_signed);
+      if (out[j] != want) {
         ADD_FAILURE() << "acc " << acc[j] << " scale " << scale << (is_signed ? " signed" : " unsigned")
                       << (rule == hy::requantization::exact ? " exact" : " fp32") << ": " << int(out[j])
-                      << ", the scalar rule " << int(q(acc[j]));
+                      << ", want " << int(want) << (vector_form != nullptr ? " (vector form)" : "");
         return false;
       }
     }
@@ -258,6 +265,14 @@ TEST_P(IntegerMatMul, VectorRequantizationMatchesTheScalarRule) {
     for (const bool is_signed : {true, false}) {
       for (const float sign : {1.0f, -1.0f}) {
         ASSERT_TRUE(compare(sign * std::ldexp(1.0f, -s), hy::requantization::exact, is_signed)) << "s " << s;
+      }
+    }
+  }
+  for (const float magnitude : {1.5f, 2.5f, 0.375f, 3.75f, 12.5f, 1000.5f, 0x1p22f + 0.5f, 0x1p23f - 0.5f}) {
+    for (auto& a : acc) a = static_cast<std::int32_t>(rng() % 4001) - 2000;
+    for (const bool is_signed : {true, false}) {
+      for (const float sign : {1.0f, -1.0f}) {
+        ASSERT_TRUE(compare(sign * magnitude, hy::requantization::exact, is_signed)) << magnitude;
       }
     }
   }

@@ -233,7 +233,11 @@ inline hy::kernels::operand_reader reader_b(const problem& p) {
 }
 
 // The fast path (on the active ISA) against the reference, bit for bit.
-// Returns false (and reports) on the first difference.
+// Returns false (and reports) on the first difference. A request whose
+// operands a kernel's own check turns away (pairs_operands_fit,
+// reduced_operands_fit, finite operands for the split and limb sums) runs
+// on the reference both ways; the tests of those kernels give them
+// operands that pass the check and assert that they do.
 inline bool matches_reference(const problem& p, hy::matmul_options o) {
   EXPECT_TRUE(hy::kernels::has_fast_kernel(p.types.a, p.types.b, p.types.c, p.k, o))
       << "this request would not take the fast path: the comparison would be vacuous";

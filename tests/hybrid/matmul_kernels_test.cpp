@@ -103,18 +103,22 @@ TEST_P(HybridKernels, AmxTilePairsOnOperandsThatFit) {
 // (kernels::bf16_pairs_on_fma_kernel_for; the kernel of CPUs without
 // AVX512_BF16, run here on every ISA, the instruction's too), on operands
 // that fit as above: every pair of HF8, BF8 and BF16, K odd and even, within
-// one K block and across two and three (kc 1024), 1-3 threads, float32
-// outputs. Wide-range codes: the pair order changes most sums.
+// one K block and across two and three (kc 1024), C of one and of several
+// row blocks (mc 48) on 1-3 threads, float32 outputs. Wide-range codes: the
+// pair order changes many sums, which the test checks (the same operands
+// under sequential_fp32 differ in some outputs), so that a kernel summing
+// in K's order could not pass.
 TEST_P(HybridKernels, Bf16PairsOnFmaOperandsThatFit) {
   std::mt19937_64 rng(19);
   const element_type inputs[] = {T::hf8, T::bf8, T::bf16};
   const std::size_t ks[] = {1, 2, 7, 64, 1031, 2100};
   const hy::kernels::tile_kernel kernel = hy::kernels::bf16_pairs_on_fma_kernel_for(GetParam());
-  int compared = 0;
+  int compared = 0, order_matters = 0;
   for (element_type ta : inputs) {
     for (element_type tb : inputs) {
       for (const std::size_t k : ks) {
-        auto p = random_problem({ta, tb, T::f32}, 1 + rng() % 13, 1 + rng() % 40, k, rng() % 3, rng, false);
+        const std::size_t m = k <= 64 && compared % 2 == 1 ? 60 + rng() % 50 : 1 + rng() % 13;
+        auto p = random_problem({ta, tb, T::f32}, m, 1 + rng() % 40, k, rng() % 3, rng, false);
         keep_bf16_moderate(p.a, ta);
         keep_bf16_moderate(p.b, tb);
         const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
@@ -122,10 +126,14 @@ TEST_P(HybridKernels, Bf16PairsOnFmaOperandsThatFit) {
         hy::matmul_options o = with(hy::models::avx512_bf16_pairs());
         o.threads = 1 + compared % 3;
         ASSERT_TRUE(kernel_test::kernel_matches_reference(kernel, p, o));
+        hy::matmul_options in_order = with(hy::models::sequential_fp32());
+        in_order.reference_only = o.reference_only = true;
+        if (kernel_test::run(p, o, nullptr) != kernel_test::run(p, in_order, nullptr)) ++order_matters;
         ++compared;
       }
     }
   }
+  EXPECT_GT(order_matters, compared / 4);
 }
 
 // BF16 operands that could reach the models' flushes (subnormals, or
