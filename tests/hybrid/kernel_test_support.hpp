@@ -232,6 +232,20 @@ inline hy::kernels::operand_reader reader_b(const problem& p) {
   return {p.b.data(), p.ldb, hy::kernels::detail::code_decoder(p.types.b)};
 }
 
+// Whether two runs' C (padding included) are the same codes; reports the
+// first element that differs, with `what` naming the fast side.
+inline bool same_codes(const std::vector<std::uint32_t>& fast, const std::vector<std::uint32_t>& reference,
+                       const problem& p, const hy::matmul_options& o, const char* what) {
+  for (std::size_t i = 0; i < fast.size(); ++i) {
+    if (fast[i] != reference[i]) {
+      ADD_FAILURE() << describe(p, o) << ": " << what << ", element " << i / p.ldc << "," << i % p.ldc
+                    << " 0x" << std::hex << fast[i] << " reference 0x" << reference[i];
+      return false;
+    }
+  }
+  return true;
+}
+
 // The fast path (on the active ISA) against the reference, bit for bit.
 // Returns false (and reports) on the first difference. A request whose
 // operands a kernel's own check turns away (pairs_operands_fit,
@@ -245,13 +259,7 @@ inline bool matches_reference(const problem& p, hy::matmul_options o) {
   const std::vector<std::uint32_t> fast = run(p, o, &fast_amax);
   o.reference_only = true;
   const std::vector<std::uint32_t> reference = run(p, o, &reference_amax);
-  for (std::size_t i = 0; i < fast.size(); ++i) {
-    if (fast[i] != reference[i]) {
-      ADD_FAILURE() << describe(p, o) << ": element " << i / p.ldc << "," << i % p.ldc
-                    << " fast 0x" << std::hex << fast[i] << " reference 0x" << reference[i];
-      return false;
-    }
-  }
+  if (!same_codes(fast, reference, p, o, "fast path")) return false;
   if (bits_of(fast_amax) != bits_of(reference_amax)) {
     ADD_FAILURE() << describe(p, o) << ": amax " << fast_amax << " reference " << reference_amax;
     return false;
@@ -259,31 +267,30 @@ inline bool matches_reference(const problem& p, hy::matmul_options o) {
   return true;
 }
 
-// One given kernel through the blocked driver (kernels::run_blocked), not
-// the one the fast path would pick, against the reference, bit for bit and
-// C's untouched padding: for kernels the active CPU's choice passes over
-// (the split tiles where the limbs take the pairs, the FMA tile where
-// VDPBF16PS takes avx512_bf16_pairs). The caller checks that the operands
-// meet the kernel's conditions.
-inline bool kernel_matches_reference(const hy::kernels::tile_kernel& kernel, const problem& p,
-                                     hy::matmul_options o) {
+// C from one given kernel through the blocked driver (kernels::run_blocked),
+// not the one the fast path would pick: for kernels the active CPU's
+// choice passes over (the split tiles where the limbs take the pairs, the
+// FMA tile where VDPBF16PS takes avx512_bf16_pairs). C's padding starts as
+// run()'s does. The caller checks that the operands meet the kernel's
+// conditions.
+inline std::vector<std::uint32_t> run_kernel(const hy::kernels::tile_kernel& kernel, const problem& p,
+                                             hy::matmul_options o) {
   EXPECT_NE(kernel.run, nullptr);
   o.check_z_multiple = false;
-  std::vector<std::uint32_t> fast(p.m * p.ldc + 1, 0xA5A5A5A5u);
-  const hy::kernels::result_writer writer{fast.data(), p.ldc, hy::kernels::detail::code_encoder(p.types.c),
-                                          hy::detail::encoding_store::codes(fast.data(), p.ldc).write,
+  std::vector<std::uint32_t> c(p.m * p.ldc + 1, 0xA5A5A5A5u);
+  const hy::kernels::result_writer writer{c.data(), p.ldc, hy::kernels::detail::code_encoder(p.types.c),
+                                          hy::detail::encoding_store::codes(c.data(), p.ldc).write,
                                           p.types.c};
   hy::kernels::run_blocked(kernel, {reader_a(p), reader_b(p), writer, p.m, p.n, p.k, &o});
+  return c;
+}
+
+// run_kernel() against the reference, bit for bit and C's untouched padding.
+inline bool kernel_matches_reference(const hy::kernels::tile_kernel& kernel, const problem& p,
+                                     hy::matmul_options o) {
+  const std::vector<std::uint32_t> fast = run_kernel(kernel, p, o);
   o.reference_only = true;
-  const std::vector<std::uint32_t> reference = run(p, o, nullptr);
-  for (std::size_t i = 0; i < fast.size(); ++i) {
-    if (fast[i] != reference[i]) {
-      ADD_FAILURE() << describe(p, o) << ": the given kernel, element " << i / p.ldc << "," << i % p.ldc
-                    << " 0x" << std::hex << fast[i] << " reference 0x" << reference[i];
-      return false;
-    }
-  }
-  return true;
+  return same_codes(fast, run(p, o, nullptr), p, o, "the given kernel");
 }
 
 }  // namespace kernel_test

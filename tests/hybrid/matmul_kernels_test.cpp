@@ -125,10 +125,12 @@ TEST_P(HybridKernels, Bf16PairsOnFmaOperandsThatFit) {
         ASSERT_TRUE(hy::kernels::pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
         hy::matmul_options o = with(hy::models::avx512_bf16_pairs());
         o.threads = 1 + compared % 3;
-        ASSERT_TRUE(kernel_test::kernel_matches_reference(kernel, p, o));
+        const std::vector<std::uint32_t> fast = kernel_test::run_kernel(kernel, p, o);
         hy::matmul_options in_order = with(hy::models::sequential_fp32());
         in_order.reference_only = o.reference_only = true;
-        if (kernel_test::run(p, o, nullptr) != kernel_test::run(p, in_order, nullptr)) ++order_matters;
+        const std::vector<std::uint32_t> reference = kernel_test::run(p, o, nullptr);
+        ASSERT_TRUE(kernel_test::same_codes(fast, reference, p, o, "the FMA kernel"));
+        if (reference != kernel_test::run(p, in_order, nullptr)) ++order_matters;
         ++compared;
       }
     }
