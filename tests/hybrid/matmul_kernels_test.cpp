@@ -630,10 +630,11 @@ TEST_P(HybridKernels, ExactWithSplitE5M2Operands) {
 }
 
 // The exact model on E5M2 and FP16 operands as integers in two 52-bit
-// limbs where the CPU has AVX512_IFMA (kernels/limb_sum.hpp; elsewhere FP8
-// pairs take the split chains and FP16 pairs the reference): every pair of
-// E4M3, E5M2 and FP16 but E4M3 x E4M3, wide-range codes with K past the
-// tile's carry interval (2048 steps) and across four K blocks; every
+// limbs (kernels/limb_sum.hpp): with AVX512_IFMA every pair of E4M3, E5M2
+// and FP16 but E4M3 x E4M3; on AVX2's float64 pieces the pairs with an
+// FP16 (FP8 pairs take the split chains there, and every pair the
+// reference on the scalar ISA). Wide-range codes with K past the tiles'
+// carry and fold intervals (2048 and 1024 steps) and across four K blocks; every
 // product at the type's largest magnitude, with signs (the largest sums
 // in the high limbs) and cancelling to +0; products whose packed low
 // limbs are above 0.98 * 2^52 (E5M2 7 * 2^-10 x 7 * 2^-7, FP16
@@ -653,8 +654,10 @@ TEST_P(HybridKernels, ExactOnIntegerLimbs) {
   std::mt19937_64 rng(23);
   for (const auto& types : pairs) {
     const auto kernel = hy::kernels::kernel_for(hy::models::exact(), types.a, types.b, 4096, GetParam());
-    EXPECT_EQ(kernel.operands == hy::kernels::packing::offset_integers, limbs) << hy::name(types.a);
-    if (kernel.run == nullptr) continue;  // FP16 without IFMA: the reference
+    EXPECT_EQ(kernel.operands == hy::kernels::packing::offset_integers,
+              kernel_test::limbs_take(GetParam(), types.a, types.b))
+        << hy::name(types.a) << " x " << hy::name(types.b);
+    if (kernel.run == nullptr) continue;  // FP16 on the scalar ISA: the reference
     for (const std::size_t k : {0u, 1u, 300u, 2049u, 4100u}) {
       const auto p = random_problem(types, 1 + rng() % 13, 1 + rng() % 40, k, rng() % 3, rng, false);
       ASSERT_TRUE(matches(p)) << hy::name(types.a) << " x " << hy::name(types.b) << " k " << k;
@@ -678,6 +681,22 @@ TEST_P(HybridKernels, ExactOnIntegerLimbs) {
     p.a[k - 1] = hybrid_test::encode(t, t == T::bf8 ? 0x1p-16 : 0x1p-24);
     ASSERT_TRUE(matches(p)) << hy::name(t);
   }
+  // AVX2's pieces (x86/avx2/limb_tile.hpp) at their bound: FP16 2^-4 and
+  // E5M2 16 are n = 2^20 (of either sign), whose offset integer's low piece
+  // is -2^20, so two chains gain about 2^40 in magnitude per step: 2^50
+  // between two folds, past the bound 2^51 with folds twice as far apart.
+  // The driver's K blocks of exact are 1024 steps; chunked_exact's hold
+  // whole chunks, here all of K.
+  for (const kernel_test::type_triple types :
+       {kernel_test::type_triple{T::f16, T::f16, T::f32}, kernel_test::type_triple{T::f16, T::bf8, T::f32}}) {
+    if (!kernel_test::limbs_take(GetParam(), types.a, types.b)) continue;
+    auto p = random_problem(types, 2, 5, 4100, 0, rng, false);
+    const double b = types.b == T::f16 ? 0x1p-4 : 16.0;
+    for (auto& code : p.a) code = hybrid_test::encode(T::f16, 0x1p-4);
+    for (std::size_t i = 0; i < p.b.size(); ++i) p.b[i] = hybrid_test::encode(types.b, i % 5 == 0 ? -b : b);
+    ASSERT_TRUE(matches(p)) << hy::name(types.b);
+    ASSERT_TRUE(matches_reference(p, with(hy::models::chunked_exact(static_cast<int>(p.k))))) << hy::name(types.b);
+  }
 }
 
 // BF16 operands on the limbs (kernels/limb_sum.hpp): the scale is read from
@@ -689,7 +708,7 @@ TEST_P(HybridKernels, ExactOnIntegerLimbs) {
 // both rounded to float32 and carried exactly to the output (exact(true),
 // divided by an output scale).
 TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
-  if (!kernel_test::has_limbs(GetParam())) {  // no AVX512_IFMA: BF16 exact takes the reference
+  if (!kernel_test::has_limbs(GetParam())) {  // the scalar ISA: BF16 exact takes the reference
     EXPECT_EQ(hy::kernels::kernel_for(hy::models::exact(), T::bf16, T::bf16, 64, GetParam()).run, nullptr);
     return;
   }
@@ -739,10 +758,10 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
   ASSERT_TRUE(matches(p));
 }
 
-// chunked_exact on the limbs (kernels/limb_sum.hpp; AVX512_IFMA): each
+// chunked_exact on the limbs (kernels/limb_sum.hpp; AVX512_IFMA, or AVX2's pieces): each
 // chunk's sum folded into the float32 acc by the tile's chunk step.
 // Pairs of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3; chunks of 1, 3, 64,
-// 100 and 2048 products (past the tile's carry interval); both roundings,
+// 100 and 2048 products (past the tiles' carry and fold intervals); both roundings,
 // with and without presum_round; K from 0 to past four K blocks; three
 // threads on a C of several row blocks. BF16
 // matrices: sums past float32's range (Inf, and Inf + -Inf = NaN with
@@ -752,14 +771,15 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
 // of -0 products, which the model keeps as -0 and the parts would not (the
 // reference computes it: the quanta multiply to less than 2^-149).
 TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
-  const bool limbs = kernel_test::has_limbs(GetParam());
-  EXPECT_EQ(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::bf8, T::bf8, 4096, GetParam()).operands ==
-                hy::kernels::packing::offset_integers,
-            limbs);
-  if (!limbs) return;  // without AVX512_IFMA only E4M3 x E4M3 has the kernel
+  for (const element_type t : {T::bf8, T::f16}) {
+    EXPECT_EQ(hy::kernels::kernel_for(hy::models::chunked_exact(64), t, t, 4096, GetParam()).operands ==
+                  hy::kernels::packing::offset_integers,
+              kernel_test::limbs_take(GetParam(), t, t));
+  }
+  if (!kernel_test::has_limbs(GetParam())) return;  // the scalar ISA: FP16 and BF16 take the reference
   const std::size_t longest = hy::kernels::detail::limb_chunked_max_k;  // acc's parts exact up to it
-  EXPECT_NE(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::bf8, T::bf8, longest, GetParam()).run, nullptr);
-  EXPECT_EQ(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::bf8, T::bf8, longest + 1, GetParam()).run,
+  EXPECT_NE(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::f16, T::f16, longest, GetParam()).run, nullptr);
+  EXPECT_EQ(hy::kernels::kernel_for(hy::models::chunked_exact(64), T::f16, T::f16, longest + 1, GetParam()).run,
             nullptr);
   std::mt19937_64 rng(25);
   const kernel_test::type_triple pairs[] = {{T::bf8, T::bf8, T::f32}, {T::f16, T::f16, T::f32},
@@ -839,8 +859,8 @@ TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
 
 // chunked_exact on split E5M2 operands (the chunk step in the float64 tile,
 // generic/exact_tile.hpp): what CPUs without AVX512_IFMA run. Each
-// request through the public entry (the split route where the ISA has no
-// limbs) and on the split kernel itself (kernels::split_kernel_for, so the
+// request through the public entry (the split route where the limbs do
+// not take the pair) and on the split kernel itself (kernels::split_kernel_for, so the
 // AVX-512 tile is compared on a CPU with IFMA too), against the reference:
 // every FP8 pair with an E5M2, chunks of 1, 3, 64, 100 and 2048 products,
 // both roundings, with and without presum_round, K from 0 to past four K
@@ -851,7 +871,7 @@ TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
 // then a chunk of 64 + 2^-30, whose sum with acc is inexact in float64.
 TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
   const auto split_matches = [&](const kernel_test::problem& p, const hy::matmul_options& o) {
-    if (!kernel_test::has_limbs(GetParam()) && !matches_reference(p, o)) return false;
+    if (!kernel_test::limbs_take(GetParam(), p.types.a, p.types.b) && !matches_reference(p, o)) return false;
     const hy::kernels::tile_kernel kernel =
         hy::kernels::split_kernel_for(o.model, p.types.a, p.types.b, p.k, GetParam());
     EXPECT_TRUE(kernel.run != nullptr && kernel.chunk != 0);

@@ -203,7 +203,8 @@ struct problem {
 };
 
 inline std::size_t packed_value_bytes(const tile_kernel& kernel) noexcept {
-  return kernel.operands == packing::float64 || kernel.operands == packing::offset_integers ? 8 : 4;
+  if (kernel.operands == packing::offset_integers) return kernel.limbs.value_bytes;
+  return kernel.operands == packing::float64 ? 8 : 4;
 }
 
 // The blocking with fewer rows per A block where a kernel's runs (chunk,

@@ -88,6 +88,7 @@
 
 #include "../element_type.hpp"
 #include "../fp32_rounding.hpp"
+#include "../wide_sum.hpp"
 #include "split_sum.hpp"
 
 namespace mf::hybrid::kernels::detail {
@@ -142,9 +143,12 @@ struct limb_terms {
   double c0, c1;
 };
 
+// Powers of two, not ldexp: this runs for every element. |value_scale| is
+// below 300 (two BF16 quanta), so both factors are normal doubles.
 inline limb_terms limb_terms_of(const limb_parts& s, int value_scale) noexcept {
-  return {std::ldexp(static_cast<double>(s.high), limb_bits - value_scale),
-          std::ldexp(static_cast<double>(s.low), -value_scale)};
+  using hybrid::detail::power_of_two;
+  return {static_cast<double>(s.high) * power_of_two(limb_bits - value_scale),
+          static_cast<double>(s.low) * power_of_two(-value_scale)};
 }
 
 // (H 2^52 + L) 2^-value_scale, |H| and |L| below 2^53, rounded once to
@@ -161,9 +165,25 @@ inline float limb_sum_to_fp32(std::uint64_t low, std::uint64_t high, std::int64_
                               std::size_t k, int value_scale) noexcept {
   const limb_parts s = limb_parts_of(low, high, operand_sums, k);
   if (s.high > -2048 && s.high < 2048 && limb_fast_conversion(value_scale)) {
-    return std::ldexp(static_cast<float>(s.high * (std::int64_t{1} << limb_bits) + s.low), -value_scale);
+    // 2^-value_scale is a normal float32 here, and the product is exact.
+    const auto scale = static_cast<float>(hybrid::detail::power_of_two(-value_scale));
+    return static_cast<float>(s.high * (std::int64_t{1} << limb_bits) + s.low) * scale;
   }
   return limb_parts_to_fp32(s, value_scale, fp32_rounding::nearest_even);
+}
+
+// One row of finished elements, one at a time: the carried limbs of
+// `columns` elements in micro-panels of nr columns (nr low limbs, then nr
+// high limbs), the sum of the row's n and those of the columns'. The last
+// step of the kernels that have no vector form of it (x86/avx2/
+// limb_tile.hpp).
+inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
+                     const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
+                     float* out) noexcept {
+  for (std::size_t j = 0; j < columns; ++j) {
+    const std::uint64_t* low = acc + 2 * (j - j % nr) + j % nr;
+    out[j] = limb_sum_to_fp32(low[0], low[nr], row_sum + column_sums[j], k, value_scale);
+  }
 }
 
 }  // namespace mf::hybrid::kernels::detail

@@ -116,10 +116,11 @@ struct packers {
   pack_a_function a = nullptr;
 };
 
-// The exact sum in two 52-bit limbs (limb_sum.hpp; AVX512_IFMA,
-// x86/avx512/limb_tile.hpp): the tile, its packing (one step of B, adding
-// each column's integers to column_sums; one row of A, returning the sum
-// of its integers; values times 2^scale), and the last step of a row of
+// The exact sum in two 52-bit limbs (limb_sum.hpp; x86/avx512/
+// limb_tile.hpp on AVX512_IFMA, x86/avx2/limb_tile.hpp elsewhere): the
+// tile, its packing (one step of B, adding each column's integers to
+// column_sums; one row of A, returning the sum of its integers; values
+// times 2^scale; value_bytes per value), and the last step of a row of
 // finished elements (accumulators, nr, the row's sum, the columns' sums, K,
 // sa + sb, columns, output). chunked_exact runs the same tile with
 // tile_args::limb_chunks.
@@ -135,6 +136,10 @@ struct limb_kernels {
   void (*finish_row)(const std::uint64_t* acc, std::size_t nr, std::int64_t row_sum,
                      const std::int64_t* column_sums, std::size_t k, int value_scale, std::size_t columns,
                      float* out) noexcept = nullptr;
+  std::size_t value_bytes = 8;
+  bool needs_avx512ifma = false;
+  // Whether they take pairs of FP8 types (else the split chains do).
+  bool fp8_pairs = true;
 };
 
 struct tile_kernel {
@@ -218,14 +223,15 @@ struct target_kernels {
   int block_rows = 0;
   int block_columns = 0;
   eltwise_function eltwise = nullptr;
-  // exact with E5M2 or FP16 operands, as integers in two 52-bit limbs
-  // (AVX512_IFMA): rows x columns elements, two uint64 accumulators each.
+  // exact with E5M2, FP16 or BF16 operands, as integers in two 52-bit
+  // limbs: rows x columns elements, two uint64 accumulators each.
   limb_kernels limbs = {};
 };
 
 }  // namespace mf::hybrid::kernels
 
-// A kernel written per ISA that needs tile_args.
+// Kernels written per ISA that need tile_args.
+#include "x86/avx2/limb_tile.hpp"
 #include "x86/avx512/limb_tile.hpp"
 
 // Each target: generic/target_kernels.hpp over its vector operations, with
@@ -334,6 +340,8 @@ struct target_family {
                   "the AVX-VNNI tile has the shape of the AVX2 row's integer tile");
     row.vnni_bytes = &avx_vnni::byte_kernel;
     row.requantize = &avx2::requantize_row;
+    row.limbs = {&avx2_limbs::limb_kernel, avx2_limbs::rows, avx2_limbs::lanes, &avx2_limbs::pack_b_step,
+                 &avx2_limbs::pack_a_row, &detail::limb_row, 2 * sizeof(double), false, false};
     return row;
   }
   static constexpr target_kernels row(target::isa_tag<target::isa::avx512>) noexcept {
@@ -349,7 +357,8 @@ struct target_family {
     row.vnni_bytes = &avx512_vnni::byte_kernel;
     row.requantize = &avx512::requantize_row;
     row.limbs = {&avx512_ifma::limb_kernel, avx512_ifma::rows, avx512_ifma::vectors * 8,
-                 &avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row, &avx512_ifma::limb_row};
+                 &avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row, &avx512_ifma::limb_row,
+                 sizeof(std::uint64_t), true, true};
 #endif
     return row;
   }
@@ -405,20 +414,28 @@ inline std::size_t run_steps(int length, std::size_t k) noexcept {
 }
 
 // The exact sum of ta x tb as integers in two 52-bit limbs (limb_sum.hpp):
-// any pair of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3, where the CPU has
-// AVX512_IFMA (a BF16 operand's scale is read from its values by
-// fast_path.hpp, which sends a BF16 matrix of too wide a span to the
-// reference); run == nullptr elsewhere.
+// any pair of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3 where the CPU has
+// AVX512_IFMA; elsewhere, on AVX2's float64 pieces, the pairs with an FP16
+// or a BF16 (FP8 pairs keep the split chains, split_kernel_for: measured on
+// a Zen 3, 1.3-1.7x faster with an E4M3 operand, and within the noise for
+// E5M2 x E5M2, docs/performance.md). A BF16 operand's scale is read from
+// its values by fast_path.hpp, which sends a BF16 matrix of too wide a span
+// to the reference. run == nullptr elsewhere.
 inline tile_kernel limb_kernel_for(const target_kernels& target, element_type ta, element_type tb,
                                    target::isa isa) noexcept {
   const bool e4m3 = ta == element_type::hf8 && tb == element_type::hf8;
-  if (e4m3 || !detail::limb_operand(ta) || !detail::limb_operand(tb) || target.limbs.tile == nullptr ||
-      !target::optional_features_of(isa).avx512ifma) {
-    return {};
+  if (e4m3 || !detail::limb_operand(ta) || !detail::limb_operand(tb)) return {};
+  limb_kernels limbs = target.limbs;
+  const bool usable =
+      limbs.tile != nullptr && (!limbs.needs_avx512ifma || target::optional_features_of(isa).avx512ifma);
+  if (!usable) {
+    if (isa != target::isa::avx512) return {};
+    limbs = detail::target_for(target::isa::avx2).limbs;  // an AVX-512 CPU has AVX2
   }
-  tile_kernel kernel{target.limbs.rows, target.limbs.columns, target.limbs.tile,
-                     packing::offset_integers, true, 0, target.epilogue, {}};
-  kernel.limbs = target.limbs;
+  const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
+  if (limbs.tile == nullptr || (!limbs.fp8_pairs && fp8(ta) && fp8(tb))) return {};
+  tile_kernel kernel{limbs.rows, limbs.columns, limbs.tile, packing::offset_integers, true, 0, target.epilogue, {}};
+  kernel.limbs = limbs;
   kernel.scale_a = detail::limb_scale(ta);
   kernel.scale_b = detail::limb_scale(tb);
   return kernel;
