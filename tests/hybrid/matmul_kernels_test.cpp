@@ -687,15 +687,20 @@ TEST_P(HybridKernels, ExactOnIntegerLimbs) {
   // between two folds, past the bound 2^51 with folds twice as far apart.
   // The driver's K blocks of exact are 1024 steps; chunked_exact's hold
   // whole chunks, here all of K.
-  for (const kernel_test::type_triple types :
-       {kernel_test::type_triple{T::f16, T::f16, T::f32}, kernel_test::type_triple{T::f16, T::bf8, T::f32}}) {
+  // With an E4M3 operand (the narrow tiles), its largest magnitude 448.
+  const auto bound_value = [](element_type t) { return t == T::f16 ? 0x1p-4 : t == T::bf8 ? 16.0 : 448.0; };
+  for (const kernel_test::type_triple types : {kernel_test::type_triple{T::f16, T::f16, T::f32},
+                                               kernel_test::type_triple{T::f16, T::bf8, T::f32},
+                                               kernel_test::type_triple{T::f16, T::hf8, T::f32},
+                                               kernel_test::type_triple{T::hf8, T::f16, T::f32}}) {
     if (!kernel_test::limbs_take(GetParam(), types.a, types.b)) continue;
     auto p = random_problem(types, 2, 5, 4100, 0, rng, false);
-    const double b = types.b == T::f16 ? 0x1p-4 : 16.0;
-    for (auto& code : p.a) code = hybrid_test::encode(T::f16, 0x1p-4);
+    const double a = bound_value(types.a), b = bound_value(types.b);
+    for (auto& code : p.a) code = hybrid_test::encode(types.a, a);
     for (std::size_t i = 0; i < p.b.size(); ++i) p.b[i] = hybrid_test::encode(types.b, i % 5 == 0 ? -b : b);
-    ASSERT_TRUE(matches(p)) << hy::name(types.b);
-    ASSERT_TRUE(matches_reference(p, with(hy::models::chunked_exact(static_cast<int>(p.k))))) << hy::name(types.b);
+    ASSERT_TRUE(matches(p)) << hy::name(types.a) << " x " << hy::name(types.b);
+    ASSERT_TRUE(matches_reference(p, with(hy::models::chunked_exact(static_cast<int>(p.k)))))
+        << hy::name(types.a) << " x " << hy::name(types.b);
   }
 }
 

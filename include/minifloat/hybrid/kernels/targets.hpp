@@ -124,9 +124,17 @@ struct packers {
 // finished elements (accumulators, nr, the row's sum, the columns' sums, K,
 // sa + sb, columns, output). chunked_exact runs the same tile with
 // tile_args::limb_chunks.
-struct limb_kernels {
-  tile_function tile = nullptr;
+struct limb_tile {
+  tile_function run = nullptr;
   int rows = 0;
+};
+
+struct limb_kernels {
+  limb_tile tile;
+  // The tiles for an E4M3 A or B (null: `tile` takes them; x86/avx2/
+  // limb_tile.hpp's narrow operands).
+  limb_tile narrow_a;
+  limb_tile narrow_b;
   int columns = 0;
   void (*pack_b)(const float* row, std::size_t columns, std::size_t padded_columns, std::size_t nr,
                  std::size_t steps, std::size_t step, int scale, void* panel,
@@ -340,8 +348,16 @@ struct target_family {
                   "the AVX-VNNI tile has the shape of the AVX2 row's integer tile");
     row.vnni_bytes = &avx_vnni::byte_kernel;
     row.requantize = &avx2::requantize_row;
-    row.limbs = {&avx2_limbs::limb_kernel, avx2_limbs::rows, avx2_limbs::lanes, &avx2_limbs::pack_b_step,
-                 &avx2_limbs::pack_a_row, &detail::limb_row, 2 * sizeof(double), false, false};
+    row.limbs = {{&avx2_limbs::any_pair_kernel, avx2_limbs::rows},
+                 {&avx2_limbs::narrow_a_kernel, avx2_limbs::rows},
+                 {&avx2_limbs::narrow_b_kernel, avx2_limbs::rows},
+                 avx2_limbs::lanes,
+                 &avx2_limbs::pack_b_step,
+                 &avx2_limbs::pack_a_row,
+                 &detail::limb_row,
+                 2 * sizeof(double),
+                 false,
+                 false};
     return row;
   }
   static constexpr target_kernels row(target::isa_tag<target::isa::avx512>) noexcept {
@@ -356,9 +372,16 @@ struct target_family {
                   "the VNNI tile has the shape of the AVX-512 row's integer tile");
     row.vnni_bytes = &avx512_vnni::byte_kernel;
     row.requantize = &avx512::requantize_row;
-    row.limbs = {&avx512_ifma::limb_kernel, avx512_ifma::rows, avx512_ifma::vectors * 8,
-                 &avx512_ifma::pack_b_step, &avx512_ifma::pack_a_row, &avx512_ifma::limb_row,
-                 sizeof(std::uint64_t), true, true};
+    row.limbs = {{&avx512_ifma::limb_kernel, avx512_ifma::rows},
+                 {},
+                 {},
+                 avx512_ifma::vectors * 8,
+                 &avx512_ifma::pack_b_step,
+                 &avx512_ifma::pack_a_row,
+                 &avx512_ifma::limb_row,
+                 sizeof(std::uint64_t),
+                 true,
+                 true};
 #endif
     return row;
   }
@@ -427,14 +450,17 @@ inline tile_kernel limb_kernel_for(const target_kernels& target, element_type ta
   if (e4m3 || !detail::limb_operand(ta) || !detail::limb_operand(tb)) return {};
   limb_kernels limbs = target.limbs;
   const bool usable =
-      limbs.tile != nullptr && (!limbs.needs_avx512ifma || target::optional_features_of(isa).avx512ifma);
+      limbs.tile.run != nullptr && (!limbs.needs_avx512ifma || target::optional_features_of(isa).avx512ifma);
   if (!usable) {
     if (isa != target::isa::avx512) return {};
     limbs = detail::target_for(target::isa::avx2).limbs;  // an AVX-512 CPU has AVX2
   }
   const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
-  if (limbs.tile == nullptr || (!limbs.fp8_pairs && fp8(ta) && fp8(tb))) return {};
-  tile_kernel kernel{limbs.rows, limbs.columns, limbs.tile, packing::offset_integers, true, 0, target.epilogue, {}};
+  if (limbs.tile.run == nullptr || (!limbs.fp8_pairs && fp8(ta) && fp8(tb))) return {};
+  limb_tile tile = limbs.tile;
+  if (ta == element_type::hf8 && limbs.narrow_a.run != nullptr) tile = limbs.narrow_a;
+  if (tb == element_type::hf8 && limbs.narrow_b.run != nullptr) tile = limbs.narrow_b;
+  tile_kernel kernel{tile.rows, limbs.columns, tile.run, packing::offset_integers, true, 0, target.epilogue, {}};
   kernel.limbs = limbs;
   kernel.scale_a = detail::limb_scale(ta);
   kernel.scale_b = detail::limb_scale(tb);

@@ -32,7 +32,11 @@
 // Why this shape: 4 rows x 1 ymm of 4 columns, 12 chains, 2 of B and a
 // broadcast in 16 registers; four FMAs per four products. 3 rows with
 // c01 split in two chains (no chain with two FMAs per step) measured
-// 3.8-4.0 G products per second, below 4 x 1.
+// 3.8-4.0 G products per second, below 4 x 1. An E4M3 operand takes a
+// tile of two FMAs per four products (narrow_operand, below): 1.2-1.35x
+// the rate of the four-FMA tile at 1024^3 on the Zen 3, where the eight
+// broadcasts of A per step bound a narrow B (the same loop with A in
+// vectors and B broadcast ran 1.3x faster in L1; not written).
 #pragma once
 
 #include <cmath>
@@ -91,18 +95,62 @@ MF_FORCE_INLINE void fold(const __m256d& c00, const __m256d& c01, const __m256d&
   low = low_bits(low, limb);
 }
 
+// Which operand is E4M3, whose offset integers all have the high piece
+// a1 = 2^19 (|n| < 2^18, so 0 < n + 2^20 < 2^21) and the low piece a0 = n:
+// the products with a1 are 2^19 times the other operand's pieces, summed
+// by additions, and two FMAs per four products remain. With a narrow A,
+// c01 = sum a0 b1 + 2^19 sum b0 and c11 = 2^19 sum b1, the sums of B's
+// pieces shared by the tile's rows; with a narrow B, c01 = sum a1 b0 +
+// 2^19 sum a0 and c11 = 2^19 sum a1, the sums of each row's pieces (two
+// rows' per vector, as A is packed). Over a segment the sums of
+// pieces are below 2^30, the products' chains below 2^48 (an E4M3 n is
+// below 2^18), and c01 below 2^50: exact, within the fold's 2^51.
+enum class narrow_operand { none, a, b };
+
 // Steps [begin, end) of the products into the limbs, folding the chains
 // every fold_steps steps and at the end.
-template <std::size_t Rows>
+template <narrow_operand Narrow, std::size_t Rows>
 MF_FORCE_INLINE void multiply_limb_steps(const double* a, const double* b, std::size_t begin, std::size_t end,
                                          __m256i (&low)[Rows], __m256i (&high)[Rows]) noexcept {
+  const __m256d high_piece = _mm256_set1_pd(0x1p19);  // a narrow operand's a1
   for (std::size_t segment = begin; segment < end; segment += fold_steps) {
     const std::size_t segment_end = end - segment < fold_steps ? end : segment + fold_steps;
-    __m256d c00[Rows], c01[Rows], c11[Rows];
+    // With a narrow A, c11[0] holds the sum of B's high pieces and low_sum
+    // that of its low pieces; with a narrow B, row_pieces[v] the sums of
+    // the pieces of rows 2 v and 2 v + 1; until the fold.
+    static_assert(Rows % 2 == 0, "two rows' pieces per vector");
+    __m256d c00[Rows], c01[Rows], c11[Rows], low_sum = _mm256_setzero_pd(), row_pieces[Rows / 2];
     MF_UNROLL
     for (std::size_t r = 0; r < Rows; ++r) c00[r] = c01[r] = c11[r] = _mm256_setzero_pd();
+    MF_UNROLL
+    for (std::size_t v = 0; v < Rows / 2; ++v) row_pieces[v] = _mm256_setzero_pd();
     for (std::size_t p = segment; p < segment_end; ++p) {
-      const __m256d b0 = _mm256_loadu_pd(b + p * 8), b1 = _mm256_loadu_pd(b + p * 8 + 4);
+      const __m256d b0 = _mm256_loadu_pd(b + p * 8);
+      if constexpr (Narrow == narrow_operand::b) {
+        MF_UNROLL
+        for (std::size_t r = 0; r < Rows; ++r) {
+          const double* pieces = a + (p * Rows + r) * 2;
+          c00[r] = _mm256_fmadd_pd(_mm256_broadcast_sd(pieces), b0, c00[r]);
+          c01[r] = _mm256_fmadd_pd(_mm256_broadcast_sd(pieces + 1), b0, c01[r]);
+        }
+        MF_UNROLL
+        for (std::size_t v = 0; v < Rows / 2; ++v) {
+          row_pieces[v] = _mm256_add_pd(row_pieces[v], _mm256_loadu_pd(a + (p * Rows + 2 * v) * 2));
+        }
+        continue;
+      }
+      const __m256d b1 = _mm256_loadu_pd(b + p * 8 + 4);
+      if constexpr (Narrow == narrow_operand::a) {
+        low_sum = _mm256_add_pd(low_sum, b0);
+        c11[0] = _mm256_add_pd(c11[0], b1);
+        MF_UNROLL
+        for (std::size_t r = 0; r < Rows; ++r) {
+          const __m256d x0 = _mm256_broadcast_sd(a + (p * Rows + r) * 2);
+          c00[r] = _mm256_fmadd_pd(x0, b0, c00[r]);
+          c01[r] = _mm256_fmadd_pd(x0, b1, c01[r]);
+        }
+        continue;
+      }
       MF_UNROLL
       for (std::size_t r = 0; r < Rows; ++r) {
         const double* pieces = a + (p * Rows + r) * 2;
@@ -114,12 +162,25 @@ MF_FORCE_INLINE void multiply_limb_steps(const double* a, const double* b, std::
         c11[r] = _mm256_fmadd_pd(x1, b1, c11[r]);
       }
     }
+    alignas(32) double row_sums[2 * Rows];
     MF_UNROLL
-    for (std::size_t r = 0; r < Rows; ++r) fold(c00[r], c01[r], c11[r], low[r], high[r]);
+    for (std::size_t v = 0; v < Rows / 2; ++v) _mm256_store_pd(row_sums + 4 * v, row_pieces[v]);
+    MF_UNROLL
+    for (std::size_t r = 0; r < Rows; ++r) {
+      if constexpr (Narrow == narrow_operand::a) {
+        fold(c00[r], _mm256_fmadd_pd(low_sum, high_piece, c01[r]), _mm256_mul_pd(c11[0], high_piece), low[r],
+             high[r]);
+      } else if constexpr (Narrow == narrow_operand::b) {
+        fold(c00[r], _mm256_fmadd_pd(_mm256_set1_pd(row_sums[2 * r]), high_piece, c01[r]),
+             _mm256_set1_pd(row_sums[2 * r + 1] * 0x1p19), low[r], high[r]);
+      } else {
+        fold(c00[r], c01[r], c11[r], low[r], high[r]);
+      }
+    }
   }
 }
 
-template <std::size_t Rows>
+template <narrow_operand Narrow, std::size_t Rows>
 void limb_sum_tile(const tile_args& args) noexcept {
   auto* c = static_cast<std::uint64_t*>(args.c);
   __m256i low[Rows], high[Rows];
@@ -129,8 +190,8 @@ void limb_sum_tile(const tile_args& args) noexcept {
     low[r] = args.first ? _mm256_setzero_si256() : _mm256_loadu_si256(at);
     high[r] = args.first ? _mm256_setzero_si256() : _mm256_loadu_si256(at + 1);
   }
-  multiply_limb_steps<Rows>(static_cast<const double*>(args.a), static_cast<const double*>(args.b), 0, args.steps,
-                            low, high);
+  multiply_limb_steps<Narrow, Rows>(static_cast<const double*>(args.a), static_cast<const double*>(args.b), 0,
+                                    args.steps, low, high);
   MF_UNROLL
   for (std::size_t r = 0; r < Rows; ++r) {
     auto* at = reinterpret_cast<__m256i*>(c + r * args.ldc);
@@ -208,7 +269,7 @@ MF_FORCE_INLINE __m256d chunk_step(const four_parts& s, const __m256d& before, c
 // starts its limbs at 0, and at its end the chunk step folds every
 // element's chunk sum into its model acc (tile_args::limb_chunks; read
 // unless `first` and the first chunk, when it is +0).
-template <std::size_t Rows>
+template <narrow_operand Narrow, std::size_t Rows>
 void limb_chunked_tile(const tile_args& args) noexcept {
   using ops = simd::avx2::double_ops;
   using hybrid::detail::power_of_two;
@@ -224,7 +285,7 @@ void limb_chunked_tile(const tile_args& args) noexcept {
     __m256i low[Rows], high[Rows];
     MF_UNROLL
     for (std::size_t r = 0; r < Rows; ++r) low[r] = high[r] = _mm256_setzero_si256();
-    multiply_limb_steps<Rows>(a, b, begin, end, low, high);
+    multiply_limb_steps<Narrow, Rows>(a, b, begin, end, low, high);
     const std::size_t index = begin / args.chunk;
     const std::int64_t* row_sums = chunks.row_sums + index * chunks.row_stride;
     const __m256i column_sums =
@@ -243,13 +304,18 @@ void limb_chunked_tile(const tile_args& args) noexcept {
   }
 }
 
-inline void limb_kernel(const tile_args& t) noexcept {
+template <narrow_operand Narrow, std::size_t Rows>
+void limb_kernel(const tile_args& t) noexcept {
   if (t.limb_chunks != nullptr) {
-    limb_chunked_tile<rows>(t);
+    limb_chunked_tile<Narrow, Rows>(t);
   } else {
-    limb_sum_tile<rows>(t);
+    limb_sum_tile<Narrow, Rows>(t);
   }
 }
+
+inline void any_pair_kernel(const tile_args& t) noexcept { limb_kernel<narrow_operand::none, rows>(t); }
+inline void narrow_a_kernel(const tile_args& t) noexcept { limb_kernel<narrow_operand::a, rows>(t); }
+inline void narrow_b_kernel(const tile_args& t) noexcept { limb_kernel<narrow_operand::b, rows>(t); }
 
 // Four values of the packing (limb_sum.hpp): n = value 2^scale (an integer
 // below 2^40 in magnitude), its offset integer a = n + 2^40 as the pieces
