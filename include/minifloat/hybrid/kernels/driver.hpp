@@ -26,12 +26,14 @@
 // tile sums them after each chunk itself and keeps the model's acc in the
 // element's first chain (split_chunked_accs).
 //
-// Limbs (the exact model on E5M2 and FP16 operands with AVX512_IFMA,
-// limb_sum.hpp): the operands are packed as offset integers, each element
-// has two accumulators laid out as two columns are along a split B (its
-// low limb, then nr columns further its high limb), and the packing sums
-// each row's and each column's integers: the last step's correction for
-// the offset (combined_limbs). chunked_exact on the limbs: the packing sums
+// Limbs (the exact model on E5M2, FP16 and BF16 operands, limb_sum.hpp):
+// the operands are packed as offset integers by the limb kernels' own
+// packing, which sets their size (one uint64, or two float64 pieces on
+// AVX2); each element has two accumulators laid out as two columns are
+// along a split B (its low limb, then nr columns further its high limb),
+// and the packing sums each row's and each column's integers: the last
+// step's correction for the offset (combined_limbs). chunked_exact on the
+// limbs: the packing sums
 // each chunk's rows and columns, and the tile folds every element's chunk
 // sum into its float32 acc after each chunk (limb_sum.hpp's chunk step),
 // the acc kept in a workspace of its own.

@@ -13,15 +13,17 @@
 //   its flushes (pairs_operands_fit);
 // - exact (K <= 2^17; rounded to float32, or with exact_to_output carried
 //   exactly through the post-processing, element by element) for every FP8
-//   pair, and for FP16 and BF16 with any of these where the CPU has
-//   AVX512_IFMA (integers there, a BF16 matrix only within a span of 40
-//   bits; E5M2 operands split elsewhere; on finite operands);
+//   pair, and for FP16 and BF16 with any of these on AVX2 and AVX-512
+//   (integers in two limbs, a BF16 matrix only within a span of 40 bits;
+//   FP8 pairs with an E5M2 split where the CPU lacks AVX512_IFMA; on
+//   finite operands);
 // - chunked_exact (both roundings, with or without pre-rounding, chunk <=
 //   2^17) for every FP8 pair, on every ISA (E5M2 operands split, finite,
 //   K < 2^40), and for the pairs of E4M3, E5M2, FP16 and BF16 but E4M3 x
-//   E4M3 on the limbs where the CPU has AVX512_IFMA (K <= 2^23, a BF16
-//   matrix within a span of 40 bits, values' quanta multiplying to between
-//   2^-149 and 2^104; finite operands);
+//   E4M3 on the limbs, on AVX2 and AVX-512, the FP8 pairs only with
+//   AVX512_IFMA (K <= 2^23, a BF16 matrix within a span of 40 bits,
+//   values' quanta multiplying to between 2^-149 and 2^104; finite
+//   operands);
 // - amx_tile_pairs (both orders) for every pair it accepts, on every ISA,
 //   when the operands cannot reach its flushes (pairs_operands_fit);
 // - reduced_precision (seq, and block with blocks <= 64; bits <= 24, any

@@ -1,8 +1,9 @@
 // The exact model's sum for E5M2, FP16 and BF16 operands (with E4M3, or
 // each other) as an integer held in two 52-bit limbs, the operands packed
 // as unsigned integers: what the AVX512_IFMA tile (x86/avx512/
-// limb_tile.hpp) computes, and the last step that rounds it once to
-// float32.
+// limb_tile.hpp) and the AVX2 tile (x86/avx2/limb_tile.hpp, from float64
+// pieces of the integers) compute, and the last step that rounds it once
+// to float32.
 //
 // Why integers. A value of these types is an integer n times its smallest
 // subnormal 2^-s: E4M3 s = 9, |n| <= 448 * 2^9 < 2^18; E5M2 s = 16,
