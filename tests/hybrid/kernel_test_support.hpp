@@ -100,10 +100,9 @@ inline bool has_limbs(mf::target::isa isa) {
 // AVX512_IFMA; without it, the pairs with an FP16 or a BF16 (two FP8
 // operands take the split chains).
 inline bool limbs_take(mf::target::isa isa, element_type ta, element_type tb) {
-  const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
   if (!has_limbs(isa) || (ta == element_type::hf8 && tb == element_type::hf8)) return false;
   const bool ifma = isa == mf::target::isa::avx512 && mf::target::optional_features_of(isa).avx512ifma;
-  return ifma || !(fp8(ta) && fp8(tb));
+  return ifma || !(hy::is_fp8(ta) && hy::is_fp8(tb));
 }
 
 // Whether the model has a fast kernel for these operand types on `isa`, on

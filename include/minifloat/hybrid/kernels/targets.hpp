@@ -455,8 +455,7 @@ inline tile_kernel limb_kernel_for(const target_kernels& target, element_type ta
     if (isa != target::isa::avx512) return {};
     limbs = detail::target_for(target::isa::avx2).limbs;  // an AVX-512 CPU has AVX2
   }
-  const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
-  if (limbs.tile.run == nullptr || (!limbs.fp8_pairs && fp8(ta) && fp8(tb))) return {};
+  if (limbs.tile.run == nullptr || (!limbs.fp8_pairs && is_fp8(ta) && is_fp8(tb))) return {};
   limb_tile tile = limbs.tile;
   if (ta == element_type::hf8 && limbs.narrow_a.run != nullptr) tile = limbs.narrow_a;
   if (tb == element_type::hf8 && limbs.narrow_b.run != nullptr) tile = limbs.narrow_b;
@@ -477,9 +476,8 @@ inline tile_kernel limb_kernel_for(const target_kernels& target, element_type ta
 inline tile_kernel split_kernel_for(const accumulation_model& model, element_type ta, element_type tb,
                                     std::size_t k, target::isa isa) noexcept {
   const target_kernels target = detail::target_for(isa);
-  const auto fp8 = [](element_type t) { return t == element_type::hf8 || t == element_type::bf8; };
   const bool split_a = ta == element_type::bf8, split_b = tb == element_type::bf8;
-  if (!fp8(ta) || !fp8(tb) || !(split_a || split_b)) return {};
+  if (!is_fp8(ta) || !is_fp8(tb) || !(split_a || split_b)) return {};
   tile_kernel kernel{target.rows, target.double_columns, target.exact, packing::float64, true, 0,
                      target.epilogue, detail::packers_for(isa, packing::float64)};
   if (model.kind == model_kind::chunked_exact) {

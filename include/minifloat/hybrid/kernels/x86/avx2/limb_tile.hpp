@@ -33,10 +33,10 @@
 // broadcast in 16 registers; four FMAs per four products. 3 rows with
 // c01 split in two chains (no chain with two FMAs per step) measured
 // 3.8-4.0 G products per second, below 4 x 1. An E4M3 operand takes a
-// tile of two FMAs per four products (narrow_operand, below): 1.2-1.35x
-// the rate of the four-FMA tile at 1024^3 on the Zen 3, where the eight
-// broadcasts of A per step bound a narrow B (the same loop with A in
-// vectors and B broadcast ran 1.3x faster in L1; not written).
+// tile of two FMAs per four products (narrow_operand, below): about 1.45x
+// the rate of the four-FMA tile at 1024^3 on the Zen 3, a narrow B with
+// A in vectors and B broadcast (with A broadcast, 1.2-1.35x: eight
+// broadcasts per step bound it).
 #pragma once
 
 #include <cmath>
@@ -101,44 +101,86 @@ MF_FORCE_INLINE void fold(const __m256d& c00, const __m256d& c01, const __m256d&
 // by additions, and two FMAs per four products remain. With a narrow A,
 // c01 = sum a0 b1 + 2^19 sum b0 and c11 = 2^19 sum b1, the sums of B's
 // pieces shared by the tile's rows; with a narrow B, c01 = sum a1 b0 +
-// 2^19 sum a0 and c11 = 2^19 sum a1, the sums of each row's pieces (two
-// rows' per vector, as A is packed). Over a segment the sums of
-// pieces are below 2^30, the products' chains below 2^48 (an E4M3 n is
-// below 2^18), and c01 below 2^50: exact, within the fold's 2^51.
+// 2^19 sum a0 and c11 = 2^19 sum a1, the sums of each row's pieces. Over a
+// segment the sums of pieces are below 2^30, the products' chains below
+// 2^48 (an E4M3 n is below 2^18), and c01 below 2^50: exact, within the
+// fold's 2^51.
 enum class narrow_operand { none, a, b };
+
+// Steps [begin, end) with a narrow B, folding as multiply_limb_steps does.
+// A's pieces stay in vectors as packed, (a0, a1) of two rows per vector,
+// times each column's b0 broadcast: acc[j][v] sums (a0 b0, a1 b0) of rows
+// 2 v and 2 v + 1 with column j, a 4 x 4 transpose from the rows' chains.
+// Four broadcasts per step, where broadcasting A takes eight, which bound
+// that form (1.3x slower in L1 on a Zen 3).
+template <std::size_t Rows>
+MF_FORCE_INLINE void multiply_narrow_b_steps(const double* a, const double* b, std::size_t begin,
+                                             std::size_t end, __m256i (&low)[Rows],
+                                             __m256i (&high)[Rows]) noexcept {
+  static_assert(Rows % 2 == 0, "two rows' pieces per vector");
+  constexpr std::size_t pairs = Rows / 2;
+  const __m256d high_piece = _mm256_set1_pd(0x1p19);
+  for (std::size_t segment = begin; segment < end; segment += fold_steps) {
+    const std::size_t segment_end = end - segment < fold_steps ? end : segment + fold_steps;
+    __m256d acc[lanes][pairs], row_pieces[pairs];
+    MF_UNROLL
+    for (std::size_t v = 0; v < pairs; ++v) {
+      row_pieces[v] = _mm256_setzero_pd();
+      MF_UNROLL
+      for (std::size_t j = 0; j < lanes; ++j) acc[j][v] = _mm256_setzero_pd();
+    }
+    for (std::size_t p = segment; p < segment_end; ++p) {
+      __m256d x[pairs];
+      MF_UNROLL
+      for (std::size_t v = 0; v < pairs; ++v) {
+        x[v] = _mm256_loadu_pd(a + (p * Rows + 2 * v) * 2);
+        row_pieces[v] = _mm256_add_pd(row_pieces[v], x[v]);
+      }
+      MF_UNROLL
+      for (std::size_t j = 0; j < lanes; ++j) {
+        const __m256d y = _mm256_broadcast_sd(b + p * 8 + j);
+        MF_UNROLL
+        for (std::size_t v = 0; v < pairs; ++v) acc[j][v] = _mm256_fmadd_pd(x[v], y, acc[j][v]);
+      }
+    }
+    MF_UNROLL
+    for (std::size_t v = 0; v < pairs; ++v) {
+      // t0 = a0 products of columns 0, 1 (rows 2v, 2v + 1 in the halves),
+      // t1 the a1 products; t2, t3 those of columns 2, 3.
+      const __m256d t0 = _mm256_unpacklo_pd(acc[0][v], acc[1][v]), t1 = _mm256_unpackhi_pd(acc[0][v], acc[1][v]);
+      const __m256d t2 = _mm256_unpacklo_pd(acc[2][v], acc[3][v]), t3 = _mm256_unpackhi_pd(acc[2][v], acc[3][v]);
+      alignas(32) double sums[4];  // a0 and a1 of row 2v, then of row 2v + 1
+      _mm256_store_pd(sums, row_pieces[v]);
+      const std::size_t r = 2 * v;
+      fold(_mm256_permute2f128_pd(t0, t2, 0x20),
+           _mm256_fmadd_pd(_mm256_set1_pd(sums[0]), high_piece, _mm256_permute2f128_pd(t1, t3, 0x20)),
+           _mm256_set1_pd(sums[1] * 0x1p19), low[r], high[r]);
+      fold(_mm256_permute2f128_pd(t0, t2, 0x31),
+           _mm256_fmadd_pd(_mm256_set1_pd(sums[2]), high_piece, _mm256_permute2f128_pd(t1, t3, 0x31)),
+           _mm256_set1_pd(sums[3] * 0x1p19), low[r + 1], high[r + 1]);
+    }
+  }
+}
 
 // Steps [begin, end) of the products into the limbs, folding the chains
 // every fold_steps steps and at the end.
 template <narrow_operand Narrow, std::size_t Rows>
 MF_FORCE_INLINE void multiply_limb_steps(const double* a, const double* b, std::size_t begin, std::size_t end,
                                          __m256i (&low)[Rows], __m256i (&high)[Rows]) noexcept {
+  if constexpr (Narrow == narrow_operand::b) {
+    multiply_narrow_b_steps<Rows>(a, b, begin, end, low, high);
+    return;
+  }
   const __m256d high_piece = _mm256_set1_pd(0x1p19);  // a narrow operand's a1
   for (std::size_t segment = begin; segment < end; segment += fold_steps) {
     const std::size_t segment_end = end - segment < fold_steps ? end : segment + fold_steps;
     // With a narrow A, c11[0] holds the sum of B's high pieces and low_sum
-    // that of its low pieces; with a narrow B, row_pieces[v] the sums of
-    // the pieces of rows 2 v and 2 v + 1; until the fold.
-    static_assert(Rows % 2 == 0, "two rows' pieces per vector");
-    __m256d c00[Rows], c01[Rows], c11[Rows], low_sum = _mm256_setzero_pd(), row_pieces[Rows / 2];
+    // that of its low pieces, until the fold.
+    __m256d c00[Rows], c01[Rows], c11[Rows], low_sum = _mm256_setzero_pd();
     MF_UNROLL
     for (std::size_t r = 0; r < Rows; ++r) c00[r] = c01[r] = c11[r] = _mm256_setzero_pd();
-    MF_UNROLL
-    for (std::size_t v = 0; v < Rows / 2; ++v) row_pieces[v] = _mm256_setzero_pd();
     for (std::size_t p = segment; p < segment_end; ++p) {
       const __m256d b0 = _mm256_loadu_pd(b + p * 8);
-      if constexpr (Narrow == narrow_operand::b) {
-        MF_UNROLL
-        for (std::size_t r = 0; r < Rows; ++r) {
-          const double* pieces = a + (p * Rows + r) * 2;
-          c00[r] = _mm256_fmadd_pd(_mm256_broadcast_sd(pieces), b0, c00[r]);
-          c01[r] = _mm256_fmadd_pd(_mm256_broadcast_sd(pieces + 1), b0, c01[r]);
-        }
-        MF_UNROLL
-        for (std::size_t v = 0; v < Rows / 2; ++v) {
-          row_pieces[v] = _mm256_add_pd(row_pieces[v], _mm256_loadu_pd(a + (p * Rows + 2 * v) * 2));
-        }
-        continue;
-      }
       const __m256d b1 = _mm256_loadu_pd(b + p * 8 + 4);
       if constexpr (Narrow == narrow_operand::a) {
         low_sum = _mm256_add_pd(low_sum, b0);
@@ -162,17 +204,11 @@ MF_FORCE_INLINE void multiply_limb_steps(const double* a, const double* b, std::
         c11[r] = _mm256_fmadd_pd(x1, b1, c11[r]);
       }
     }
-    alignas(32) double row_sums[2 * Rows];
-    MF_UNROLL
-    for (std::size_t v = 0; v < Rows / 2; ++v) _mm256_store_pd(row_sums + 4 * v, row_pieces[v]);
     MF_UNROLL
     for (std::size_t r = 0; r < Rows; ++r) {
       if constexpr (Narrow == narrow_operand::a) {
         fold(c00[r], _mm256_fmadd_pd(low_sum, high_piece, c01[r]), _mm256_mul_pd(c11[0], high_piece), low[r],
              high[r]);
-      } else if constexpr (Narrow == narrow_operand::b) {
-        fold(c00[r], _mm256_fmadd_pd(_mm256_set1_pd(row_sums[2 * r]), high_piece, c01[r]),
-             _mm256_set1_pd(row_sums[2 * r + 1] * 0x1p19), low[r], high[r]);
       } else {
         fold(c00[r], c01[r], c11[r], low[r], high[r]);
       }
