@@ -83,8 +83,10 @@ MF_FORCE_INLINE void fold(const __m256d& c00, const __m256d& c01, const __m256d&
                           __m256i& high) noexcept {
   constexpr int limb = detail::limb_bits;
   const __m256i u00 = biased_integers(c00), u01 = biased_integers(c01), u11 = biased_integers(c11);
-  const __m256i bias = _mm256_set1_epi64x((std::int64_t{1} << (62 - limb)) + (std::int64_t{1} << (62 - limb + piece_bits)) +
-                                          (std::int64_t{1} << (62 - limb + 2 * piece_bits)));
+  // The 2^62 of each term, after its shift.
+  constexpr std::int64_t bias_sum = (std::int64_t{1} << (62 - limb)) + (std::int64_t{1} << (62 - limb + piece_bits)) +
+                                    (std::int64_t{1} << (62 - limb + 2 * piece_bits));
+  const __m256i bias = _mm256_set1_epi64x(bias_sum);
   low = _mm256_add_epi64(low, low_bits(u00, limb));
   low = _mm256_add_epi64(low, _mm256_slli_epi64(low_bits(u01, limb - piece_bits), piece_bits));
   low = _mm256_add_epi64(low, _mm256_slli_epi64(low_bits(u11, limb - 2 * piece_bits), 2 * piece_bits));
@@ -117,7 +119,7 @@ template <std::size_t Rows>
 MF_FORCE_INLINE void multiply_narrow_b_steps(const double* a, const double* b, std::size_t begin,
                                              std::size_t end, __m256i (&low)[Rows],
                                              __m256i (&high)[Rows]) noexcept {
-  static_assert(Rows % 2 == 0, "two rows' pieces per vector");
+  static_assert(Rows % 2 == 0 && lanes == 4, "two rows' pieces per vector, and a 4 x 4 transpose");
   constexpr std::size_t pairs = Rows / 2;
   const __m256d high_piece = _mm256_set1_pd(0x1p19);
   for (std::size_t segment = begin; segment < end; segment += fold_steps) {
@@ -276,12 +278,13 @@ MF_FORCE_INLINE __m256d rounded_sum(const __m256d& x, const __m256d& y, fp32_rou
   return mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
 }
 
-// limb_sum.hpp's chunk step for four elements (limb_chunk_step, in
-// registers): the acc before a chunk whose exact sum is s (in units of
-// 2^-value_scale), from unit = 2^value_scale, c0_scale = 2^(52 -
-// value_scale) and c1_scale = 2^-value_scale. Without presum_round, acc in
-// units is hi 2^52 + lo (exact, as in limb_chunk_step), and H + hi, L + lo
-// are exact doubles (below 2^53).
+// limb_sum.hpp's chunk step for four elements, in registers (as
+// x86/avx512/limb_tile.hpp's for eight): the acc after a chunk whose exact
+// sum is s (in units of 2^-value_scale), from the acc before it, unit =
+// 2^value_scale, c0_scale = 2^(52 - value_scale) and c1_scale =
+// 2^-value_scale. Without presum_round, acc in units is hi 2^52 + lo
+// (exact: a power of two, a floor and a difference), and H + hi, L + lo
+// are exact doubles (below 2^53), added here rather than as int64.
 struct chunk_step_constants {
   __m256d unit, c0_scale, c1_scale;
 };
@@ -326,8 +329,8 @@ void limb_chunked_tile(const tile_args& args) noexcept {
     const std::int64_t* row_sums = chunks.row_sums + index * chunks.row_stride;
     const __m256i column_sums =
         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(chunks.column_sums + index * chunks.column_stride));
-    const __m256i k_term =
-        _mm256_set1_epi64x(static_cast<std::int64_t>((end - begin) << (2 * detail::limb_offset_bits - detail::limb_bits)));
+    constexpr int k_shift = 2 * detail::limb_offset_bits - detail::limb_bits;  // K 2^28
+    const __m256i k_term = _mm256_set1_epi64x(static_cast<std::int64_t>((end - begin) << k_shift));
     const bool first = args.first && begin == 0;
     MF_UNROLL
     for (std::size_t r = 0; r < Rows; ++r) {
@@ -378,7 +381,8 @@ MF_FORCE_INLINE packed_four pack_four(const float* from, std::size_t j, std::siz
   const __m256d a1 = _mm256_floor_pd(_mm256_mul_pd(_mm256_add_pd(a, _mm256_set1_pd(0x1p20)), _mm256_set1_pd(0x1p-21)));
   const __m256d a0 = _mm256_fnmadd_pd(a1, _mm256_set1_pd(0x1p21), a);
   const __m256d magic = _mm256_castsi256_pd(_mm256_set1_epi64x(magic_bits));
-  const __m256i integer = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(n, magic)), _mm256_set1_epi64x(magic_bits));
+  const __m256i integer =
+      _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(n, magic)), _mm256_set1_epi64x(magic_bits));
   return {a0, a1, integer};
 }
 
