@@ -632,12 +632,12 @@ TEST_P(HybridKernels, ExactWithSplitE5M2Operands) {
 // The exact model on E5M2 and FP16 operands as integers in two 52-bit
 // limbs (kernels/limb_sum.hpp): with AVX512_IFMA every pair of E4M3, E5M2
 // and FP16 but E4M3 x E4M3; on AVX2's float64 pieces the pairs with an
-// FP16 (FP8 pairs take the split chains there, and every pair the
-// reference on the scalar ISA). Wide-range codes with K past the tiles'
-// carry and fold intervals (2048 and 1024 steps) and across four K blocks; every
-// product at the type's largest magnitude, with signs (the largest sums
-// in the high limbs) and cancelling to +0; products whose packed low
-// limbs are above 0.98 * 2^52 (E5M2 7 * 2^-10 x 7 * 2^-7, FP16
+// FP16 (the FP8 pairs take the split chains there and on the scalar ISA,
+// where FP16 takes the reference). Wide-range codes with K past the
+// tiles' carry and fold intervals (2048 and 1024 steps) and across four K
+// blocks; every product at the type's largest magnitude, with signs (the
+// largest sums in the high limbs) and cancelling to +0; products whose
+// packed low limbs are above 0.98 * 2^52 (E5M2 7 * 2^-10 x 7 * 2^-7, FP16
 // 0.00780487060546875 x 64.0625), 8200 of which pass 2^64 unless carried.
 // Each sum both rounded to float32 and carried exactly to the output
 // (exact(true), times an output scale).
@@ -763,12 +763,12 @@ TEST_P(HybridKernels, ExactWithBf16OperandsOnLimbs) {
   ASSERT_TRUE(matches(p));
 }
 
-// chunked_exact on the limbs (kernels/limb_sum.hpp; AVX512_IFMA, or AVX2's pieces): each
-// chunk's sum folded into the float32 acc by the tile's chunk step.
-// Pairs of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3; chunks of 1, 3, 64,
-// 100 and 2048 products (past the tiles' carry and fold intervals); both roundings,
-// with and without presum_round; K from 0 to past four K blocks; three
-// threads on a C of several row blocks. BF16
+// chunked_exact on the limbs (kernels/limb_sum.hpp; AVX512_IFMA, or AVX2's
+// pieces): each chunk's sum folded into the float32 acc by the tile's
+// chunk step. Pairs of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3; chunks
+// of 1, 3, 64, 100 and 2048 products (past the tiles' carry and fold
+// intervals); both roundings, with and without presum_round; K from 0 to
+// past four K blocks; three threads on a C of several row blocks. BF16
 // matrices: sums past float32's range (Inf, and Inf + -Inf = NaN with
 // presum_round; FLT_MAX toward zero, also before chunks of +0, which the
 // limbs leave to the reference where the products' unit exceeds 2^104),

@@ -440,7 +440,7 @@ inline std::size_t run_steps(int length, std::size_t k) noexcept {
 // any pair of E4M3, E5M2, FP16 and BF16 but E4M3 x E4M3 where the CPU has
 // AVX512_IFMA; elsewhere, on AVX2's float64 pieces, the pairs with an FP16
 // or a BF16 (FP8 pairs keep the split chains, split_kernel_for: measured on
-// a Zen 3, 1.3-1.7x faster with an E4M3 operand, and within the noise for
+// a Zen 3, 1.6-1.7x faster with an E4M3 operand, and no slower overall for
 // E5M2 x E5M2, docs/performance.md). A BF16 operand's scale is read from
 // its values by fast_path.hpp, which sends a BF16 matrix of too wide a span
 // to the reference. run == nullptr elsewhere.
