@@ -865,8 +865,9 @@ TEST_P(HybridKernels, ChunkedExactOnIntegerLimbs) {
 // chunked_exact on split E5M2 operands (the chunk step in the float64 tile,
 // generic/exact_tile.hpp): what CPUs without AVX512_IFMA run. Each
 // request through the public entry (the split route where the limbs do
-// not take the pair) and on the split kernel itself (kernels::split_kernel_for, so the
-// AVX-512 tile is compared on a CPU with IFMA too), against the reference:
+// not take the pair) and on the split kernel itself
+// (kernels::split_kernel_for, so the AVX-512 tile is compared on a CPU
+// with IFMA too), against the reference:
 // every FP8 pair with an E5M2, chunks of 1, 3, 64, 100 and 2048 products,
 // both roundings, with and without presum_round, K from 0 to past four K
 // blocks, 1-3 threads (on a C of several row blocks). Then sums that only

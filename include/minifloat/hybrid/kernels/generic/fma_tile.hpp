@@ -1,7 +1,7 @@
 // The register-blocked outer-product micro-kernel of the sequential_fp32
 // model, written once over a target's float operations (Ops: simd/*/
 // vector_ops.hpp). No include guard, on purpose: kernels/targets.hpp (and
-// x86/avx512/limb_tile.hpp, for two_sum_of) includes this file once per
+// the x86/*/limb_tile.hpp files, for rounded_sum_of) includes this file once per
 // target, inside that target's region and namespace, so each copy is
 // compiled for its instruction set.
 //
@@ -81,6 +81,16 @@ struct two_sum_of {
   // sum rounded to odd: a value whose float32 rounding is x + y's.
   MF_FORCE_INLINE typename Ops::vec to_odd() const noexcept { return Ops::round_to_odd(sum, error); }
 };
+
+// x + y rounded once to float32 in `mode`, as doubles: the TwoSum rounded
+// to odd, then narrowed. An Inf gives a NaN error and no step: the IEEE
+// sum.
+template <class Ops>
+MF_FORCE_INLINE typename Ops::vec rounded_sum_of(const typename Ops::vec& x, const typename Ops::vec& y,
+                                                 fp32_rounding mode) noexcept {
+  const typename Ops::vec odd = two_sum_of<Ops>(x, y).to_odd();
+  return mode == fp32_rounding::toward_zero ? Ops::narrowed_toward_zero(odd) : Ops::narrowed(odd);
+}
 
 template <class Ops, std::size_t Rows, std::size_t Vectors>
 void fma_tile(const tile_args& args) noexcept {

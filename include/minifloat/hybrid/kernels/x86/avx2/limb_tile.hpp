@@ -52,7 +52,7 @@
 
 MF_SIMD_REGION_BEGIN_AVX2
 namespace mf::hybrid::kernels::avx2_limbs {
-#include "../../generic/fma_tile.hpp"  // two_sum_of
+#include "../../generic/fma_tile.hpp"  // rounded_sum_of
 
 inline constexpr int rows = 4, lanes = 4;  // a tile of 4 x 4 elements
 inline constexpr std::size_t fold_steps = 1024;
@@ -270,12 +270,9 @@ MF_FORCE_INLINE four_parts four_parts_of(const __m256i& low, const __m256i& high
 }
 
 // x + y for four pairs of doubles, rounded once to float32 in `mode`
-// (TwoSum and rounding to odd, limb_sum.hpp), as doubles. An Inf gives a
-// NaN error and no step: the IEEE sum.
+// (limb_sum.hpp), as doubles.
 MF_FORCE_INLINE __m256d rounded_sum(const __m256d& x, const __m256d& y, fp32_rounding mode) noexcept {
-  using ops = simd::avx2::double_ops;
-  const __m256d odd = two_sum_of<ops>(x, y).to_odd();
-  return mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
+  return rounded_sum_of<simd::avx2::double_ops>(x, y, mode);
 }
 
 // limb_sum.hpp's chunk step for four elements, in registers (as

@@ -33,7 +33,7 @@
 
 MF_SIMD_REGION_BEGIN_AVX512_IFMA
 namespace mf::hybrid::kernels::avx512_ifma {
-#include "../../generic/fma_tile.hpp"  // two_sum_of
+#include "../../generic/fma_tile.hpp"  // rounded_sum_of
 
 inline constexpr int rows = 6, vectors = 2;
 
@@ -169,12 +169,9 @@ inline void limb_row(const std::uint64_t* acc, std::size_t nr, std::int64_t row_
 }
 
 // x + y for eight pairs of doubles, rounded once to float32 in `mode`
-// (TwoSum and rounding to odd, limb_sum.hpp), as doubles. An Inf gives a
-// NaN error and no step: the IEEE sum.
+// (limb_sum.hpp), as doubles.
 MF_FORCE_INLINE __m512d rounded_sum(const __m512d& x, const __m512d& y, fp32_rounding mode) noexcept {
-  using ops = simd::avx512::double_ops;
-  const __m512d odd = two_sum_of<ops>(x, y).to_odd();
-  return mode == fp32_rounding::toward_zero ? ops::narrowed_toward_zero(odd) : ops::narrowed(odd);
+  return rounded_sum_of<simd::avx512::double_ops>(x, y, mode);
 }
 
 // Eight sums (H 2^52 + L) 2^-value_scale rounded once, from c0_scale =
