@@ -150,3 +150,18 @@ X = sample((64,))
 def test_bad_input_raises_naming_the_argument(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_percentile_100_is_the_max():
+    # percentile: 0 < p <= 100; the 100th percentile of |x| is its amax.
+    x = np.array([0.5, -3.0, 1.0], np.float32)
+    r = mf.calibrate(x, "e4m3fn", method="percentile", percentile=100)
+    assert r.scale == np.float32(448) / np.float32(3) and r.saturated_fraction == 0
+    w = sample((4, 300))
+    r = mf.calibrate(w, "e4m3fn", method="percentile", percentile=100.0, axis=0)
+    assert np.array_equal(r.scale, mf.calibrate(w, "e4m3fn", method="max", axis=0).scale)
+    assert np.all(r.saturated_fraction == 0)
+    h = mf.AbsHistogram()
+    h.observe(x)
+    assert h.calibrate("e4m3fn", method="percentile", percentile=100).scale == \
+        np.float32(448) / np.float32(3)

@@ -139,3 +139,16 @@ def test_out_is_written_in_place_and_untouched_on_error(ml_dtypes):
     with pytest.raises(ValueError, match="out: overlaps the input"):
         mf.eltwise(a, b, "HF8", a_type="HF8", b_type="HF8", out=a)
     assert (out == 9).all()
+
+
+def test_exact_rounds_once_from_the_exact_sum(ml_dtypes):
+    # 272 lies halfway between the HF8 values 256 and 288; 272 + 2^-16 needs
+    # 25 bits. Through float32 the sum is 272 (ties to even), then 256 (ties
+    # to even again); rounded once from the exact sum it is 288.
+    a = np.full((2, 16), 272.0, np.float16)
+    b = np.array([2.0**-16], ml_dtypes.float8_e5m2)
+    exact = mf.eltwise(a, b, "HF8", exact=True)
+    assert exact.dtype == ml_dtypes.float8_e4m3fn
+    assert np.all(exact.astype(np.float32) == 288.0)
+    assert np.all(mf.eltwise(a, b, "HF8").astype(np.float32) == 256.0)
+    assert np.all(mf.eltwise(a, -b, "HF8", op="sub", exact=True).astype(np.float32) == 288.0)

@@ -203,3 +203,53 @@ def test_out_is_written_in_place_and_untouched_on_error(ml_dtypes):
     with pytest.raises(ValueError, match="out: shape"):
         mf.matmul(a, b, "HF8", a_type="HF8", b_type="HF8", out=np.zeros((6, 4), np.uint8))
     assert (out == 7).all()
+
+
+def nonzero_finite_codes(t, shape):
+    codes = finite_codes(t, shape)
+    fmt = {"HF8": "e4m3fn", "BF8": "e5m2", "FP16": "binary16", "BF16": "bfloat16"}[t]
+    one = {"HF8": 0x38, "BF8": 0x3C, "FP16": 0x3C00, "BF16": 0x3F80}[t]
+    magnitude = np.abs(mf.decode(codes, fmt))
+    codes[(magnitude < 2.0**-20) | (magnitude > 2.0**20)] = one  # no zero, no float32 edge
+    return codes
+
+
+def test_operands_placement_scales_each_operand_first():
+    # K = 1, so C is one product: with the scales on the operands (docs/hybrid.md)
+    # C = RN32(RN32(a * sa_i) * RN32(b * sb_j)); in the epilogue
+    # C = RN32(RN32(a * b) * RN32(sa_i * sb_j)). float64 holds every product exactly.
+    a, b = nonzero_finite_codes("HF8", (4, 1)), nonzero_finite_codes("HF8", (1, 5))
+    sa = RNG.uniform(0.1, 10, 4).astype(np.float32)
+    sb = RNG.uniform(0.1, 10, 5).astype(np.float32)
+    av = mf.decode(a, "e4m3fn").astype(np.float64)
+    bv = mf.decode(b, "e4m3fn").astype(np.float64)
+    f32 = lambda v: v.astype(np.float32).astype(np.float64)  # noqa: E731
+    operands = (f32(av * sa[:, None]) * f32(bv * sb[None, :])).astype(np.float32)
+    epilogue = (f32(av * bv) * f32(sa[:, None].astype(np.float64) * sb)).astype(np.float32)
+    assert not np.array_equal(operands, epilogue)  # the data tell the placements apart
+    for placement, want in (("operands", operands), ("epilogue", epilogue)):
+        c = mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", scale_a=sa, scale_b=sb,
+                      placement=placement)
+        assert np.array_equal(c, want), placement
+
+
+@pytest.mark.parametrize("canonical, spellings", [
+    ("HF8", ["HF8", "hf8", "e4m3fn", "float8_e4m3fn", "E4M3FN"]),
+    ("BF8", ["BF8", "bf8", "e5m2", "float8_e5m2", "Float8_E5M2"]),
+    ("FP16", ["FP16", "fp16", "f16", "float16", "binary16", "half"]),
+    ("BF16", ["BF16", "bf16", "bfloat16"]),
+])
+def test_element_type_spellings(ml_dtypes, canonical, spellings):
+    # K = 1 and FP32 out: C is the exact product of the values the codes
+    # stand for in that type (ml_dtypes' / NumPy's reading of them).
+    dtype = {"HF8": ml_dtypes.float8_e4m3fn, "BF8": ml_dtypes.float8_e5m2,
+             "FP16": np.float16, "BF16": ml_dtypes.bfloat16}[canonical]
+    a = nonzero_finite_codes(canonical, (3, 1))
+    b = nonzero_finite_codes("HF8", (1, 4))
+    want = (a.view(dtype).astype(np.float64) *
+            b.view(ml_dtypes.float8_e4m3fn).astype(np.float64)).astype(np.float32)
+    for spelling in spellings + [dtype]:
+        c = mf.matmul(a, b, "FP32", a_type=spelling, b_type="HF8")
+        assert np.array_equal(c, want), spelling
+        c = mf.matmul(b.T.copy(), a.T.copy(), "fp32", a_type="hf8", b_type=spelling)
+        assert np.array_equal(c, want.T), spelling

@@ -447,3 +447,30 @@ def test_nothing_is_written_to_out_when_a_part_is_wrong():
     with pytest.raises(ValueError):
         mf.mx_dequantize(bad, out=out)
     assert np.all(out == 7)
+
+
+@pytest.mark.parametrize("name", list(ELEMENTS))
+def test_default_scale_rounding_is_floor(name):
+    # OCP MX v1.0 §6.3: the shared scale is floor(log2(amax)) - emax unless
+    # scale_rounding says otherwise; the sample has blocks where ceil and
+    # even differ from it.
+    x = sample_rows()
+    q = mf.mx_quantize(x, name)
+    want = np.array([[shared_scale(float(np.max(np.abs(x[r, a:b].astype(np.float64)))),
+                                   name, "floor")
+                      for (_, a, b) in blocks_of(x[r:r + 1])] for r in range(len(x))],
+                    dtype=np.uint8)
+    assert np.array_equal(codes(q.scales), want)
+    floor = mf.mx_quantize(x, name, scale_rounding="floor")
+    assert np.array_equal(codes(q.elements), codes(floor.elements))
+
+
+def test_out_overlapping_the_scales_is_refused():
+    q = mf.mx_quantize(RNG.normal(size=(2, 64)).astype(np.float32), "mxfp8_e4m3")
+    out = np.zeros((2, 64), np.float32)
+    scales = out.view(np.uint8)[:1, :4].reshape(2, 2)  # the scales live in out's first bytes
+    scales[...] = codes(q.scales)
+    before = out.copy()
+    with pytest.raises(ValueError, match="out: overlaps q.scales"):
+        mf.mx_dequantize(mf.MXArray("mxfp8_e4m3", scales, q.elements, (2, 64)), out=out)
+    assert np.array_equal(out.view(np.uint32), before.view(np.uint32))

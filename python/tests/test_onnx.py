@@ -341,3 +341,28 @@ S = np.float32(0.5)
 def test_bad_input_raises_naming_the_argument(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_default_axis_is_1():
+    # The operators' attribute default (axis=1): a 1-D scale runs along the
+    # second axis. y = (x - zero) * scale, exact in float64, rounded once.
+    x = np.array([[-128, -3, 0, 127], [5, 6, 7, 8], [1, -1, 2, -2]], np.int8)
+    scale = np.array([0.5, 1 / 3, 3.0, 1e-3], np.float32)
+    zero = np.array([0, 1, -2, 3], np.int8)
+    y = mf.dequantize_linear(x, scale, zero)
+    want = ((x.astype(np.float64) - zero) * scale.astype(np.float64)).astype(np.float32)
+    assert y.dtype == np.float32 and np.array_equal(y, want)
+    q = mf.quantize_linear(want, scale, zero)
+    assert q.dtype == np.int8 and np.array_equal(q, x)
+
+
+def test_int4_values_without_ml_dtypes_are_int8(monkeypatch):
+    # Where ml_dtypes lacks int4 / uint4 the outputs are int8 / uint8 values
+    # (docs: "int8 / uint8 values for int4 / uint4"): code 8 is -8.
+    x = np.array([-9.0, -8.0, -7.5, -1.0, 0.0, 7.0, 9.0], np.float32)
+    monkeypatch.setitem(mf._ONNX_DTYPE, 22, None)
+    monkeypatch.setitem(mf._ONNX_DTYPE, 21, None)
+    y = mf.quantize_linear(x, np.float32(1), output_dtype="int4")
+    assert y.dtype == np.int8 and y.tolist() == [-8, -8, -8, -1, 0, 7, 7]
+    u = mf.quantize_linear(np.abs(x) * 2, np.float32(1), output_dtype="uint4")
+    assert u.dtype == np.uint8 and u.tolist() == [15, 15, 15, 2, 0, 14, 15]

@@ -324,3 +324,24 @@ def test_amax_and_column_amax_follow_the_nan_rule(nan):
         mf.amax(x, nan="ignore")
     with pytest.raises(ValueError, match="x: expected a 2-D array"):
         mf.column_amax(x.ravel(), nan=nan)
+
+
+def test_delayed_scaling_power_of_two():
+    s = mf.DelayedScaling("e4m3fn", history_length=2, power_of_two=True, margin=1)
+    scale = 1.0
+    window = [0.0, 0.0]
+    for t, amax in enumerate([3.0, 0.7, 100.0, 0.0, 5e-3]):
+        s.record(amax)
+        window[t % 2] = amax
+        scale = rule_scale(max(window), "e4m3fn", margin=1, power_of_two=True, fallback=scale)
+        assert s.scale == scale and math.log2(s.scale).is_integer(), (t, s.scale, scale)
+        assert s.scale_inv == 1 / scale
+
+
+def test_column_amax_writes_out():
+    x = data((9, 13), specials=False)
+    out = np.full(13, -1.0, np.float32)
+    assert mf.column_amax(x, out=out) is out
+    assert np.array_equal(out, np.abs(x).max(axis=0))
+    with pytest.raises(ValueError, match=r"out: shape \(9,\) differs"):
+        mf.column_amax(x, out=np.empty(9, np.float32))

@@ -73,3 +73,14 @@ def test_seed_none_draws_a_fresh_stream():
     a = mf.encode(x, "e4m3fn", rounding="stochastic", dtype=np.uint8)
     b = mf.encode(x, "e4m3fn", rounding="stochastic", dtype=np.uint8)
     assert not np.array_equal(a, b)
+
+
+def test_random_bits_default_to_32():
+    # docs: random_bits 1..32, default 32 (mf::stochastic_default_bits).
+    x = data(5000)
+    for fmt in ("e4m3fn", "e2m1fn"):
+        default = mf.encode(x, fmt, rounding="stochastic", seed=77, dtype=np.uint8)
+        assert np.array_equal(default, mf.encode(x, fmt, rounding="stochastic", seed=77,
+                                                 random_bits=32, dtype=np.uint8))
+        assert not np.array_equal(default, mf.encode(x, fmt, rounding="stochastic", seed=77,
+                                                     random_bits=16, dtype=np.uint8))
