@@ -695,12 +695,23 @@ class MatMulResult:
     accumulator: Optional[np.ndarray]
 
 
+def _matmul_scale(v: Any, arg: str) -> float:
+    # A real number, rounded once to float32 as the C++ entry takes it. NaN,
+    # Inf and zero are accepted: the epilogue carries them as IEEE 754 does
+    # (docs/hybrid.md), as the hardware's would.
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{arg}: expected a real number, got {type(v).__name__} {v!r}")
+    with np.errstate(over="ignore"):
+        return float(np.float32(v))
+
+
 def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = None,
            table: str = "any", model: str = "sequential_fp32", chunk: Optional[int] = None,
            order: Optional[str] = None, chunk_rounding: Optional[str] = None,
            presum_round: Optional[bool] = None, bits: Optional[int] = None,
            promote_every: Optional[int] = None, variant: Optional[str] = None,
-           block: Optional[int] = None, trunc: Optional[str] = None, scale_a: Any = 1.0, scale_b: Any = 1.0, bias: Any = None,
+           block: Optional[int] = None, trunc: Optional[str] = None, scale_a: Any = 1.0,
+           scale_b: Any = 1.0, bias: Any = None,
            scale_out: float = 1.0, scale_rule: str = "multiply", placement: str = "epilogue",
            saturate: bool = False, integer_scale: float = 1.0, requant: str = "exact",
            threads: int = 1, reference_only: bool = False, check_z: bool = True,
@@ -722,7 +733,8 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
       ValueError.
     scale_a / scale_b: a number, or one per row of A / column of B;
       bias: one per column; scale_out and scale_rule (multiply, divide);
-      placement: epilogue or operands.
+      placement: epilogue or operands. Scales are real numbers, rounded once
+      to float32; NaN, Inf and zero are carried as IEEE 754 does.
     Returns C as codes in the output's dtype (an ml_dtypes array where
     ml_dtypes has it, float32 for FP32), or a MatMulResult with full=True
     (accumulator=True adds the accumulators; it runs the reference loop).
@@ -745,8 +757,12 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
 
     def scale_arg(v: Any, size: int, arg: str):
         if np.ndim(v) == 0:
-            return float(np.float32(v)), None
-        vec = np.asarray(v, np.float32).ravel()
+            return _matmul_scale(v, arg), None
+        vec = np.asarray(v)
+        if vec.dtype.kind not in "iuf":
+            raise TypeError(f"{arg}: dtype {vec.dtype} is not accepted; accepted: one real "
+                            f"number or a vector of them")
+        vec = vec.astype(np.float32).ravel()
         if vec.size != size:
             raise ValueError(f"{arg}: {vec.size} scales, expected {size} (or one number)")
         return 1.0, vec.tolist()
@@ -768,10 +784,12 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     c = _result_array(out, tc, (m, n), A, B)
     amax, acc = _core.matmul(np.ascontiguousarray(A), np.ascontiguousarray(B), _raw(c),
                              m, n, k, ta, tb, tc, MATMUL_TABLES.index(table), fields,
-                             sa, sb, rows, columns, bias_list, float(np.float32(scale_out)),
+                             sa, sb, rows, columns, bias_list,
+                             _matmul_scale(scale_out, "scale_out"),
                              scale_rule == "divide", placement == "operands", bool(saturate),
                              _threads(threads), bool(reference_only),
-                             bool(check_z), float(np.float32(integer_scale)), requant == "fp32",
+                             bool(check_z), _matmul_scale(integer_scale, "integer_scale"),
+                             requant == "fp32",
                              bool(accumulator))
     c = _typed_result(c, tc) if out is None else c
     if accumulator and acc is not None:
@@ -1727,6 +1745,15 @@ def _scale_vector(v: Any, size: int, arg: str) -> np.ndarray:
     return s
 
 
+def _no_scale_options(arg: str, margin: Any, power_of_two: Any, fallback: Any) -> None:
+    # margin, power_of_two and fallback shape a computed scale; a given one is
+    # used as it is, so asking for them with it would be silently ignored.
+    if margin != 0 or power_of_two or fallback != 1:
+        raise ValueError(f"margin, power_of_two, fallback: they shape a computed scale and "
+                         f"{arg} is given (used as it is); leave them at their defaults, or "
+                         f"apply them with compute_scale first")
+
+
 def quantize_per_tensor(x: Any, fmt: Any, *, scale: Optional[float] = None,
                         margin: float = 0.0, power_of_two: bool = False,
                         fallback: float = 1.0, rounding: str = "nearest_even",
@@ -1740,7 +1767,8 @@ def quantize_per_tensor(x: Any, fmt: Any, *, scale: Optional[float] = None,
     x: float32 (float16 and bfloat16 are widened first, exactly), any shape.
     scale: None: compute_scale of max |x| over the finite elements (NaN and
       Inf do not move the scale), with margin / power_of_two / fallback;
-      else this scale (a calibrated one), finite and positive.
+      else this scale (a calibrated one), finite and positive, used as it is
+      (margin, power_of_two and fallback must then keep their defaults).
     rounding, saturate, seed, offset, random_bits: how x * scale is rounded,
       as in encode; saturating by default, as the C++ quantize_options.
     out, dtype: as in encode (the format's typed dtype by default).
@@ -1750,6 +1778,8 @@ def quantize_per_tensor(x: Any, fmt: Any, *, scale: Optional[float] = None,
     f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
                          random_bits)
     given = scale is not None
+    if given:
+        _no_scale_options("scale", margin, power_of_two, fallback)
     s = _positive_float32(scale, "scale") if given else 1.0
     q = _codes_output(target, out, dtype, a.shape, a)
     scale_inv = _core.quantize_per_tensor(a, _flat(q, _CODES[target]), target, f, given, s)
@@ -1789,6 +1819,8 @@ def quantize_per_channel(x: Any, fmt: Any, *, axis: Any = "rows", scales: Any = 
     k = _channel_axis(axis)
     rows, cols = a.shape
     channels = rows if k == 0 else cols
+    if scales is not None:
+        _no_scale_options("scales", margin, power_of_two, fallback)
     given = None if scales is None else _scale_vector(scales, channels, "scales")
     f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
                          random_bits)

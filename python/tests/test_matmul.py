@@ -3,6 +3,8 @@ models, read through hex text): random codes over every finite value of each
 type (wide-range data, so the models' summation orders show), every model,
 scales, bias, saturation, the integer MatMul, and the errors."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -148,6 +150,24 @@ def test_errors_name_the_argument():
     for threads in (0, -1):
         with pytest.raises(ValueError, match="threads"):
             mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", threads=threads)
+    # Scales are numbers; a string or a bool is a mistake, not a 2 or a 1.
+    for arg, bad in (("scale_a", "2"), ("scale_b", True), ("scale_out", None),
+                     ("integer_scale", "1"), ("scale_a", ["1", "2"])):
+        with pytest.raises(TypeError, match=arg):
+            mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", **{arg: bad})
+
+
+def test_special_scales_are_carried_as_ieee_does():
+    # docs/hybrid.md: the epilogue carries a NaN or Inf scale as IEEE 754
+    # does; with a zero scale C is a signed zero (the scale's sign times S's).
+    a = np.full((1, 16), 0x38, np.uint8)  # HF8 1.0: S = 16
+    b = np.full((16, 1), 0x38, np.uint8)
+    c = lambda **kw: float(mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", **kw)[0, 0])  # noqa: E731
+    assert math.isnan(c(scale_b=float("nan")))
+    assert c(scale_a=float("inf")) == math.inf
+    assert c(scale_a=1e39) == math.inf  # beyond float32's range: Inf once rounded
+    z = c(scale_out=-0.0)
+    assert z == 0 and math.copysign(1, z) == -1
 
 
 def test_the_asked_table_decides_on_every_path(cli):

@@ -252,6 +252,13 @@ def test_bad_input_names_the_argument_and_writes_nothing():
         mf.quantize_per_channel(x, "e4m3fn", scales=[1, 2, 3], out=out)
     with pytest.raises(ValueError, match="scales: nan"):
         mf.quantize_per_channel(x, "e4m3fn", scales=[1, 2, np.nan, 1], out=out)
+    # margin, power_of_two and fallback shape a computed scale: with a given
+    # one they would be ignored without a word.
+    for option in ({"margin": 1}, {"power_of_two": True}, {"fallback": 2.0}):
+        with pytest.raises(ValueError, match="margin, power_of_two, fallback: .* scale is given"):
+            mf.quantize_per_tensor(x, "e4m3fn", scale=2.0, out=out, **option)
+        with pytest.raises(ValueError, match="margin, power_of_two, fallback: .* scales is given"):
+            mf.quantize_per_channel(x, "e4m3fn", scales=[1, 2, 4, 8], out=out, **option)
     with pytest.raises(ValueError, match="block"):
         mf.quantize_per_block(x, "e4m3fn", block=(0, 4), out=out)
     with pytest.raises(TypeError, match="block"):
