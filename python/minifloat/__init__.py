@@ -713,9 +713,11 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
            block: Optional[int] = None, trunc: Optional[str] = None, scale_a: Any = 1.0,
            scale_b: Any = 1.0, bias: Any = None,
            scale_out: float = 1.0, scale_rule: str = "multiply", placement: str = "epilogue",
-           saturate: bool = False, integer_scale: float = 1.0, requant: str = "exact",
-           threads: int = 1, reference_only: bool = False, check_z: bool = True,
-           accumulator: bool = False, full: bool = False, out: Optional[np.ndarray] = None):
+           saturate: bool = False, rounding: str = "nearest_even", seed: Optional[int] = None,
+           offset: int = 0, random_bits: Optional[int] = None, integer_scale: float = 1.0,
+           requant: str = "exact", threads: int = 1, reference_only: bool = False,
+           check_z: bool = True, accumulator: bool = False, full: bool = False,
+           out: Optional[np.ndarray] = None):
     """C = A x B in an FP8 accelerator's types, bit-exact to the chosen
     accumulation model (mf::hybrid::matmul; docs/hybrid.md).
 
@@ -735,6 +737,10 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
       bias: one per column; scale_out and scale_rule (multiply, divide);
       placement: epilogue or operands. Scales are real numbers, rounded once
       to float32; NaN, Inf and zero are carried as IEEE 754 does.
+    saturate, rounding (nearest_even or stochastic), seed, offset,
+      random_bits: the output rounding of a float MatMul to an FP8 or 16-bit
+      output; element (i, j) of C draws element offset + i * N + j of the
+      stream (mf::hybrid::output_conversion).
     Returns C as codes in the output's dtype (an ml_dtypes array where
     ml_dtypes has it, float32 for FP32), or a MatMulResult with full=True
     (accumulator=True adds the accumulators; it runs the reference loop).
@@ -781,15 +787,26 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
         raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
     if requant not in ("exact", "fp32"):
         raise ValueError(f"requant: {requant!r}; accepted: exact, fp32")
+    mode, sat, stochastic, stream_seed, stream_offset, rbits = _conversion(
+        rounding, saturate, seed, offset, random_bits)
+    if mode != 0:
+        raise ValueError(f"rounding: {rounding!r}; the output rounds to nearest even or "
+                         f"stochastically; accepted: nearest_even, stochastic")
+    if stochastic and tc == "FP32":
+        raise ValueError("rounding: stochastic needs an FP8 or 16-bit output; an FP32 output "
+                         "is the epilogue's own float32 value")
+    if stochastic and tc in ("I8", "U8"):
+        raise ValueError(f"rounding: not used for the integer MatMul ({tc}); its output is the "
+                         f"int32 sum requantized, rounded half to even")
     c = _result_array(out, tc, (m, n), A, B)
     amax, acc = _core.matmul(np.ascontiguousarray(A), np.ascontiguousarray(B), _raw(c),
                              m, n, k, ta, tb, tc, MATMUL_TABLES.index(table), fields,
                              sa, sb, rows, columns, bias_list,
                              _matmul_scale(scale_out, "scale_out"),
-                             scale_rule == "divide", placement == "operands", bool(saturate),
-                             _threads(threads), bool(reference_only),
-                             bool(check_z), _matmul_scale(integer_scale, "integer_scale"),
-                             requant == "fp32",
+                             scale_rule == "divide", placement == "operands", sat,
+                             stochastic, stream_seed, stream_offset, rbits, _threads(threads),
+                             bool(reference_only), bool(check_z),
+                             _matmul_scale(integer_scale, "integer_scale"), requant == "fp32",
                              bool(accumulator))
     c = _typed_result(c, tc) if out is None else c
     if accumulator and acc is not None:

@@ -347,7 +347,8 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
                  const std::string& out_type, int table, const model_fields& model,
                  float scale_a, float scale_b, const nb::object& a_rows, const nb::object& b_columns,
                  const nb::object& bias, float scale_out, bool divide, bool on_operands,
-                 bool saturate, unsigned threads, bool reference_only, bool check_z,
+                 bool saturate, bool stochastic, std::uint64_t seed, std::uint64_t offset,
+                 int random_bits, unsigned threads, bool reference_only, bool check_z,
                  float integer_scale, bool requant_fp32, bool want_accumulator) {
   if (a.size() != m * k || b.size() != k * n || out.size() != m * n) {
     throw nb::value_error("a, b, out: element counts differ from m x k, k x n, m x n");
@@ -368,6 +369,10 @@ nb::tuple matmul(const in_array& a, const in_array& b, out_array& out, std::size
   o.scales.output_rule = divide ? hy::output_scale_rule::divide : hy::output_scale_rule::multiply;
   o.scales.where = on_operands ? hy::placement::operands : hy::placement::epilogue;
   o.output.on_overflow = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
+  o.output.stochastic = stochastic;
+  o.output.seed = seed;
+  o.output.offset = offset;
+  o.output.random_bits = random_bits;
   o.threads = threads;
   o.reference_only = reference_only;
   o.check_z_multiple = check_z;
@@ -884,7 +889,8 @@ NB_MODULE(_core, m) {
         nb::arg("b_type"), nb::arg("out_type"), nb::arg("table"), nb::arg("model"),
         nb::arg("scale_a"), nb::arg("scale_b"), nb::arg("a_rows").none(),
         nb::arg("b_columns").none(), nb::arg("bias").none(), nb::arg("scale_out"),
-        nb::arg("divide"), nb::arg("on_operands"), nb::arg("saturate"), nb::arg("threads"),
+        nb::arg("divide"), nb::arg("on_operands"), nb::arg("saturate"), nb::arg("stochastic"),
+        nb::arg("seed"), nb::arg("offset"), nb::arg("random_bits"), nb::arg("threads"),
         nb::arg("reference_only"), nb::arg("check_z"), nb::arg("integer_scale"),
         nb::arg("requant_fp32"), nb::arg("want_accumulator"));
 

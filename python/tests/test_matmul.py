@@ -89,6 +89,34 @@ def test_scales_bias_and_saturation_equal_the_tool(cli):
     assert np.array_equal(as_codes(c), want)
 
 
+@pytest.mark.parametrize("out_type", ["HF8", "BF16"])
+def test_stochastic_output_equals_the_tool(cli, out_type):
+    # Element (i, j) of C draws element offset + i * N + j of the seeded
+    # stream (mf::hybrid::output_conversion), as the tool's --round stochastic.
+    m, k, n = 5, 32, 7
+    # Sums within the output's range (wide-range codes would saturate most
+    # of C), so that the rounding has something to decide.
+    a = mf.encode(RNG.normal(size=(m, k)).astype(np.float32), "e5m2", dtype=np.uint8)
+    b = mf.encode(RNG.normal(size=(k, n)).astype(np.float32), "e4m3fn", dtype=np.uint8)
+    for seed, offset, bits in ((3, 0, None), (2**64 - 1, 1000, 7)):
+        c = mf.matmul(a, b, out_type, a_type="BF8", b_type="HF8", saturate=True,
+                      rounding="stochastic", seed=seed, offset=offset, random_bits=bits)
+        args = ["--table", "any", "--saturate", "--round", "stochastic", "--seed", str(seed),
+                "--offset", str(offset)] + ([] if bits is None else ["--random-bits", str(bits)])
+        assert np.array_equal(as_codes(c), tool_matmul(cli, a, b, "BF8", "HF8", out_type, args))
+    nearest = mf.matmul(a, b, out_type, a_type="BF8", b_type="HF8", saturate=True)
+    assert not np.array_equal(as_codes(c), as_codes(nearest))  # the seed moved some elements
+    with pytest.raises(ValueError, match="rounding: stochastic needs an FP8 or 16-bit output"):
+        mf.matmul(a, b, "FP32", a_type="BF8", b_type="HF8", rounding="stochastic", seed=1)
+    with pytest.raises(ValueError, match="rounding: 'toward_zero'"):
+        mf.matmul(a, b, out_type, a_type="BF8", b_type="HF8", rounding="toward_zero")
+    with pytest.raises(ValueError, match="seed: used only with rounding='stochastic'"):
+        mf.matmul(a, b, out_type, a_type="BF8", b_type="HF8", seed=1)
+    i8 = np.zeros((2, 16), np.int8)
+    with pytest.raises(ValueError, match="rounding: not used for the integer MatMul"):
+        mf.matmul(i8, i8.T.copy(), "I8", rounding="stochastic", seed=1)
+
+
 @pytest.mark.parametrize("requant", ["exact", "fp32"])
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8])
 def test_integer_matmul(dtype, requant, cli):
