@@ -143,6 +143,79 @@ TEST(OnnxQuantizeLinear, PerAxisAndBlockedPickTheirScales) {
                mf::onnx::invalid_model);
 }
 
+// Per-axis zero points: element i uses y_zero_point at the same index as
+// y_scale (QuantizeLinear: "y_zero_point ... same shape as y_scale";
+// DequantizeLinear likewise). Axis 0 of a 2 x 2 tensor, int8 zero points
+// -3 and 5, scales 1 and 0.5:
+//   QuantizeLinear:   1/1 - 3 = -2 (0xFE), 2/1 - 3 = -1 (0xFF),
+//                     3/0.5 + 5 = 11, 4/0.5 + 5 = 13;
+//   DequantizeLinear: (0 + 3) * 0.5 = 1.5, (1 + 3) * 0.5 = 2,
+//                     (10 - 5) * 2 = 10, (20 - 5) * 2 = 30 (scales 0.5 and 2).
+TEST(OnnxQuantizeLinear, PerAxisZeroPointsFollowTheirScales) {
+  const tensor zero = mf::onnx::tensor_from_codes(data_type::int8, {2}, {0xFD, 0x05});
+  mf::onnx::quantize_attributes q;
+  q.axis = 0;
+  EXPECT_EQ(quantize(floats({2, 2}, {1.0f, 2.0f, 3.0f, 4.0f}), floats({2}, {1.0f, 0.5f}),
+                     data_type::int8, q, &zero),
+            (std::vector<std::uint32_t>{0xFE, 0xFF, 11, 13}));
+  mf::onnx::dequantize_attributes d;
+  d.axis = 0;
+  const tensor x = mf::onnx::tensor_from_codes(data_type::int8, {2, 2}, {0, 1, 10, 20});
+  std::vector<std::uint32_t> expected;
+  for (const float v : {1.5f, 2.0f, 10.0f, 30.0f}) {
+    expected.push_back(mf::detail::bit_cast<std::uint32_t>(v));
+  }
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(x, floats({2}, {0.5f, 2.0f}), &zero, d)),
+            expected);
+}
+
+// Blocked quantization on an axis that is not the last: "y_scale ... has
+// the same shape as x except on the blocking axis", and element
+// x[i0, i1] uses y_scale[i0 / block_size, i1]. x: 4 x 2, all 12, axis 0,
+// block_size 2, y_scale 2 x 2 = {{1, 2}, {3, 4}}: rows 0-1 give 12/1, 12/2,
+// rows 2-3 give 12/3, 12/4.
+TEST(OnnxQuantizeLinear, BlockedOnTheFirstAxisOfTwo) {
+  const tensor x = floats({4, 2}, std::vector<float>(8, 12.0f));
+  const tensor scale = floats({2, 2}, {1.0f, 2.0f, 3.0f, 4.0f});
+  mf::onnx::quantize_attributes a;
+  a.axis = 0;
+  a.block_size = 2;
+  EXPECT_EQ(quantize(x, scale, data_type::uint8, a),
+            (std::vector<std::uint32_t>{12, 6, 12, 6, 4, 3, 4, 3}));
+  // DequantizeLinear shares the mapping: 2 * scale.
+  mf::onnx::dequantize_attributes d;
+  d.axis = 0;
+  d.block_size = 2;
+  const tensor q = mf::onnx::tensor_from_codes(data_type::uint8, {4, 2},
+                                               std::vector<std::uint32_t>(8, 2));
+  std::vector<std::uint32_t> expected;
+  for (const float v : {2.0f, 4.0f, 2.0f, 4.0f, 6.0f, 8.0f, 6.0f, 8.0f}) {
+    expected.push_back(mf::detail::bit_cast<std::uint32_t>(v));
+  }
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(q, scale, nullptr, d)), expected);
+}
+
+// precision bfloat16 rounds both operands to bfloat16 before the division
+// (division.hpp; QuantizeLinear-23's `precision`), as the float16 tests
+// above do for float16:
+// - the scale 1 + 3 * 2^-9 becomes 1 + 2^-7 (bfloat16's spacing on [1, 2)),
+//   and 100 / (1 + 2^-7) = 99.22 rounds to 99 in bfloat16 (spacing 0.5 on
+//   [64, 128)): 99. Unrounded, 100 / (1 + 3 * 2^-9) = 99.42 would round to
+//   99.5 and then, ties to even, to 100;
+// - x = 2.5 + 2^-8 becomes 2.5 (spacing 2^-6 on [2, 4)): rint(2.5) = 2,
+//   where a float division gives 2.504 -> 3.
+TEST(OnnxQuantizeLinear, BFloat16PrecisionRoundsXAndTheScale) {
+  mf::onnx::quantize_attributes a;
+  a.precision = data_type::bfloat16;
+  EXPECT_EQ(quantize(floats({1}, {100.0f}), floats({}, {1.0f + 3 * 0x1p-9f}), data_type::uint8, a),
+            std::vector<std::uint32_t>{99});
+  EXPECT_EQ(quantize(floats({1}, {2.5f + 0x1p-8f}), floats({}, {1.0f}), data_type::uint8, a),
+            std::vector<std::uint32_t>{2});
+  a.precision = data_type::float32;
+  EXPECT_EQ(quantize(floats({1}, {2.5f + 0x1p-8f}), floats({}, {1.0f}), data_type::uint8, a),
+            std::vector<std::uint32_t>{3});
+}
+
 // axis may be -rank (the first dimension) .. rank - 1.
 TEST(OnnxQuantizeLinear, AxisMinusRankIsTheFirstDimension) {
   mf::onnx::quantize_attributes a;
@@ -398,6 +471,75 @@ TEST(OnnxOpsets, TypesAndAttributesArriveWithTheirOpset) {
   d.output_dtype = data_type::undefined;
   EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(x, floats({}, {1.0f}), nullptr, d)),
             (std::vector<std::uint32_t>{0x40000000}));
+}
+
+// block_size came with QuantizeLinear-21 and DequantizeLinear-21: at
+// opsets 19 and 20 a node that gives it is rejected. x: 2 x 2, block 2 on
+// axis 1, one scale per row ({2, 1}): 2 / 2 = 1, 4 / 2 = 2, 3 / 1, 5 / 1.
+TEST(OnnxOpsets, BlockSizeFromOpset21) {
+  const tensor x = floats({2, 2}, {2.0f, 4.0f, 3.0f, 5.0f});
+  const tensor scale = floats({2, 1}, {2.0f, 1.0f});
+  const tensor q = mf::onnx::tensor_from_codes(data_type::uint8, {2, 2}, {1, 2, 3, 5});
+  mf::onnx::quantize_attributes qa;
+  mf::onnx::dequantize_attributes da;
+  qa.block_size = da.block_size = 2;
+  for (const int opset : {19, 20}) {
+    qa.opset = da.opset = opset;
+    EXPECT_THROW(mf::onnx::quantize_linear(x, scale, nullptr, qa), mf::onnx::invalid_model)
+        << opset;
+    EXPECT_THROW(mf::onnx::dequantize_linear(q, scale, nullptr, da), mf::onnx::invalid_model)
+        << opset;
+  }
+  qa.opset = da.opset = 21;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::quantize_linear(x, scale, nullptr, qa)),
+            (std::vector<std::uint32_t>{1, 2, 3, 5}));
+  std::vector<std::uint32_t> expected;
+  for (const float v : {2.0f, 4.0f, 3.0f, 5.0f}) {
+    expected.push_back(mf::detail::bit_cast<std::uint32_t>(v));
+  }
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(q, scale, nullptr, da)), expected);
+}
+
+// float8e8m0 scales came with QuantizeLinear-24 and DequantizeLinear-24.
+// QuantizeLinear divides by such a scale in float (division_precision: a
+// power of two is no type to divide in): x = 2.5 + 2^-11 over the scale
+// 2^0 (code 0x7F) is 2.50049, rint 3 (in bfloat16 x would become 2.5 and
+// rint(2.5) = 2).
+TEST(OnnxOpsets, Float8e8m0ScalesFromOpset24) {
+  const tensor x = floats({1}, {2.5f + 0x1p-11f});
+  const tensor e8 = mf::onnx::tensor_from_codes(data_type::float8e8m0, {}, {0x7F});
+  const tensor q = mf::onnx::tensor_from_codes(data_type::uint8, {1}, {3});
+  mf::onnx::quantize_attributes qa;
+  mf::onnx::dequantize_attributes da;
+  da.output_dtype = data_type::float32;
+  qa.opset = da.opset = 23;
+  EXPECT_THROW(mf::onnx::quantize_linear(x, e8, nullptr, qa), mf::onnx::invalid_model);
+  EXPECT_THROW(mf::onnx::dequantize_linear(q, e8, nullptr, da), mf::onnx::invalid_model);
+  qa.opset = da.opset = 24;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::quantize_linear(x, e8, nullptr, qa)),
+            std::vector<std::uint32_t>{3});
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::dequantize_linear(q, e8, nullptr, da)),
+            std::vector<std::uint32_t>{mf::detail::bit_cast<std::uint32_t>(3.0f)});
+}
+
+// Cast-24's table (onnx/onnx#7130) gives +-Inf -> +-max in every float8
+// type when saturating, from opset 24 itself; opset 23 (Cast-23) keeps NaN
+// (0x80) for the FNUZ types. QuantizeLinear's float8 outputs follow it.
+TEST(OnnxOpsets, SaturatingInfIntoFnuzIsMaxFromOpset24) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const tensor x = floats({2}, {inf, -inf});
+  mf::onnx::cast_attributes c;
+  mf::onnx::quantize_attributes q;
+  c.opset = q.opset = 24;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::cast(x, data_type::float8e4m3fnuz, c)),
+            (std::vector<std::uint32_t>{0x7F, 0xFF}));
+  EXPECT_EQ(quantize(x, floats({}, {1.0f}), data_type::float8e5m2fnuz, q),
+            (std::vector<std::uint32_t>{0x7F, 0xFF}));
+  c.opset = q.opset = 23;
+  EXPECT_EQ(mf::onnx::codes_of(mf::onnx::cast(x, data_type::float8e4m3fnuz, c)),
+            (std::vector<std::uint32_t>{0x80, 0x80}));
+  EXPECT_EQ(quantize(x, floats({}, {1.0f}), data_type::float8e5m2fnuz, q),
+            (std::vector<std::uint32_t>{0x80, 0x80}));
 }
 
 // QuantizeLinear-19 with an explicit +0 float8 zero point: the formula's

@@ -323,6 +323,33 @@ TEST(Edges, NanAndInfInAColumnLeaveItsScaleAlone) {
   EXPECT_EQ(s[0], 1.0f / 448);
 }
 
+// Per tensor and per row as well (docs/scaling.md: "A group's scale comes
+// from the amax of its finite elements"): the NaN and the Inf are skipped,
+// not turned into compute_scale's fallback of 1.
+TEST(Edges, NanAndInfLeaveThePerTensorAndPerRowScalesAlone) {
+  // Finite amax 4: scale 448 / 4 = 112; 1 -> 112 (0x6E), -2 -> -224 (0xF6),
+  // 4 -> 448 (0x7E).
+  const std::vector<float> x{1.0f, kNaN, -2.0f, kInf, 4.0f};
+  std::vector<std::uint8_t> q(x.size());
+  EXPECT_EQ(mf::scaling::quantize_per_tensor<mf::e4m3fn>(x.data(), q.data(), x.size()),
+            1.0f / 112);
+  EXPECT_EQ(q[0], 0x6E);
+  EXPECT_TRUE(q[1] == 0x7F || q[1] == 0xFF);  // NaN
+  EXPECT_EQ(q[2], 0xF6);
+  EXPECT_EQ(q[4], 0x7E);
+  // Rows of 2 x 3: {1, NaN, 2} amax 2 -> scale 224: 224 (0x76), 448 (0x7E);
+  // {Inf, 4, -0.5} amax 4 -> scale 112: 448 (0x7E), -56 (0xE6).
+  const std::vector<float> m{1.0f, kNaN, 2.0f, kInf, 4.0f, -0.5f};
+  std::vector<float> s(2);
+  mf::scaling::quantize_per_channel<mf::e4m3fn>(m.data(), q.data(), s.data(), 2, 3,
+                                                channel_axis::rows);
+  EXPECT_EQ(s, (std::vector<float>{1.0f / 224, 1.0f / 112}));
+  EXPECT_EQ(q[0], 0x76);
+  EXPECT_EQ(q[2], 0x7E);
+  EXPECT_EQ(q[4], 0x7E);
+  EXPECT_EQ(q[5], 0xE6);
+}
+
 TEST(Edges, ColumnAmaxNanPolicies) {
   const std::vector<float> x{1.0f, kInf, kNaN, -2.0f};  // 2 x 2
   std::vector<float> m(2);
