@@ -193,6 +193,29 @@ TEST(Histogram, AnyBatchSplitAndAnyMergeOrderGiveTheSameHistogram) {
   EXPECT_FALSE(other == whole);
 }
 
+// The 128-bit sum of squared offsets carries into its high word, in observe
+// and in merge. With mantissa_bits 0 a bin is a binade, offsets have 23
+// bits: 1.99999988 = 1 + (2^23 - 1) * 2^-23 has r = 2^23 - 1, r^2 = 2^46 -
+// 2^24 + 1, and 2^19 of them sum to 2^65 - 2^43 + 2^19, past 2^64 (two
+// halves of 2^18 each stay below it, so only their merge carries). Equal
+// values have spread exactly 0.
+TEST(Histogram, SquareSumsCarryIntoTheHighWord) {
+  const std::vector<float> x(std::size_t{1} << 19, 1.99999988f);
+  const std::size_t half = x.size() / 2;
+  cal::abs_histogram whole(0), first(0), second(0);
+  whole.observe(x.data(), x.size());
+  first.observe(x.data(), half);
+  second.observe(x.data() + half, half);
+  const std::uint32_t i = 0x3FFFFFFFu >> 23;
+  EXPECT_EQ(whole.bin(i).count, x.size());
+  EXPECT_EQ(whole.bin(i).offset_square_sum_high, 1u);
+  EXPECT_EQ(whole.bin_deviation_square_sum(i), 0.0);
+  EXPECT_EQ(whole.bin_mean(i), static_cast<double>(1.99999988f));
+  first.merge(second);
+  EXPECT_TRUE(first == whole);
+  EXPECT_EQ(first.bin_deviation_square_sum(i), 0.0);
+}
+
 TEST(Histogram, SixteenBitSourcesWidenExactly) {
   const std::vector<float> x = student_t(5000, 5, 2);
   std::vector<mf::bfloat16> b;
@@ -273,6 +296,35 @@ TEST(Calibrate, SqnrIsTheSignalOverTheSquaredError) {
       cal::cost_of<mf::e2m1fn>(cal::value_model(x.data(), x.size()), 1.0f);
   EXPECT_NEAR(c.sse, 0.19, 1e-6);
   EXPECT_NEAR(c.sqnr_db, 10.0 * std::log10(21.19 / 0.19), 1e-5);
+}
+
+// With mantissa_bits 0 one bin, [1, 2), holds both 1 and 1.5, and the
+// model quantizes them at their mean 1.25. The SQNR's signal is still
+// sum x^2 = 1 + 2.25 = 3.25 (cost.hpp), the bin's spread about its mean
+// included, not 2 * 1.25^2 = 3.125. sse: the spread
+// 2 * 0.25^2 = 0.125, plus 2 (1.25 - 384 / s)^2 at the max method's scale
+// s = 448 / 1.5 (1.25 s = 373.3 rounds to 384 on e4m3fn's [256, 512) grid
+// of step 32; s is rounded toward zero, 1e-7 relative, so the tolerance).
+TEST(Calibrate, HistogramModelSqnrCountsTheWholeSignal) {
+  const std::vector<float> x{1.0f, 1.5f};
+  cal::abs_histogram h(0);
+  h.observe(x.data(), x.size());
+  const cal::quantization_cost c = cal::calibrate<mf::e4m3fn>(h, options(method::max)).cost;
+  const double e = 1.25 - 384.0 * 1.5 / 448.0;
+  EXPECT_NEAR(c.sse, 0.125 + 2 * e * e, 1e-7);
+  EXPECT_NEAR(c.sqnr_db, 10.0 * std::log10(3.25 / c.sse), 1e-9);
+}
+
+// The percentile's population is every finite value, zeros included
+// (percentile.hpp): 4 zeros and 1, 2, 3, 4. Rank 50 % of 8 = 4 falls among
+// the zeros: 0. Rank 75 % of 8 = 6 is the whole of 2's bin [2, 2 + 2^-7):
+// its upper edge, 2.0078125.
+TEST(Calibrate, PercentileCountsTheZeros) {
+  const std::vector<float> x{0.0f, 1.0f, -0.0f, 2.0f, 0.0f, 3.0f, 0.0f, 4.0f};
+  cal::abs_histogram h;
+  h.observe(x.data(), x.size());
+  EXPECT_EQ(cal::abs_percentile(h, 50.0), 0.0f);
+  EXPECT_EQ(cal::abs_percentile(h, 75.0), 2.0078125f);
 }
 
 // The documented default percentile, 99.99, is the one a default-built
@@ -681,6 +733,48 @@ TEST(Calibrate, KlReturnsTheLeastDivergenceOfEveryCandidate) {
       check_kl_is_the_minimum<mf::e2m1fn>({"e2m1fn", 2, 1, 1, mfref::kind::finite}, x, p2);
     }
   }
+}
+
+// The least divergence is often reached by several thresholds (the same
+// bins kept, the same cells): the entropy method takes the first, the
+// smallest T (kl.hpp, TensorRT's argmin), and its candidates reach down to
+// amax / 16. e2m1fn (0, 0.5, 1, 1.5, 2, 3, 4, 6), data {1, 1, 1.125, 16}:
+// - T in [1, 1.125): only 1 kept, the rest clipped: no candidate;
+// - T = 1.125 (a bin edge, >= amax / 16 = 1): s = 6 / 1.125 = 5.33; 1 s and
+//   1.125 s both round to 6, one cell. P = (2, 1 + 1) / 4 (16 clipped onto
+//   the last kept bin), Q = the cell's 3 values spread over two bins of
+//   equal width: (1/2, 1/2) = P, so KL = 0, the least possible;
+// - larger T in (1.125, 16) keep the same bins, and wherever 1 s and
+//   1.125 s share a cell (T = 2: 3 and 3.375 -> 3) KL is 0 again: a tie;
+// - T = amax = 16: s = 0.375, 1 s and 1.125 s -> 0.5, 16 s = 6:
+//   P = (2, 1, 1) / 4, Q = (1.5, 1.5, 1) / 4, KL > 0.
+// So the scale is that of T = 1.125.
+TEST(Calibrate, KlTiesGoToTheSmallestThreshold) {
+  const std::vector<float> x{1.0f, 1.0f, 1.125f, 16.0f};
+  const mfref::reference ref({"e2m1fn", 2, 1, 1, mfref::kind::finite});
+  const kl_data d = kl_data_of(x);
+  EXPECT_EQ(brute_force_kl(ref, d, 1.125, scale_for_threshold(6.0, 1.125)), 0.0);
+  EXPECT_EQ(brute_force_kl(ref, d, 2.0, scale_for_threshold(6.0, 2.0)), 0.0);
+  EXPECT_GT(brute_force_kl(ref, d, 16.0, scale_for_threshold(6.0, 16.0)), 0.0);
+  cal::abs_histogram h;
+  h.observe(x.data(), x.size());
+  EXPECT_EQ(cal::calibrate<mf::e2m1fn>(h, options(method::kl)).scale,
+            scale_for_threshold(6.0, 1.125));
+}
+
+// The same rule for power-of-two scales, whose candidates run from the
+// largest threshold down. e2m1fn (max 6), data {1, 1, 1.125, 8}: the
+// divergence is 0 at s = 1, 2 and 4 (T = 6, 3, 1.5) and positive at s = 1/2
+// (T = 12), by the brute force above. The smallest T of the tie is 1.5: s = 4.
+TEST(Calibrate, KlPowerOfTwoTiesGoToTheSmallestThreshold) {
+  const std::vector<float> x{1.0f, 1.0f, 1.125f, 8.0f};
+  const mfref::reference ref({"e2m1fn", 2, 1, 1, mfref::kind::finite});
+  const kl_data d = kl_data_of(x);
+  for (const double s : {1.0, 2.0, 4.0}) EXPECT_EQ(brute_force_kl(ref, d, 6.0 / s, s), 0.0) << s;
+  EXPECT_GT(brute_force_kl(ref, d, 12.0, 0.5), 0.0);
+  cal::abs_histogram h;
+  h.observe(x.data(), x.size());
+  EXPECT_EQ(cal::calibrate<mf::e2m1fn>(h, options(method::kl, true)).scale, 4.0f);
 }
 
 // ---- per channel --------------------------------------------------------------------

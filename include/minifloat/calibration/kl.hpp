@@ -105,9 +105,12 @@ float kl_scale(const abs_histogram& h, bool power_of_two = false) {
     const double max = format_grid<Fmt>::get().max();
     double best_kl = std::numeric_limits<double>::infinity();
     float best = 1.0f;
-    const auto consider = [&](double threshold, float scale) {
+    // The smallest divergence wins, the smallest threshold on a tie: the bin
+    // edges run upward in T, so there the first of equals stays; the powers
+    // of two run downward in T, so there the last of equals replaces it.
+    const auto consider = [&](double threshold, float scale, bool ties_replace) {
       const double kl = detail::kl_divergence<Fmt>(b, threshold, static_cast<double>(scale));
-      if (kl < best_kl) {
+      if (kl < best_kl || (ties_replace && kl == best_kl)) {
         best_kl = kl;
         best = scale;
       }
@@ -119,7 +122,7 @@ float kl_scale(const abs_histogram& h, bool power_of_two = false) {
         const float s = std::ldexp(1.0f, k < -126 ? -126 : k);
         const double threshold = max / static_cast<double>(s);
         if (threshold < amax / 16) break;
-        if (threshold < 2 * amax) consider(threshold, s);
+        if (threshold < 2 * amax) consider(threshold, s, true);
       }
       return best;
     }
@@ -127,9 +130,9 @@ float kl_scale(const abs_histogram& h, bool power_of_two = false) {
     for (std::uint32_t i = h.first_bin(); i < h.end_bin(); ++i) {
       const double edge = static_cast<double>(h.upper_edge(i));
       if (edge < amax / 16 || edge >= amax) continue;
-      consider(edge, scaling::compute_scale<Fmt>(static_cast<float>(edge), options));
+      consider(edge, scaling::compute_scale<Fmt>(static_cast<float>(edge), options), false);
     }
-    consider(amax, scaling::compute_scale<Fmt>(static_cast<float>(amax), options));
+    consider(amax, scaling::compute_scale<Fmt>(static_cast<float>(amax), options), false);
     return best;
   });
 }
