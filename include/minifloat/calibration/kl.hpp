@@ -22,7 +22,7 @@
 // searches bins 128..2048 of 2048, i.e. [amax / 16, amax]); the smallest KL
 // wins, the first (smallest T) on a tie, as TensorRT's argmin. With the
 // power-of-two constraint the candidates are the power-of-two scales whose
-// T = max / s lies in [amax / 16, 2 amax).
+// T = max / s lies in [amax / 16, 2 amax), a tie again to the smallest T.
 #pragma once
 
 #include <cmath>
