@@ -340,14 +340,15 @@ TEST(Edges, NanAndInfLeaveThePerTensorAndPerRowScalesAlone) {
   // Rows of 2 x 3: {1, NaN, 2} amax 2 -> scale 224: 224 (0x76), 448 (0x7E);
   // {Inf, 4, -0.5} amax 4 -> scale 112: 448 (0x7E), -56 (0xE6).
   const std::vector<float> m{1.0f, kNaN, 2.0f, kInf, 4.0f, -0.5f};
+  std::vector<std::uint8_t> qm(m.size());
   std::vector<float> s(2);
-  mf::scaling::quantize_per_channel<mf::e4m3fn>(m.data(), q.data(), s.data(), 2, 3,
+  mf::scaling::quantize_per_channel<mf::e4m3fn>(m.data(), qm.data(), s.data(), 2, 3,
                                                 channel_axis::rows);
   EXPECT_EQ(s, (std::vector<float>{1.0f / 224, 1.0f / 112}));
-  EXPECT_EQ(q[0], 0x76);
-  EXPECT_EQ(q[2], 0x7E);
-  EXPECT_EQ(q[4], 0x7E);
-  EXPECT_EQ(q[5], 0xE6);
+  EXPECT_EQ(qm[0], 0x76);
+  EXPECT_EQ(qm[2], 0x7E);
+  EXPECT_EQ(qm[4], 0x7E);
+  EXPECT_EQ(qm[5], 0xE6);
 }
 
 TEST(Edges, ColumnAmaxNanPolicies) {
