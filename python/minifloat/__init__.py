@@ -303,13 +303,19 @@ def _uint64(value: Any, arg: str) -> int:
     return v
 
 
+def _as_float32(value: Any, arg: str) -> np.float32:
+    # A real number (not a bool, not a string), rounded once to nearest
+    # float32, as the C++ entries take it; beyond float32's range: +-Inf.
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{arg}: expected a real number, got {type(value).__name__} {value!r}")
+    with np.errstate(over="ignore"):
+        return np.float32(value)
+
+
 def _scale(scale: Any) -> float:
     if scale.__class__ is float and scale == 1.0:  # the common call, kept cheap
         return 1.0
-    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
-        raise TypeError(f"scale: expected a real number, got {type(scale).__name__} {scale!r}")
-    with np.errstate(over="ignore"):
-        s = np.float32(scale)  # the C++ entries take a float: rounded once, to nearest
+    s = _as_float32(scale, "scale")
     if not np.isfinite(s) or s == 0:
         raise ValueError(f"scale: {scale!r} (as float32: {s}) is not accepted; accepted: a "
                          f"finite, non-zero number within float32's range (every result "
@@ -696,13 +702,21 @@ class MatMulResult:
 
 
 def _matmul_scale(v: Any, arg: str) -> float:
-    # A real number, rounded once to float32 as the C++ entry takes it. NaN,
-    # Inf and zero are accepted: the epilogue carries them as IEEE 754 does
-    # (docs/hybrid.md), as the hardware's would.
-    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{arg}: expected a real number, got {type(v).__name__} {v!r}")
-    with np.errstate(over="ignore"):
-        return float(np.float32(v))
+    # NaN, Inf and zero are accepted: the epilogue carries them as IEEE 754
+    # does (docs/hybrid.md), as the hardware's would.
+    return float(_as_float32(v, arg))
+
+
+def _hybrid_output(rounding: Any, saturate: Any, seed: Any, offset: Any,
+                   random_bits: Any) -> Tuple[bool, bool, int, int, int]:
+    # The hybrid outputs' conversion (mf::hybrid::output_conversion): nearest
+    # even or stochastic, saturating or not.
+    mode, sat, stochastic, s, o, bits = _conversion(rounding, saturate, seed, offset,
+                                                    random_bits)
+    if mode != 0:
+        raise ValueError(f"rounding: {rounding!r}; the output rounds to nearest even or "
+                         f"stochastically; accepted: nearest_even, stochastic")
+    return sat, stochastic, s, o, bits
 
 
 def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = None,
@@ -787,11 +801,8 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
         raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
     if requant not in ("exact", "fp32"):
         raise ValueError(f"requant: {requant!r}; accepted: exact, fp32")
-    mode, sat, stochastic, stream_seed, stream_offset, rbits = _conversion(
+    sat, stochastic, stream_seed, stream_offset, rbits = _hybrid_output(
         rounding, saturate, seed, offset, random_bits)
-    if mode != 0:
-        raise ValueError(f"rounding: {rounding!r}; the output rounds to nearest even or "
-                         f"stochastically; accepted: nearest_even, stochastic")
     if stochastic and tc == "FP32":
         raise ValueError("rounding: stochastic needs an FP8 or 16-bit output; an FP32 output "
                          "is the epilogue's own float32 value")
@@ -891,11 +902,7 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
                              f"of scale_type ({st})")
     if placement not in ("epilogue", "operands"):
         raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
-    mode, sat, stochastic, s, o, bits = _conversion(rounding, saturate, seed, offset,
-                                                    random_bits)
-    if mode != 0:
-        raise ValueError(f"rounding: {rounding!r}; the output rounds to nearest even or "
-                         f"stochastically; accepted: nearest_even, stochastic")
+    sat, stochastic, s, o, bits = _hybrid_output(rounding, saturate, seed, offset, random_bits)
     if integer:
         used = [arg for arg, on in (("a_scale", given_a), ("b_scale", given_b),
                                     ("exact", bool(exact)), ("placement", placement != "epilogue"),
@@ -1626,10 +1633,7 @@ AMAX_REDUCTIONS = ("max", "most_recent")  # mf::scaling::amax_reduction
 
 
 def _real(value: Any, arg: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{arg}: expected a real number, got {type(value).__name__} {value!r}")
-    with np.errstate(over="ignore"):
-        v = np.float32(value)
+    v = _as_float32(value, arg)
     if not np.isfinite(v):
         raise ValueError(f"{arg}: {value!r} (as float32: {v}) is not accepted; accepted: a "
                          f"finite number within float32's range")
