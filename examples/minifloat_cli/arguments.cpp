@@ -55,6 +55,8 @@ constexpr std::string_view usage_types =
 constexpr std::string_view usage_tail =
     "\n"
     "'minifloat COMMAND --help' describes a command. '--' ends the options.\n"
+    "Every other word an option takes (a mode, a model, a method, ...) is read\n"
+    "in any case, with '-' and '_' alike: nearest-even is nearest_even.\n"
     "\n"
     "Exit status: 0 on success; 2 for a bad command line or input line; 3 when\n"
     "reading stdin or writing stdout fails (a full disk, a closed stdout), also\n"
@@ -202,7 +204,7 @@ constexpr std::string_view matmul_help =
     "  --table T            vendor_hybrid_fp8 (default: the vendor's Hybrid FP8\n"
     "                       table, K a multiple of 16), cublaslt_fp8, any\n"
     "  --no-z-check         accept any K under the vendor table\n"
-    "  --model M            sequential_fp32 (default), exact, exact-to-output,\n"
+    "  --model M            sequential_fp32 (default), exact, exact_to_output,\n"
     "                       avx512_bf16_pairs, amx_tile_pairs, chunked_exact,\n"
     "                       reduced_precision\n"
     "  --chunk N            amx_tile_pairs (default 32) / chunked_exact (64)\n"

@@ -190,6 +190,18 @@ bool takes_format(command what) {
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
+bool same_name(std::string_view name, std::string_view text) noexcept {
+  const auto fold = [](char c) {
+    if (c >= 'A' && c <= 'Z') return static_cast<char>(c - 'A' + 'a');
+    return c == '-' ? '_' : c;
+  };
+  if (name.size() != text.size()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (fold(name[i]) != fold(text[i])) return false;
+  }
+  return true;
+}
+
 void throw_unknown_value(std::string_view option, std::string_view noun, std::string_view text,
                          std::string_view valid) {
   throw usage_error(std::string(option) + ": unknown " + std::string(noun) + " " + quoted(text) +
@@ -219,14 +231,14 @@ rounding_mode parse_rounding_mode(std::string_view option, std::string_view text
     std::string aliases;
     for (const auto& s : mode_spellings) {
       if (s.mode != mode) continue;
-      if (s.name == text) return mode;
+      if (same_name(s.name, text)) return mode;
       if (s.name != mode_name(mode)) aliases += (aliases.empty() ? "" : ", ") + std::string(s.name);
     }
     valid += (valid.empty() ? "" : ", ") + std::string(mode_name(mode)) +
              (aliases.empty() ? "" : " (" + aliases + ")");
   }
   for (const auto& s : mode_spellings) {
-    if (s.name == text) {
+    if (same_name(s.name, text)) {
       throw usage_error(std::string(option) + ": " + quoted(text) +
                         " is not a mode of this command (one of: " + valid + ")");
     }

@@ -46,6 +46,12 @@ bool takes_format(command what);
 // 'text', for messages.
 std::string quoted(std::string_view text);
 
+// Whether `text` is `name` as every option's word is read: in any ASCII case,
+// with '-' and '_' the same letter (the library's nearest_even and
+// exact_to_output, the tool's nearest-even, and the Python package's names
+// are then one vocabulary; format names have their registry).
+bool same_name(std::string_view name, std::string_view text) noexcept;
+
 // A name and what it means, for options whose value is one of a few words.
 template <class Value>
 struct choice {
@@ -70,7 +76,7 @@ template <class Value, std::size_t N>
 Value pick(std::string_view option, std::string_view noun, std::string_view text,
            const choice<Value> (&choices)[N]) {
   for (const auto& c : choices) {
-    if (c.name == text) return c.value;
+    if (same_name(c.name, text)) return c.value;
   }
   std::string valid;
   for (const auto& c : choices) {

@@ -81,7 +81,7 @@ enum class model_name {
 constexpr choice<model_name> model_names[] = {
     {"sequential_fp32", model_name::sequential_fp32},
     {"exact", model_name::exact},
-    {"exact-to-output", model_name::exact_to_output},
+    {"exact_to_output", model_name::exact_to_output},
     {"avx512_bf16_pairs", model_name::avx512_bf16_pairs},
     {"amx_tile_pairs", model_name::amx_tile_pairs},
     {"chunked_exact", model_name::chunked_exact},

@@ -93,17 +93,45 @@ _ID_BY_TYPED = {d: i for i, d in enumerate(_TYPED) if d is not None}
 
 # Rounding modes: the names of mf::rounding, "stochastic" for
 # mf::conversion::stochastic, and the tool's spellings (minifloat encode
-# --round ...). The value is the mf::rounding enumerator, or -1.
+# --round ...). The value is the mf::rounding enumerator, or -1. Read as
+# every name the package takes is (_choice): any case, '-' as '_'.
 _MODES = {
-    "nearest_even": 0, "nearest-even": 0, "rne": 0,
-    "toward_zero": 1, "toward-zero": 1, "rtz": 1,
-    "toward_positive": 2, "toward-positive": 2, "up": 2,
-    "toward_negative": 3, "toward-negative": 3, "down": 3,
+    "nearest_even": 0, "rne": 0,
+    "toward_zero": 1, "rtz": 1,
+    "toward_positive": 2, "up": 2, "ceil": 2,
+    "toward_negative": 3, "down": 3, "floor": 3,
     "stochastic": -1, "sr": -1,
 }
 ROUNDING_MODES: Tuple[str, ...] = ("nearest_even", "toward_zero", "toward_positive",
                                    "toward_negative", "stochastic")
 _STOCHASTIC_DEFAULT_BITS = 32  # mf::stochastic_default_bits
+
+
+def _choice(value: Any, arg: str, names: Any) -> str:
+    """`value`'s name among `names` (lower case, with '_'), read in any case
+    and with '-' for '_', as the tool reads its choices; a ValueError (a
+    TypeError for a value that is not a str) lists `names`."""
+    if isinstance(value, str):
+        key = value.lower().replace("-", "_")
+        if key in names:
+            return key
+    shown = ", ".join(names)
+    if not isinstance(value, str):
+        raise TypeError(f"{arg}: expected a name (str), got {value!r}; accepted: {shown}")
+    raise ValueError(f"{arg}: {value!r} is not accepted; accepted: {shown}")
+
+
+def _mode_among(value: Any, arg: str, allowed: Tuple[str, ...]) -> int:
+    """The mf::rounding enumerator of the mode `value` names (any spelling of
+    _MODES) if it is one of `allowed`; a ValueError lists those otherwise."""
+    mode = _MODES[_choice(value, arg, _MODES)]
+    if mode not in [_MODES[name] for name in allowed]:
+        spellings = [name + " (" + ", ".join(k for k, m in _MODES.items()
+                                             if m == _MODES[name] and k != name) + ")"
+                     for name in allowed]
+        raise ValueError(f"{arg}: {value!r} is not a mode of this model; accepted: "
+                         f"{', '.join(spellings)}")
+    return mode
 
 
 def formats() -> list:
@@ -328,13 +356,7 @@ def _conversion(rounding: Any, saturate: Any, seed: Any, offset: Any,
     if (rounding == "nearest_even" and saturate.__class__ is bool and seed is None
             and offset.__class__ is int and offset == 0 and random_bits is None):
         return 0, saturate, False, 0, 0, _STOCHASTIC_DEFAULT_BITS  # the defaults, kept cheap
-    if not isinstance(rounding, str):
-        raise TypeError(f"rounding: expected a mode name (str), got {rounding!r}; accepted: "
-                        f"{', '.join(ROUNDING_MODES)}")
-    if rounding.lower() not in _MODES:
-        raise ValueError(f"rounding: unknown mode {rounding!r}; accepted: "
-                         f"{', '.join(ROUNDING_MODES)} (or the tool's rne, rtz, up, down, sr)")
-    mode = _MODES[rounding.lower()]
+    mode = _MODES[_choice(rounding, "rounding", _MODES)]
     if not isinstance(saturate, (bool, np.bool_)):
         raise TypeError(f"saturate: expected True or False, got {saturate!r}")
     stochastic = mode < 0
@@ -608,8 +630,7 @@ _MODEL_PARAMETERS = {
 
 
 def _model_fields(model: str, given: Dict[str, Any]):
-    if not isinstance(model, str) or model not in _MODEL_KIND:
-        raise ValueError(f"model: {model!r} is not a model; accepted: {', '.join(MATMUL_MODELS)}")
+    model = _choice(model, "model", MATMUL_MODELS)
     defaults = _MODEL_PARAMETERS.get(model, {})
     for name, value in given.items():
         if value is not None and name not in defaults:
@@ -624,25 +645,18 @@ def _model_fields(model: str, given: Dict[str, Any]):
     if model in ("amx_tile_pairs", "chunked_exact"):
         f.chunk = operator.index(v["chunk"])
     if model == "amx_tile_pairs":
-        if v["order"] not in ("sdm", "guide"):
-            raise ValueError(f"order: {v['order']!r}; accepted: sdm, guide")
-        f.order = 0 if v["order"] == "sdm" else 1
+        f.order = 0 if _choice(v["order"], "order", ("sdm", "guide")) == "sdm" else 1
     if model == "chunked_exact":
-        if v["chunk_rounding"] not in ("nearest_even", "toward_zero"):
-            raise ValueError(f"chunk_rounding: {v['chunk_rounding']!r}; accepted: nearest_even, "
-                             f"toward_zero")
-        f.rounding = 0 if v["chunk_rounding"] == "nearest_even" else 1
+        f.rounding = _mode_among(v["chunk_rounding"], "chunk_rounding", ("nearest_even",
+                                                                         "toward_zero"))
         f.presum_round = _bool(v["presum_round"], "presum_round")
     if model == "reduced_precision":
         f.bits = operator.index(v["bits"])
         f.promote_every = operator.index(v["promote_every"])
-        if v["variant"] not in ("seq", "block"):
-            raise ValueError(f"variant: {v['variant']!r}; accepted: seq, block")
-        f.variant = 0 if v["variant"] == "seq" else 1
+        f.variant = 0 if _choice(v["variant"], "variant", ("seq", "block")) == "seq" else 1
         f.block = operator.index(v["block"])
-        if v["trunc"] not in ("toward_zero", "floor"):
-            raise ValueError(f"trunc: {v['trunc']!r}; accepted: toward_zero, floor")
-        f.trunc = 0 if v["trunc"] == "toward_zero" else 1
+        trunc = _mode_among(v["trunc"], "trunc", ("toward_zero", "toward_negative"))
+        f.trunc = 0 if trunc == _MODES["toward_zero"] else 1  # mf::hybrid::truncation
     return f
 
 
@@ -764,8 +778,7 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     A, ta = _operand(a, a_type, "a", "a_type")
     B, tb = _operand(b, b_type, "b", "b_type")
     tc = _element(out_type, "out_type")
-    if table not in MATMUL_TABLES:
-        raise ValueError(f"table: {table!r}; accepted: {', '.join(MATMUL_TABLES)}")
+    table = _choice(table, "table", MATMUL_TABLES)
     m, k = A.shape
     k2, n = B.shape
     if k2 != k:
@@ -795,12 +808,9 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
         if bias_vec.size != n:
             raise ValueError(f"bias: {bias_vec.size} values, expected {n}")
         bias_list = bias_vec.tolist()
-    if scale_rule not in ("multiply", "divide"):
-        raise ValueError(f"scale_rule: {scale_rule!r}; accepted: multiply, divide")
-    if placement not in ("epilogue", "operands"):
-        raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
-    if requant not in ("exact", "fp32"):
-        raise ValueError(f"requant: {requant!r}; accepted: exact, fp32")
+    scale_rule = _choice(scale_rule, "scale_rule", ("multiply", "divide"))
+    placement = _choice(placement, "placement", ("epilogue", "operands"))
+    requant = _choice(requant, "requant", ("exact", "fp32"))
     sat, stochastic, stream_seed, stream_offset, rbits = _hybrid_output(
         rounding, saturate, seed, offset, random_bits)
     if stochastic and tc == "FP32":
@@ -871,10 +881,8 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
     A, ta = _operand(a, a_type, "a", "a_type", matrix=False)
     B, tb = _operand(b, b_type, "b", "b_type", matrix=False)
     tc = _element(out_type, "out_type")
-    if not isinstance(op, str) or op not in ELTWISE_OPS:
-        raise ValueError(f"op: {op!r}; accepted: {', '.join(ELTWISE_OPS)}")
-    if table not in MATMUL_TABLES:
-        raise ValueError(f"table: {table!r}; accepted: {', '.join(MATMUL_TABLES)}")
+    op = _choice(op, "op", ELTWISE_OPS)
+    table = _choice(table, "table", MATMUL_TABLES)
     if A.ndim == 0:
         raise ValueError("a: a 0-d array; eltwise needs at least one axis (the innermost "
                          "dimension): pass a.reshape(1)")
@@ -900,8 +908,7 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
         if v == 0:
             raise ValueError(f"{arg}: 0 is not accepted; accepted: a finite, non-zero value "
                              f"of scale_type ({st})")
-    if placement not in ("epilogue", "operands"):
-        raise ValueError(f"placement: {placement!r}; accepted: epilogue, operands")
+    placement = _choice(placement, "placement", ("epilogue", "operands"))
     sat, stochastic, s, o, bits = _hybrid_output(rounding, saturate, seed, offset, random_bits)
     if integer:
         used = [arg for arg, on in (("a_scale", given_a), ("b_scale", given_b),
@@ -1057,11 +1064,8 @@ def mx_quantize(x: Any, fmt: str, *, scale_rounding: Optional[str] = None,
     elif nvfp4:
         raise ValueError(f"scale_rounding: {scale_rounding!r} is for the MX formats; NVFP4's "
                          f"e4m3fn block scales are rounded to nearest even")
-    elif not isinstance(scale_rounding, str) or scale_rounding.lower() not in SCALE_ROUNDINGS:
-        raise ValueError(f"scale_rounding: {scale_rounding!r} is not a rule; accepted: "
-                         f"{', '.join(SCALE_ROUNDINGS)}")
     else:
-        mode = SCALE_ROUNDINGS.index(scale_rounding.lower())
+        mode = SCALE_ROUNDINGS.index(_choice(scale_rounding, "scale_rounding", SCALE_ROUNDINGS))
     s_t = 0.0
     if tensor_scale is not None:
         if not nvfp4:
@@ -1152,8 +1156,7 @@ def mx_dequantize(q: MXArray, *, out: Optional[np.ndarray] = None) -> np.ndarray
 # name -> (mf::calibration::method, whether the search and the cost use the
 # values themselves rather than the histogram's model); the tool's names.
 _CALIBRATION_METHODS = {"max": (0, False), "percentile": (1, False), "mse": (2, True),
-                        "mse_histogram": (2, False), "mse-histogram": (2, False),
-                        "kl": (3, False)}
+                        "mse_histogram": (2, False), "kl": (3, False)}
 CALIBRATION_METHODS = ("max", "percentile", "mse", "mse_histogram", "kl")
 
 
@@ -1190,10 +1193,7 @@ def _calibration_format(fmt: Any) -> int:
 
 def _calibration_options(method: Any, percentile: Any, power_of_two: Any):
     """(mf::calibration::method id, on the data, percentile, power_of_two)."""
-    if not isinstance(method, str) or method.lower() not in _CALIBRATION_METHODS:
-        raise ValueError(f"method: {method!r} is not a calibration method; accepted: "
-                         f"{', '.join(CALIBRATION_METHODS)}")
-    how, on_data = _CALIBRATION_METHODS[method.lower()]
+    how, on_data = _CALIBRATION_METHODS[_choice(method, "method", CALIBRATION_METHODS)]
     p = 99.99
     if percentile is not None:
         if how != 1:
@@ -1611,9 +1611,7 @@ def cast(x: Any, to: Any, *, saturate: bool = True, round_mode: Optional[str] = 
     if round_mode is not None:
         if _ONNX_TYPES[to_type][0] != "float8e8m0":
             raise ValueError(f"round_mode: float8e8m0's attribute, got to={to!r}")
-        if not isinstance(round_mode, str) or round_mode not in _ROUND_MODES:
-            raise ValueError(f"round_mode: {round_mode!r}; accepted: {', '.join(_ROUND_MODES)}")
-        mode = _ROUND_MODES.index(round_mode)
+        mode = _ROUND_MODES.index(_choice(round_mode, "round_mode", _ROUND_MODES))
     out = np.empty(xc.size, np.uint32)
     number = _core.onnx_cast(xc, xt, xs, to_type, _onnx_bool(saturate, "saturate"), mode,
                              _onnx_opset(opset), out)
@@ -1650,10 +1648,9 @@ AMAX_NAN = ("propagate", "finite_only")  # mf::bulk::amax_nan
 
 
 def _amax_nan(nan: Any) -> bool:
-    if nan not in AMAX_NAN:
-        raise ValueError(f"nan: {nan!r}; accepted: 'propagate' (NaN if any element is NaN, "
-                         f"Inf counts) or 'finite_only' (NaN and Inf skipped)")
-    return nan == "finite_only"
+    # propagate: NaN if any element is NaN, Inf counts; finite_only: NaN and
+    # Inf skipped.
+    return _choice(nan, "nan", AMAX_NAN) == "finite_only"
 
 
 def amax(x: Any, *, nan: str = "propagate") -> float:
@@ -1950,8 +1947,7 @@ class DelayedScaling:
         if not 1 <= n <= 1 << 32:
             raise ValueError(f"history_length: {n}; accepted: an int in 1..2**32 (the window "
                              f"keeps a float32 per step and each update reads all of them)")
-        if reduction not in AMAX_REDUCTIONS:
-            raise ValueError(f"reduction: {reduction!r}; accepted: {', '.join(AMAX_REDUCTIONS)}")
+        reduction = _choice(reduction, "reduction", AMAX_REDUCTIONS)
         self.format = _CANONICAL[target]
         margin, power_of_two = _real(margin, "margin"), _bool(power_of_two, "power_of_two")
         try:

@@ -118,9 +118,10 @@ X = sample((64,))
     (lambda: mf.calibrate(X, "e9m9"), ValueError, r"fmt: unknown format 'e9m9'"),
     (lambda: mf.calibrate(X, "e8m0fnu"), ValueError, r"fmt: e8m0fnu has no zero"),
     (lambda: mf.calibrate(X, "e4m3fn", method="entropy"), ValueError,
-     r"method: 'entropy' is not a calibration method; accepted: max, percentile, mse, "
+     r"method: 'entropy' is not accepted; accepted: max, percentile, mse, "
      r"mse_histogram, kl"),
-    (lambda: mf.calibrate(X, "e4m3fn", method=None), ValueError, r"method: None"),
+    (lambda: mf.calibrate(X, "e4m3fn", method=None), TypeError,
+     r"method: expected a name \(str\), got None"),
     (lambda: mf.calibrate(X, "e4m3fn", percentile=99.0), ValueError,
      r"percentile: used only with method='percentile', got method='max'"),
     (lambda: mf.calibrate(X, "e4m3fn", method="percentile", percentile=0), ValueError,

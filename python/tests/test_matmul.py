@@ -69,8 +69,7 @@ def test_models_equal_the_tool(cli, model, kwargs, args, types):
         a, b = finite_codes(ta, (m, k)), finite_codes(tb, (k, n))
         c = mf.matmul(a, b, tc, a_type=ta, b_type=tb, model=model, threads=1 + trial % 2,
                       **kwargs)
-        want = tool_matmul(cli, a, b, ta, tb, tc, ["--table", "any", "--model",
-                                                   model.replace("_to_", "-to-"), *args])
+        want = tool_matmul(cli, a, b, ta, tb, tc, ["--table", "any", "--model", model, *args])
         assert np.array_equal(as_codes(c), want), (model, types, trial)
 
 
@@ -147,6 +146,38 @@ def test_typed_arrays_name_their_types(ml_dtypes):
     c = mf.matmul(a.view(np.uint8), b.view(np.uint8), ml_dtypes.bfloat16, table="any",
                   a_type=ml_dtypes.float8_e4m3fn, b_type=np.dtype(ml_dtypes.float8_e4m3fn))
     assert c.dtype == ml_dtypes.bfloat16 and float(c[0, 0]) == 1.0
+
+
+def test_names_are_read_as_the_tool_reads_them(cli):
+    # Every word matmul takes is read in any case with '-' for '_', and
+    # chunk_rounding and trunc take the rounding modes' spellings (the tool's
+    # --chunk-rounding rtz, --trunc down), so one vocabulary serves both.
+    # 1 + 2^-8 + 2^-30 (BF16): exact_to_output rounds it once to BF16 (up,
+    # 0x3f81), exact to FP32 first (1 + 2^-8, a tie: even, 0x3f80).
+    a = np.array([[0x3F80, 0x3B80, 0x3800]], np.uint16)
+    b = np.array([[0x3F80], [0x3F80], [0x3800]], np.uint16)
+
+    def run(**kwargs):
+        return as_codes(mf.matmul(a, b, "BF16", a_type="BF16", b_type="BF16", **kwargs))
+    assert run(model="Exact-To-Output", table="ANY", placement="Epilogue")[0, 0] == 0x3F81
+    assert run(model="EXACT")[0, 0] == 0x3F80
+    x, y = finite_codes("HF8", (4, 48)), finite_codes("HF8", (48, 6))
+    for model, arg, spellings in (
+            ("chunked_exact", "chunk_rounding", ("toward_zero", "rtz", "Toward-Zero")),
+            ("reduced_precision", "trunc", ("floor", "down", "TOWARD-NEGATIVE"))):
+        got = [as_codes(mf.matmul(x, y, "FP32", a_type="HF8", b_type="HF8", model=model,
+                                  **{arg: name})) for name in spellings]
+        tool_arg = "--chunk-rounding" if arg == "chunk_rounding" else "--trunc"
+        want = tool_matmul(cli, x, y, "HF8", "HF8", "FP32",
+                           ["--table", "any", "--model", model, tool_arg, spellings[1]])
+        for g in got:
+            assert np.array_equal(g, want), (model, arg)
+        plain = as_codes(mf.matmul(x, y, "FP32", a_type="HF8", b_type="HF8", model=model))
+        assert not np.array_equal(plain, want), (model, arg)  # the data tells the modes apart
+    with pytest.raises(ValueError, match=r"trunc: 'up' is not a mode of this model; accepted: "
+                                         r"toward_zero \(rtz\), toward_negative \(down, floor\)"):
+        mf.matmul(x, y, "FP32", a_type="HF8", b_type="HF8", model="reduced_precision",
+                  trunc="up")
 
 
 def test_errors_name_the_argument():

@@ -333,7 +333,7 @@ S = np.float32(0.5)
     (lambda: mf.cast(X, "float8e4m3fn", round_mode="up"), ValueError,
      r"round_mode: float8e8m0's attribute"),
     (lambda: mf.cast(X, "float8e8m0", round_mode="even"), ValueError,
-     r"round_mode: 'even'; accepted: up, down, nearest"),
+     r"round_mode: 'even' is not accepted; accepted: up, down, nearest"),
     (lambda: mf.cast(np.zeros(3, np.uint8), "float"), ValueError, r"Cast from uint8"),
     (lambda: mf.cast(X, "float8e8m0", opset=23), ValueError, r"float8e8m0"),
     (lambda: mf.cast(["a"], "float"), TypeError, r"x: dtype <U1 is not an ONNX type"),

@@ -50,7 +50,7 @@ cli_case(hybrid_matmul_print_acc ARGS matmul --a BF8 --b BF8 --out BF8 --print-a
          STDOUT "0x65\\n# amax: 0x449c8000\\n# acc_fp32\\n# 0x449c8000\\n")
 # The exact sum 1 + 2^-23 is acc 0x3f800001; sequential_fp32's acc is 1.
 cli_case(hybrid_matmul_print_acc_exact ARGS matmul --a BF16 --b BF16 --out FP32 --table any
-         --model exact-to-output --print-acc
+         --model exact_to_output --print-acc
          INPUT "${small_k}" STDOUT "0x3f800001\\n# acc_fp32\\n# 0x3f800001\\n")
 cli_case(hybrid_matmul_print_acc_sequential ARGS matmul --a BF16 --b BF16 --out FP32 --table any
          --print-acc INPUT "${small_k}" STDOUT "0x3f800000\\n# acc_fp32\\n# 0x3f800000\\n")

@@ -51,9 +51,26 @@ cli_case(matmul_round_rtz_not_offered ARGS matmul --a BF8 --b BF8 --out BF8 --ro
 cli_case(chunk_rounding_rtz ARGS matmul --a BF16 --b BF16 --out FP32 --table any --model chunked_exact
          --chunk-rounding rtz INPUT "${small_k}" STDOUT "0x3f800001\\n")
 
+# ---- every other word in any case, '-' and '_' alike ----------------------------
+# So the library's and the Python package's names (toward_zero,
+# exact_to_output, mse_histogram) work here as the tool's own spellings do.
+cli_case(round_any_case_underscore ARGS encode e4m3fn --round Toward_Zero INPUT "1.99\\n"
+         STDOUT "0x3f\\n")
+cli_case(chunk_rounding_library_name ARGS matmul --a BF16 --b BF16 --out FP32 --table ANY
+         --model CHUNKED-EXACT --chunk-rounding TOWARD_ZERO INPUT "${small_k}" STDOUT "0x3f800001\\n")
+cli_case(calibrate_method_underscore ARGS calibrate e4m3fn --method MSE_Histogram INPUT "1\\n2\\n0.5\\n"
+         STDOUT_REGEX "\nmethod: mse-histogram\n")
+# 1 + 2^-8 + 2^-30 to BF16: exact_to_output rounds the exact sum once (up,
+# 0x3f81); exact rounds it to FP32 first (1 + 2^-8, a tie: even, 0x3f80).
+set(double_rounding "1 3 1\\n3f80 3b80 3800\\n3f80\\n3f80\\n3800\\n")
+cli_case(model_hyphens_any_case ARGS matmul --a BF16 --b BF16 --out BF16 --table any
+         --model Exact-To-Output INPUT "${double_rounding}" STDOUT "0x3f81\\n")
+cli_case(model_exact_rounds_twice ARGS matmul --a BF16 --b BF16 --out BF16 --table any
+         --model exact INPUT "${double_rounding}" STDOUT "0x3f80\\n")
+
 # ---- unknown values list the valid ones ---------------------------------------
 cli_case(unknown_model ARGS matmul --a HF8 --b HF8 --out HF8 --model fast STATUS 2 NO_STDOUT
-         STDERR "--model: unknown model 'fast' \\(one of: sequential_fp32, exact, exact-to-output, avx512_bf16_pairs, amx_tile_pairs, chunked_exact, reduced_precision\\)")
+         STDERR "--model: unknown model 'fast' \\(one of: sequential_fp32, exact, exact_to_output, avx512_bf16_pairs, amx_tile_pairs, chunked_exact, reduced_precision\\)")
 cli_case(unknown_op ARGS eltwise --op div --a HF8 --b HF8 --out FP16 STATUS 2 NO_STDOUT
          STDERR "--op: unknown operation 'div' \\(one of: add, sub, mul\\)")
 cli_case(unknown_matmul_type ARGS matmul --a foo --b HF8 --out HF8 STATUS 2 NO_STDOUT
