@@ -13,13 +13,32 @@
 // the flushes never fire and the plain operations are the model's
 // (kernels::pairs_operands_fit says why).
 //
+// One k of one chain for the whole tile: chain[r][v] += a[r] * b[v], the
+// k's B vectors loaded once.
+template <class Ops, std::size_t Rows, std::size_t Vectors>
+MF_FORCE_INLINE void amx_pairs_chain_step(const float* a, const float* b,
+                                          typename Ops::vec (&chain)[Rows][Vectors]) noexcept {
+  typename Ops::vec row[Vectors];
+  MF_UNROLL
+  for (std::size_t v = 0; v < Vectors; ++v) row[v] = Ops::loadu(b + v * Ops::lanes);
+  MF_UNROLL
+  for (std::size_t r = 0; r < Rows; ++r) {
+    const typename Ops::vec x = Ops::broadcast(a[r]);
+    MF_UNROLL
+    for (std::size_t v = 0; v < Vectors; ++v) chain[r][v] = Ops::fma(x, row[v], chain[r][v]);
+  }
+}
+
 // Packed operands as fma_tile's (one float per k, packing::float32).
 // `steps` is the block's K (a whole number of chunks, but the last block of
 // K may end inside a chunk: the model pads a chunk with +0 products, which
 // leave a chain unchanged, so the missing steps are skipped). `c` holds
 // C, carried between K blocks (+0 when `first`). The even and odd chains
 // of the tile stay in registers (2 * Rows * Vectors of them); C is read and
-// written once per chunk.
+// written once per chunk. Each pair of k steps the even chains, then the
+// odd ones, so only one k's B vectors are live beside the chains: AVX2's 16
+// registers then hold the 3 x 16 tile's 12 chains, its 2 B vectors and a
+// broadcast, and no B vector is loaded again per row.
 template <class Ops, std::size_t Rows, std::size_t Vectors>
 void amx_pairs_tile(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
@@ -39,32 +58,11 @@ void amx_pairs_tile(const tile_args& args) noexcept {
     }
     std::size_t p = begin;
     for (; p + 2 <= end; p += 2) {
-      vec be[Vectors], bo[Vectors];
-      MF_UNROLL
-      for (std::size_t v = 0; v < Vectors; ++v) {
-        be[v] = Ops::loadu(b + p * width + v * Ops::lanes);
-        bo[v] = Ops::loadu(b + (p + 1) * width + v * Ops::lanes);
-      }
-      MF_UNROLL
-      for (std::size_t r = 0; r < Rows; ++r) {
-        const vec xe = Ops::broadcast(a[p * Rows + r]);
-        const vec xo = Ops::broadcast(a[(p + 1) * Rows + r]);
-        MF_UNROLL
-        for (std::size_t v = 0; v < Vectors; ++v) {
-          even[r][v] = Ops::fma(xe, be[v], even[r][v]);
-          odd[r][v] = Ops::fma(xo, bo[v], odd[r][v]);
-        }
-      }
+      amx_pairs_chain_step<Ops, Rows, Vectors>(a + p * Rows, b + p * width, even);
+      amx_pairs_chain_step<Ops, Rows, Vectors>(a + (p + 1) * Rows, b + (p + 1) * width, odd);
     }
     if (p < end) {  // an odd K: the last pair's odd k is +0, skipped
-      MF_UNROLL
-      for (std::size_t r = 0; r < Rows; ++r) {
-        const vec xe = Ops::broadcast(a[p * Rows + r]);
-        MF_UNROLL
-        for (std::size_t v = 0; v < Vectors; ++v) {
-          even[r][v] = Ops::fma(xe, Ops::loadu(b + p * width + v * Ops::lanes), even[r][v]);
-        }
-      }
+      amx_pairs_chain_step<Ops, Rows, Vectors>(a + p * Rows, b + p * width, even);
     }
     MF_UNROLL
     for (std::size_t r = 0; r < Rows; ++r) {
