@@ -117,6 +117,24 @@ TEST_P(HybridEltwiseKernels, ScaledOperandsPastFloatRangeTakeTheReference) {
   EXPECT_TRUE(hy::kernels::has_fast_eltwise(T::bf8, T::bf8, T::f32, o));
 }
 
+// One scaled operand past float32's range, the other within it: HF8 448 *
+// 2^119 = 1.75 * 2^127 fits float32, BF8 -57344 * 2^113 = -1.75 * 2^128
+// does not. The sum is exactly -1.75 * 2^127, a BF16 value (0xFF60); a
+// float32 product b * sb would be -Inf, and so would the sum. Each scaled
+// operand must fit float32 for the fast path, not just one, and not
+// "within twice the range".
+TEST_P(HybridEltwiseKernels, OneScaledOperandPastFloatRangeTakesTheReference) {
+  const std::vector<std::uint32_t> a(16, hybrid_test::encode(T::hf8, 448.0)),
+      b(16, hybrid_test::encode(T::bf8, -57344.0));
+  hy::eltwise_options o;
+  o.scale_type = T::bf16;
+  o.a_scale = {true, 0x1p119f};
+  o.b_scale = {true, 0x1p113f};
+  for (const std::uint32_t c : run(T::hf8, T::bf8, T::bf16, a, b, 1, 16, o)) EXPECT_EQ(c, 0xFF60u);
+  o.reference_only = true;
+  for (const std::uint32_t c : run(T::hf8, T::bf8, T::bf16, a, b, 1, 16, o)) EXPECT_EQ(c, 0xFF60u);
+}
+
 // The typed entry takes the same path: E4M3 x E4M3 -> BF16 with FP16 scales.
 TEST_P(HybridEltwiseKernels, TypedEntry) {
   std::mt19937_64 rng(42);

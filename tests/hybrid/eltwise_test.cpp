@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <minifloat/hybrid.hpp>
@@ -130,6 +131,156 @@ TEST(HybridEltwise, Broadcast) {
   for (std::size_t i = 0; i < 2; ++i)
     for (std::size_t j = 0; j < 16; ++j)
       EXPECT_EQ(c[i * 16 + j], mf::binary16(static_cast<float>(i * 16 + j) + 1000.0f * j).bits());
+}
+
+// exact mul rounds a*b*sa*sb once (docs/hybrid.md, "exact"). HF8 2.5 * 4.5
+// = 11.25, FP16 scales 1985/1024 and 229/128: sa*sb = 454565 * 2^-17,
+// exact in FP32 (19 bits). 11.25 * 454565 * 2^-17 = 39 + 2^-6 + 2^-19. The
+// rule's RN32 (ulp 2^-18 in [32, 64)) meets a tie and goes to the even
+// 39 + 2^-6, itself an FP16 tie (ulp 2^-5) that goes to the even 39.
+// Rounded once, the value is above that tie: 39 + 2^-5.
+TEST(HybridEltwise, ExactMulRoundsOnce) {
+  auto o = scaled(hy::eltwise_op::mul, T::f16, 1985.0f / 1024.0f, 229.0f / 128.0f);
+  EXPECT_EQ(one(T::hf8, T::hf8, T::f16, 2.5, 4.5, o), mf::binary16(39.0f).bits());
+  o.exact = true;
+  EXPECT_EQ(one(T::hf8, T::hf8, T::f16, 2.5, 4.5, o), mf::binary16(39.03125f).bits());
+}
+
+// operands placement with two FP8 tensors: each is dequantized with its own
+// scale. HF8 3 * 2 + HF8 5 * 0.5 = 6 + 2.5 = 8.5 (both exact in FP16).
+TEST(HybridEltwise, OperandsPlacementScalesEachTensorByItsOwnScale) {
+  auto o = scaled(hy::eltwise_op::add, T::f16, 2.0f, 0.5f);
+  o.where = hy::placement::operands;
+  EXPECT_EQ(one(T::hf8, T::hf8, T::f16, 3, 5, o), mf::binary16(8.5f).bits());
+  o.op = hy::eltwise_op::sub;
+  EXPECT_EQ(one(T::hf8, T::hf8, T::f16, 3, 5, o), mf::binary16(3.5f).bits());
+}
+
+// The default scale format is FP16 (eltwise_options::scale_type), so an FP8
+// tensor beside an FP16 one takes a scale with the default options: HF8
+// 1.5 * 2 + FP16 0.25 = 3.25. Its BF16 counterpart needs scale_type = BF16.
+TEST(HybridEltwise, DefaultScaleFormatIsFp16) {
+  hy::eltwise_options o;
+  o.a_scale = {true, 2.0f};
+  EXPECT_EQ(one(T::hf8, T::f16, T::f16, 1.5, 0.25, o), mf::binary16(3.25f).bits());
+  EXPECT_THROW(one(T::hf8, T::bf16, T::bf16, 1.5, 0.25, o), hy::unsupported);
+}
+
+// A NaN scale is a value of FP16 (the rule asks each scale to be one), so it
+// is accepted, and the result is NaN as IEEE 754 makes it (docs/hybrid.md,
+// "NaN"), on the fast path and on the reference loop.
+TEST(HybridEltwise, NanScaleGivesNan) {
+  auto o = scaled(hy::eltwise_op::add, T::f16, NAN, 1.0f);
+  for (const bool reference : {false, true}) {
+    o.reference_only = reference;
+    const std::uint32_t c = one(T::hf8, T::hf8, T::f16, 1, 1, o);
+    EXPECT_TRUE(std::isnan(static_cast<float>(mf::binary16::from_bits(static_cast<std::uint16_t>(c)))))
+        << std::hex << c;
+  }
+}
+
+// Integer tensors take no scale factor ("16-bit op 16-bit, integers: no
+// scales"): a given one is an error, not ignored.
+TEST(HybridEltwise, IntegersTakeNoScale) {
+  hy::eltwise_options o;
+  o.a_scale = {true, 2.0f};
+  EXPECT_THROW(one(T::i8, T::i8, T::i8, 1, 1, o), hy::unsupported);
+  o = {};
+  o.b_scale = {true, 1.0f};
+  EXPECT_THROW(one(T::u8, T::u8, T::u8, 1, 1, o), hy::unsupported);
+}
+
+// "Input Z multiple 16" applies to the innermost dimension, not to the
+// element count: 2 x 8 is rejected although it holds 16 elements, 1 x 16 is
+// accepted.
+TEST(HybridEltwise, ZMultipleIsTheInnermostDimension) {
+  const std::vector<std::uint32_t> a(16, encode(T::f16, 1.0)), b(16, encode(T::f16, 2.0));
+  std::vector<std::uint32_t> c(16);
+  EXPECT_THROW(hy::eltwise(hy::table_id::vendor_hybrid_fp8, T::f16, T::f16, T::f16, a.data(), b.data(), 16,
+                           c.data(), 2, 8, {}), hy::unsupported);
+  EXPECT_NO_THROW(hy::eltwise(hy::table_id::vendor_hybrid_fp8, T::f16, T::f16, T::f16, a.data(), b.data(), 16,
+                              c.data(), 1, 16, {}));
+  EXPECT_EQ(c[15], mf::binary16(3.0f).bits());
+}
+
+// A saturating FP32 output maps -Inf to -FLT_MAX, keeping the sign
+// (docs/hybrid.md, "Output conversion"): BF16 -2^127 + -2^127 = -2^128 is
+// past FP32 in RN32, on the fast path and on the reference loop (table any).
+TEST(HybridEltwise, SaturatingFp32OutputKeepsTheSign) {
+  const std::vector<std::uint32_t> a(16, encode(T::bf16, -0x1p127)), b = a;
+  hy::eltwise_options o;
+  o.check_z_multiple = false;
+  for (const bool reference : {false, true}) {
+    o.reference_only = reference;
+    std::vector<std::uint32_t> c(16);
+    o.output.on_overflow = mf::overflow::saturating;
+    hy::eltwise(hy::table_id::any, T::bf16, T::bf16, T::f32, a.data(), b.data(), 16, c.data(), 1, 16, o);
+    for (const std::uint32_t x : c) EXPECT_EQ(hybrid_test::as_float(x), -std::numeric_limits<float>::max());
+    o.output.on_overflow = mf::overflow::non_saturating;
+    hy::eltwise(hy::table_id::any, T::bf16, T::bf16, T::f32, a.data(), b.data(), 16, c.data(), 1, 16, o);
+    for (const std::uint32_t x : c) EXPECT_EQ(hybrid_test::as_float(x), -INFINITY);
+  }
+}
+
+// A stochastic output takes element (i, j)'s random bits from the library's
+// stream at offset + i * columns + j (docs/hybrid.md, "Output conversion").
+// FP16 1 + 2^-11 (exact in FP32) is halfway between FP16 1 and 1 + 2^-10,
+// so each element rounds up or down by its own random bits; 2 x 16
+// elements tell a wrong stream index, a lost offset or a nearest-even
+// rounding apart.
+TEST(HybridEltwise, StochasticOutputTakesTheStreamAtOffsetPlusIndex) {
+  const std::size_t rows = 2, columns = 16;
+  const std::vector<std::uint32_t> a(rows * columns, encode(T::f16, 1.0));
+  const std::uint32_t tiny = encode(T::f16, 0x1p-11);
+  hy::eltwise_options o;
+  o.output.stochastic = true;
+  o.output.seed = 12345;
+  o.output.offset = 1000;
+  o.output.random_bits = 8;
+  std::vector<std::uint32_t> c(rows * columns);
+  hy::eltwise(hy::table_id::vendor_hybrid_fp8, T::f16, T::f16, T::f16, a.data(), &tiny, 1, c.data(), rows,
+              columns, o);
+  int up = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < columns; ++j) {
+      const std::uint32_t random = mf::stochastic_random_bits(o.output.seed, o.output.offset + i * columns + j, 8);
+      const auto want = mf::round_to_stochastic<mf::binary16>(1.0f + 0x1p-11f, random, mf::overflow::non_saturating, 8);
+      EXPECT_EQ(c[i * columns + j], want.bits()) << i << ", " << j;
+      up += want.bits() != mf::binary16(1.0f).bits() ? 1 : 0;
+    }
+  }
+  EXPECT_GT(up, 0);
+  EXPECT_LT(up, static_cast<int>(rows * columns));  // both ways: not a vacuous check
+}
+
+// The vendor's element-wise table (docs/hybrid.md, "Type tables"), row by
+// row, against the run-time lookup; cuBLASLt has no element-wise unit.
+TEST(HybridEltwise, VendorTableIsTheNotesTable) {
+  const hy::type_row rows[] = {
+      {T::i8, T::i8, T::i8},       {T::u8, T::u8, T::u8},
+      {T::bf8, T::bf8, T::f16},    {T::bf8, T::bf8, T::bf16},
+      {T::bf8, T::hf8, T::f16},    {T::bf8, T::hf8, T::bf16},
+      {T::hf8, T::hf8, T::f16},    {T::hf8, T::hf8, T::bf16},
+      {T::hf8, T::bf8, T::f16},    {T::hf8, T::bf8, T::bf16},
+      {T::f16, T::bf8, T::f16},    {T::f16, T::hf8, T::f16},
+      {T::bf8, T::f16, T::f16},    {T::hf8, T::f16, T::f16},
+      {T::f16, T::f16, T::f16},    {T::bf16, T::bf8, T::bf16},
+      {T::bf16, T::hf8, T::bf16},  {T::bf8, T::bf16, T::bf16},
+      {T::hf8, T::bf16, T::bf16},  {T::bf16, T::bf16, T::bf16}};
+  int accepted = 0;
+  for (T ta : hy::all_element_types) {
+    for (T tb : hy::all_element_types) {
+      for (T tc : hy::all_element_types) {
+        bool listed = false;
+        for (const hy::type_row& r : rows) listed = listed || (r.a == ta && r.b == tb && r.out == tc);
+        EXPECT_EQ(hy::eltwise_supported(hy::table_id::vendor_hybrid_fp8, ta, tb, tc), listed)
+            << hy::name(ta) << " x " << hy::name(tb) << " -> " << hy::name(tc);
+        EXPECT_FALSE(hy::eltwise_supported(hy::table_id::cublaslt_fp8, ta, tb, tc));
+        accepted += listed ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_EQ(accepted, 20);
 }
 
 }  // namespace
