@@ -287,6 +287,53 @@ TEST(HybridKnownAnswers, EpilogueRoundings) {
   EXPECT_EQ(dot(any, T::bf8, T::bf8, T::bf8, c, d, s), 0x7Bu);  // 57344
 }
 
+// Per-row scales of A and per-column scales of B (docs/hybrid.md, "Post-
+// processing", step 1: s = RN32(sa_i * sb_j) per element). A = [1; 1]
+// (2 x 1), B = [1 1] (1 x 2), a_rows = {2, 3}, b_columns = {5, 7}:
+// C = [2*5 2*7; 3*5 3*7] = [10 14; 15 21], all exact.
+TEST(HybridKnownAnswers, PerRowAndPerColumnScales) {
+  const std::vector<std::uint32_t> a(2, hybrid_test::encode(T::bf16, 1.0)), b(2, hybrid_test::encode(T::bf16, 1.0));
+  const float a_rows[] = {2.0f, 3.0f}, b_columns[] = {5.0f, 7.0f};
+  hy::matmul_options o;
+  o.check_z_multiple = false;
+  o.scales.a_rows = a_rows;
+  o.scales.b_columns = b_columns;
+  for (const auto& m : {hy::models::sequential_fp32(), hy::models::exact(), hy::models::exact(true)}) {
+    o.model = m;
+    std::uint32_t c[4] = {};
+    hy::matmul(any, T::bf16, T::bf16, T::f32, a.data(), 1, b.data(), 2, c, 2, 2, 2, 1, o);
+    EXPECT_EQ(as_float(c[0]), 10.0f);
+    EXPECT_EQ(as_float(c[1]), 14.0f);
+    EXPECT_EQ(as_float(c[2]), 15.0f);
+    EXPECT_EQ(as_float(c[3]), 21.0f);
+  }
+}
+
+// A saturating FP32 output keeps the sign of an overflow (docs/hybrid.md,
+// "Output conversion": +-Inf to +-FLT_MAX): -2^127 * 1 + -2^127 * 1 is
+// -2^128, -Inf in RN32, so -FLT_MAX.
+TEST(HybridKnownAnswers, SaturatingFp32OutputKeepsTheSign) {
+  hy::matmul_options o;
+  o.output.on_overflow = mf::overflow::saturating;
+  const std::vector<double> a{-0x1p127, -0x1p127}, b{1, 1};
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, o)), -std::numeric_limits<float>::max());
+  o.output.on_overflow = mf::overflow::non_saturating;
+  EXPECT_EQ(as_float(dot(any, T::bf16, T::bf16, T::f32, a, b, o)), -INFINITY);
+}
+
+// The DAZ reading of fma_ftz's inputs (fp32_rounding.hpp, as VDPBF16PS
+// reads its source and accumulator, Intel SDM): a denormal is a zero of its
+// own sign, and the accumulator c is read that way too. 1 * 2^-126 plus c =
+// -2^-149 is 2^-126 with c read as -0; read as a denormal, the sum would be
+// 2^-126 - 2^-149, tiny, and flushed to +0.
+TEST(HybridKnownAnswers, DenormalsAreReadAsZerosOfTheirSign) {
+  EXPECT_TRUE(std::signbit(hy::denormal_as_zero(-0x1p-149f)));
+  EXPECT_EQ(hy::denormal_as_zero(-0x1p-149f), 0.0f);
+  EXPECT_FALSE(std::signbit(hy::denormal_as_zero(0x1p-127f)));
+  EXPECT_EQ(hy::denormal_as_zero(0x1p-126f), 0x1p-126f);  // the smallest normal is kept
+  EXPECT_EQ(hy::fma_ftz(1.0f, 0x1p-126f, -0x1p-149f), 0x1p-126f);
+}
+
 // exact(true) gives a zero the sign the rounded path gives it: acc = -1
 // times a +0 scale is -0 (0x80 in HF8), as IEEE's (-1) x (+0).
 TEST(HybridKnownAnswers, ExactToOutputZeroSign) {
