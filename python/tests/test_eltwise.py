@@ -116,6 +116,9 @@ def test_errors_name_the_argument():
     with pytest.raises(ValueError, match="seed: .* does not fit 64 bits"):
         mf.eltwise(a, a, "FP16", a_type="HF8", b_type="HF8", rounding="stochastic",
                    seed=2**64)
+    with pytest.raises(ValueError, match="stochastic output rounding needs an FP8 or 16-bit"):
+        mf.eltwise(a.view(np.uint16), a.view(np.uint16), "FP32", a_type="FP16",
+                   b_type="FP16", table="any", rounding="stochastic", seed=1)
     with pytest.raises(ValueError, match="a: empty"):
         mf.eltwise(np.zeros((0, 16), np.uint8), a, "FP16", a_type="HF8", b_type="HF8")
     with pytest.raises(TypeError, match="a_type"):

@@ -48,6 +48,9 @@ cli_case(matmul_round_sr ARGS matmul --a BF8 --b BF8 --out BF8 --round sr --seed
 cli_case(matmul_round_rtz_not_offered ARGS matmul --a BF8 --b BF8 --out BF8 --round rtz
          STATUS 2 NO_STDOUT
          STDERR "--round: 'rtz' is not a mode of this command \\(one of: nearest-even \\(rne\\), stochastic \\(sr\\)\\)")
+cli_case(eltwise_stochastic_fp32_rejected ARGS eltwise --op add --a FP16 --b FP16 --out FP32 --table any
+         --b-shape scalar --round sr --seed 1 INPUT "1 16\\n${arange}\\n3c00\\n" STATUS 2 NO_STDOUT
+         STDERR "stochastic output rounding needs an FP8 or 16-bit output; FP32 is not rounded")
 cli_case(chunk_rounding_rtz ARGS matmul --a BF16 --b BF16 --out FP32 --table any --model chunked_exact
          --chunk-rounding rtz INPUT "${small_k}" STDOUT "0x3f800001\\n")
 

@@ -253,6 +253,21 @@ TEST(HybridEltwise, StochasticOutputTakesTheStreamAtOffsetPlusIndex) {
   EXPECT_LT(up, static_cast<int>(rows * columns));  // both ways: not a vacuous check
 }
 
+// Stochastic output rounding is for FP8 and 16-bit outputs (docs/hybrid.md,
+// "Output conversion"): an FP32 output (table any) or an integer one asks
+// for a rounding the output conversion does not do, and is rejected, as
+// MatMul rejects it, not run to nearest.
+TEST(HybridEltwise, StochasticOutputNeedsAnFp8Or16BitOutput) {
+  const std::vector<std::uint32_t> a(16, encode(T::f16, 1.0)), b(16, encode(T::f16, 0x1p-11));
+  std::vector<std::uint32_t> c(16);
+  hy::eltwise_options o;
+  o.output.stochastic = true;
+  EXPECT_THROW(hy::eltwise(hy::table_id::any, T::f16, T::f16, T::f32, a.data(), b.data(), 16, c.data(), 1, 16, o),
+               hy::unsupported);
+  EXPECT_NO_THROW(hy::eltwise(hy::table_id::any, T::f16, T::f16, T::f16, a.data(), b.data(), 16, c.data(), 1, 16, o));
+  EXPECT_THROW(one(T::i8, T::i8, T::i8, 1, 1, o), hy::unsupported);
+}
+
 // The vendor's element-wise table (docs/hybrid.md, "Type tables"), row by
 // row, against the run-time lookup; cuBLASLt has no element-wise unit.
 TEST(HybridEltwise, VendorTableIsTheNotesTable) {

@@ -345,9 +345,11 @@ TEST(HybridKnownAnswers, ExactToOutputZeroSign) {
   EXPECT_EQ(dot(vendor, T::hf8, T::hf8, T::hf8, a, b, o), 0x80u);
   o.model = hy::models::sequential_fp32();
   EXPECT_EQ(dot(vendor, T::hf8, T::hf8, T::hf8, a, b, o), 0x80u);
-  // Stochastic rounding needs an FP8 or 16-bit output.
+  // Stochastic rounding needs an FP8 or 16-bit output: not FP32, not the
+  // integer MatMul's requantized output.
   o.output.stochastic = true;
   EXPECT_THROW(dot(any, T::hf8, T::hf8, T::f32, a, b, o), hy::unsupported);
+  EXPECT_THROW(dot(vendor, T::i8, T::i8, T::i8, a, b, o), hy::unsupported);
 }
 
 // exact(true) carries y2 = S * s + bias exactly into the output scale: a

@@ -92,6 +92,7 @@ inline void check_eltwise_request(table_id table, element_type ta, element_type 
   if (!eltwise_supported(table, ta, tb, tc)) {
     throw unsupported(rejection(table, "element-wise", ta, tb, tc));
   }
+  check_output_conversion(tc, o.output);
   if (b_count != rows * columns && b_count != 1 && b_count != columns) {
     throw unsupported("element-wise: B must have rows*columns, 1 or columns elements");
   }

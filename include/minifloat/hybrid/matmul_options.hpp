@@ -91,6 +91,7 @@ inline void check_request(table_id table, element_type ta, element_type tb, elem
   if (!matmul_supported(table, ta, tb, tc)) {
     throw unsupported(rejection(table, "MatMul", ta, tb, tc));
   }
+  check_output_conversion(tc, o.output);
   const std::size_t z = required_z_multiple(table);
   if (o.check_z_multiple && k % z != 0) {
     throw unsupported(std::string(name(table)) + " needs K to be a multiple of " +
@@ -100,13 +101,8 @@ inline void check_request(table_id table, element_type ta, element_type tb, elem
 }
 
 // The further checks of a float MatMul (not I8 x I8 or U8 x U8).
-inline void check_float_request(element_type ta, element_type tb, element_type tc,
-                                const matmul_options& o) {
+inline void check_float_request(element_type ta, element_type tb, const matmul_options& o) {
   check_model(o.model, ta, tb, o.scales.where);
-  if (tc == element_type::f32 && o.output.stochastic) {
-    throw unsupported("stochastic output rounding needs an FP8 or 16-bit output; an FP32 "
-                      "output is the epilogue's own float32 value");
-  }
 }
 
 }  // namespace detail

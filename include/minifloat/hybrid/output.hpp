@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 
 #include "../convert.hpp"
 #include "../random.hpp"
@@ -49,6 +50,17 @@ struct output_conversion {
 };
 
 namespace detail {
+
+// Stochastic rounding is for FP8 and 16-bit outputs: an FP32 output is the
+// unit's own float32 value, an integer output the integer rule's
+// (docs/hybrid.md, "Output conversion"). Asked for another output, it is
+// rejected, not ignored.
+inline void check_output_conversion(element_type out, const output_conversion& o) {
+  if (o.stochastic && (out == element_type::f32 || is_integer(out))) {
+    throw unsupported("stochastic output rounding needs an FP8 or 16-bit output; " + std::string(name(out)) +
+                      " is not rounded by the output conversion");
+  }
+}
 
 template <class T>
 std::uint32_t encode_as(double value, const output_conversion& o, std::uint64_t index) {
