@@ -19,6 +19,10 @@ cli_case(hybrid_eltwise_sub_scalar ARGS eltwise --op sub --a BF8 --b HF8 --out F
          --scale-type BF16 --scale-a 3 --scale-b 0.5
          INPUT "1 16\\n3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c 3c\\n40\\n"
          STDOUT "0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000\\n")
+# HF8 1 + BF16 1, no scales: no --scale-type needed (no scale to format).
+cli_case(hybrid_eltwise_unscaled_hf8_bf16 ARGS eltwise --op add --a HF8 --b BF16 --out BF16 --b-shape scalar
+         INPUT "1 16\\n38 38 38 38 38 38 38 38 38 38 38 38 38 38 38 38\\n3f80\\n"
+         STDOUT "0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000 0x4000\\n")
 # Errors: exit 2, one line, nothing on stdout.
 cli_case(hybrid_matmul_rejected_pair ARGS matmul --a BF8 --b BF8 --out HF8 INPUT "1 16 1\\n"
          STATUS 2 NO_STDOUT STDERR "vendor_hybrid_fp8 does not accept MatMul BF8 x BF8 -> HF8")

@@ -156,6 +156,15 @@ TEST(HybridEltwise, OperandsPlacementScalesEachTensorByItsOwnScale) {
   EXPECT_EQ(one(T::hf8, T::hf8, T::f16, 3, 5, o), mf::binary16(3.5f).bits());
 }
 
+// Without a scale there is no scale format to match: HF8 1.5 + BF16 0.25 =
+// 1.75 with the default options (scale_type FP16), as the vendor table
+// accepts HF8 x BF16 -> BF16; with a scale the formats must match.
+TEST(HybridEltwise, UnscaledFp8BesideBf16NeedsNoScaleFormat) {
+  const hy::eltwise_options o;
+  EXPECT_EQ(one(T::hf8, T::bf16, T::bf16, 1.5, 0.25, o), mf::bfloat16(1.75f).bits());
+  EXPECT_EQ(one(T::bf16, T::bf8, T::bf16, 0.25, 1.5, o), mf::bfloat16(1.75f).bits());
+}
+
 // The default scale format is FP16 (eltwise_options::scale_type), so an FP8
 // tensor beside an FP16 one takes a scale with the default options: HF8
 // 1.5 * 2 + FP16 0.25 = 3.25. Its BF16 counterpart needs scale_type = BF16.

@@ -68,6 +68,9 @@ inline void eltwise_scales(element_type ta, element_type tb, const eltwise_optio
       }
       return 1.0f;
     }
+    // No scale is 1, exact in FP16 and BF16 alike: no format to check, so
+    // HF8 op BF16 needs no scale_type when neither tensor is scaled.
+    if (!s.given) return 1.0f;
     if (!is_16bit_float(o.scale_type)) {
       throw unsupported("element-wise: FP8 scale factors are FP16 or BF16");
     }
