@@ -87,6 +87,11 @@ def test_vendor_table_and_shapes_of_more_axes(cli, ml_dtypes):
     assert np.array_equal(as_codes(c).reshape(6, 32), want)
     r = mf.eltwise(np.array([100, -100], np.int8), np.array([100], np.int8), "I8")
     assert r.dtype == np.int8 and r.tolist() == [127, 0]  # saturated to the type
+    # HF8 op BF16 unscaled: no scale, so no scale_type to match BF16.
+    h = np.full(16, 0x3C, np.uint8)  # HF8 1.5
+    f = np.full(16, 0x3E80, np.uint16)  # BF16 0.25
+    s = mf.eltwise(h, f, "BF16", a_type="HF8", b_type="BF16")
+    assert as_codes(s).tolist() == [0x3FE0] * 16  # BF16 1.75
 
 
 def test_errors_name_the_argument():
