@@ -37,7 +37,10 @@ inline constexpr std::size_t eltwise_run = 1024;
 // subnormal (the products are multiples of t's unit times s's last bit, at
 // least 2^-149). Their significands fit: at most 11 + 11 bits. A zero,
 // infinite or NaN scale makes every product exact (or the NaN the
-// reference's double arithmetic makes too).
+// reference's double arithmetic makes too). The second condition is a
+// guard: the scales the rules accept (FP16, or BF16 down to 2^-133) times
+// the FP8 units (E4M3 2^-9, E5M2 2^-16) never go below 2^-149, so the
+// range is what sends a request to the reference.
 inline bool scaled_exactly(element_type t, float s) noexcept {
   if (s == 0 || !std::isfinite(s)) return true;
   const hybrid::detail::value_range r = hybrid::detail::range_of(t);

@@ -12,7 +12,7 @@
 // on operands for which no step can give a subnormal or be given one, so
 // the flushes never fire and the plain operations are the model's
 // (kernels::pairs_operands_fit says why).
-//
+
 // One k of one chain for the whole tile: chain[r][v] += a[r] * b[v], the
 // k's B vectors loaded once.
 template <class Ops, std::size_t Rows, std::size_t Vectors>
