@@ -108,7 +108,7 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
     }
     return;
   }
-  check_float_request(ta, tb, o);
+  check_model(o.model, ta, tb, o.scales.where);  // a float MatMul's model
   // The float models' roundings are IEEE 754's defaults, whatever the
   // caller's environment holds (the integer rule above follows it).
   target::in_default_float_environment([&] {

@@ -100,10 +100,5 @@ inline void check_request(table_id table, element_type ta, element_type tb, elem
   }
 }
 
-// The further checks of a float MatMul (not I8 x I8 or U8 x U8).
-inline void check_float_request(element_type ta, element_type tb, const matmul_options& o) {
-  check_model(o.model, ta, tb, o.scales.where);
-}
-
 }  // namespace detail
 }  // namespace mf::hybrid
