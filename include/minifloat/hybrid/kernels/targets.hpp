@@ -253,7 +253,7 @@ using byte_ops = byte_dot_ops;
 inline constexpr int rows = 4, vectors = 4;
 inline constexpr int amx_rows = 4, amx_vectors = 4;
 inline constexpr int reduced_rows = 4, reduced_vectors = 4;
-inline constexpr int block_rows = 4, block_vectors = 4;
+inline constexpr int block_rows = 4, block_vectors = 4, block_sum_rows = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/target_kernels.hpp"
 }  // namespace mf::hybrid::kernels::scalar
@@ -273,8 +273,10 @@ inline constexpr int amx_rows = 3, amx_vectors = 2;
 // reduced_precision: one FMA and one AND per step, as for the FMA tile:
 // 6 x 2 ymm (1.2x the rate of 4 x 2 on a Zen 3).
 inline constexpr int reduced_rows = 6, reduced_vectors = 2;
-// The block variant keeps a block of products per element (16 KiB).
-inline constexpr int block_rows = 4, block_vectors = 2;
+// The block variant keeps a block of products per element (16 KiB); its
+// second pass sums two rows at a time: 4 sums and 4 of 1/Q in registers,
+// where the whole tile's 16 left none for the products (1.2x on a Zen 3).
+inline constexpr int block_rows = 4, block_vectors = 2, block_sum_rows = 2;
 inline constexpr bool has_bf16_pairs = false;
 #include "generic/target_kernels.hpp"
 }  // namespace mf::hybrid::kernels::avx2
@@ -293,8 +295,9 @@ inline constexpr int rows = 6, vectors = 4;
 inline constexpr int amx_rows = 4, amx_vectors = 3;
 // reduced_precision: one partial register per element, as fma_tile's.
 inline constexpr int reduced_rows = 6, reduced_vectors = 4;
-// The block variant keeps a block of products per element (32 KiB).
-inline constexpr int block_rows = 4, block_vectors = 2;
+// The block variant keeps a block of products per element (32 KiB); its
+// 8 sums and 8 of 1/Q fit in the 32 registers at once.
+inline constexpr int block_rows = 4, block_vectors = 2, block_sum_rows = 4;
 inline constexpr bool has_bf16_pairs = true;
 #include "generic/target_kernels.hpp"
 }  // namespace mf::hybrid::kernels::avx512

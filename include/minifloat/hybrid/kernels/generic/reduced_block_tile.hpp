@@ -53,8 +53,9 @@ MF_FORCE_INLINE typename Ops::ivec cut_to_units(const typename Ops::vec& term,
   return Mode == truncation::floor ? Ops::to_int_floor(scaled) : Ops::to_int_toward_zero(scaled);
 }
 
-template <class Ops, std::size_t Rows, std::size_t Vectors, truncation Mode>
+template <class Ops, std::size_t Rows, std::size_t Vectors, std::size_t SumRows, truncation Mode>
 void reduced_block_tile_in(const tile_args& args) noexcept {
+  static_assert(Rows % SumRows == 0, "the second pass takes whole groups of SumRows rows");
   using vec = typename Ops::vec;
   using ivec = typename Ops::ivec;
   constexpr std::size_t lanes = Ops::lanes;
@@ -132,7 +133,10 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
       }
       // Pass 2: the cut terms summed in int32, the sum cut to `bits`. The
       // loop over the products runs outside the loop over the elements, so
-      // the tile's Rows x Vectors sums are independent chains.
+      // a group's sums are independent chains. A group of SumRows rows
+      // keeps its sums and 1/Q in registers: where the whole tile's do not
+      // fit (16 ymm), reloading 1/Q with each product doubles the loads
+      // that bound this loop.
       vec inverse[Rows][Vectors];
       ivec sum[Rows][Vectors];
       MF_UNROLL
@@ -143,12 +147,15 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
           sum[r][v] = cut_to_units<Ops, Mode>(part[r][v], inverse[r][v]);
         }
       }
-      for (std::size_t s = 0; s < n; ++s) {
-        MF_UNROLL
-        for (std::size_t r = 0; r < Rows; ++r) {
+      MF_UNROLL
+      for (std::size_t group = 0; group < Rows; group += SumRows) {
+        for (std::size_t s = 0; s < n; ++s) {
           MF_UNROLL
-          for (std::size_t v = 0; v < Vectors; ++v) {
-            sum[r][v] = Ops::int_add(sum[r][v], cut_to_units<Ops, Mode>(products[s][r][v], inverse[r][v]));
+          for (std::size_t r = group; r < group + SumRows; ++r) {
+            MF_UNROLL
+            for (std::size_t v = 0; v < Vectors; ++v) {
+              sum[r][v] = Ops::int_add(sum[r][v], cut_to_units<Ops, Mode>(products[s][r][v], inverse[r][v]));
+            }
           }
         }
       }
@@ -168,11 +175,11 @@ void reduced_block_tile_in(const tile_args& args) noexcept {
   }
 }
 
-template <class Ops, std::size_t Rows, std::size_t Vectors>
+template <class Ops, std::size_t Rows, std::size_t Vectors, std::size_t SumRows>
 void reduced_block_tile(const tile_args& args) noexcept {
   if (args.trunc == truncation::floor) {
-    reduced_block_tile_in<Ops, Rows, Vectors, truncation::floor>(args);
+    reduced_block_tile_in<Ops, Rows, Vectors, SumRows, truncation::floor>(args);
   } else {
-    reduced_block_tile_in<Ops, Rows, Vectors, truncation::toward_zero>(args);
+    reduced_block_tile_in<Ops, Rows, Vectors, SumRows, truncation::toward_zero>(args);
   }
 }

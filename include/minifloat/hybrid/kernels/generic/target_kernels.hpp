@@ -12,6 +12,8 @@
 //   amx_rows, amx_vectors   the amx_tile_pairs tile (two chains per element)
 //   reduced_rows, reduced_vectors  the reduced_precision tile (seq)
 //   block_rows, block_vectors      its block variant's tile
+//   block_sum_rows          the rows of that tile whose sums its second
+//                           pass keeps in registers at once
 //   has_bf16_pairs          whether float_ops packs the BF16 pair layout
 
 #include "epilogue_span.hpp"
@@ -48,7 +50,7 @@ inline void reduced_kernel(const tile_args& t) noexcept {
   reduced_seq_tile<float_ops, reduced_rows, reduced_vectors>(t);
 }
 inline void reduced_block_kernel(const tile_args& t) noexcept {
-  reduced_block_tile<float_ops, block_rows, block_vectors>(t);
+  reduced_block_tile<float_ops, block_rows, block_vectors, block_sum_rows>(t);
 }
 // The row of the dispatch table's family (target_family).
 constexpr target_kernels kernels_row() noexcept {
