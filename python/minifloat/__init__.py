@@ -567,17 +567,13 @@ for _name, _element in (("float8_e4m3fn", "HF8"), ("float8_e5m2", "BF8"), ("bflo
 _ELEMENT_STORAGE = {"I8": np.dtype(np.int8), "U8": np.dtype(np.uint8), "HF8": np.dtype(np.uint8),
                     "BF8": np.dtype(np.uint8), "FP16": np.dtype(np.uint16),
                     "BF16": np.dtype(np.uint16), "FP32": np.dtype(np.float32)}
-_ELEMENT_NAMES = {"i8": "I8", "int8": "I8", "u8": "U8", "uint8": "U8", "hf8": "HF8",
-                  "e4m3fn": "HF8", "float8_e4m3fn": "HF8", "bf8": "BF8", "e5m2": "BF8",
-                  "float8_e5m2": "BF8", "fp16": "FP16", "f16": "FP16", "float16": "FP16",
-                  "binary16": "FP16", "half": "FP16", "bf16": "BF16", "bfloat16": "BF16",
-                  "fp32": "FP32", "f32": "FP32", "float32": "FP32"}
+_ELEMENT_NAMES = {_name.lower(): _element for _name, _element in _core.element_type_names()}
 
 
 def _element(name: Any, arg: str) -> str:
-    """An element type by name (any spelling above, any case) or by the
-    NumPy / ml_dtypes dtype or scalar type that holds it (np.float32,
-    ml_dtypes.float8_e4m3fn, ...)."""
+    """An element type by name (any spelling of the registry, any case, as
+    the tool reads it) or by the NumPy / ml_dtypes dtype or scalar type that
+    holds it (np.float32, ml_dtypes.float8_e4m3fn, ...)."""
     if isinstance(name, str) and name.lower() in _ELEMENT_NAMES:
         return _ELEMENT_NAMES[name.lower()]
     if not isinstance(name, str):
@@ -979,7 +975,7 @@ def _mx_format(fmt: Any, arg: str) -> str:
     if not isinstance(fmt, str):
         raise TypeError(f"{arg}: expected an MX format name (str), got {fmt!r}; accepted: "
                         f"{', '.join(MX_FORMATS)}")
-    name = fmt.lower()
+    name = fmt.lower().replace("-", "_")
     if name not in _MX:
         raise ValueError(f"{arg}: unknown MX format {fmt!r}; accepted: {', '.join(MX_FORMATS)}")
     return name
@@ -1289,9 +1285,9 @@ class AbsHistogram:
     """
 
     def __init__(self, channels: Optional[int] = None, *, axis: Any = "rows"):
+        self._axis = _channel_axis(axis)  # checked with or without channels
         if channels is None:
             self.channels = None
-            self._axis = 0
             self._core = _core.Observers(False, 1, 0)
             return
         if isinstance(channels, bool):
@@ -1304,7 +1300,6 @@ class AbsHistogram:
         if n < 1:
             raise ValueError(f"channels: {n}; accepted: an int >= 1, or None for one observer")
         self.channels = n
-        self._axis = _channel_axis(axis)
         self._core = _core.Observers(True, n, self._axis)
 
     @property
@@ -1734,12 +1729,18 @@ def _codes_output(target: int, out: Any, dtype: Any, shape: tuple, source: np.nd
 
 
 def _channel_axis(axis: Any) -> int:
-    if isinstance(axis, str) and axis in CHANNEL_AXES:
-        return CHANNEL_AXES.index(axis)
-    if not isinstance(axis, bool) and isinstance(axis, (int, np.integer)) and axis in (0, 1):
-        return int(axis)
-    raise ValueError(f"axis: {axis!r}; accepted: 'rows' (or 0: one scale per row) or "
-                     f"'columns' (or 1: one scale per column)")
+    """The axis by name (any case, as _choice reads names) or by number."""
+    accepted = "'rows' (or 0: one scale per row) or 'columns' (or 1: one scale per column)"
+    if isinstance(axis, str):
+        key = axis.lower().replace("-", "_")
+        if key in CHANNEL_AXES:
+            return CHANNEL_AXES.index(key)
+    elif not isinstance(axis, bool) and isinstance(axis, (int, np.integer)):
+        if axis in (0, 1):
+            return int(axis)
+    else:
+        raise TypeError(f"axis: expected a name (str) or 0 or 1, got {axis!r}; accepted: {accepted}")
+    raise ValueError(f"axis: {axis!r}; accepted: {accepted}")
 
 
 def _block(block: Any) -> Tuple[int, int]:

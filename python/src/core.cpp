@@ -836,6 +836,16 @@ NB_MODULE(_core, m) {
     }
     return names;
   }, "Every spelling of the minifloats in the registry, as (name, id, is the library's name).");
+  m.def("element_type_names", [] {
+    std::vector<std::tuple<std::string, std::string>> names;
+    for (const mf::format_name& row : mf::format_names) {
+      mf::hybrid::element_type t{};
+      if (mf::hybrid::parse_element_type(row.name, t)) {
+        names.emplace_back(std::string(row.name), std::string(mf::hybrid::name(t)));
+      }
+    }
+    return names;
+  }, "Every spelling of the hybrid element types in the registry, as (name, the type's name: HF8, FP16, ...).");
   m.def("typed_dtype_names", [] {
     return std::vector<std::string>(std::begin(typed_dtype_names), std::end(typed_dtype_names));
   });

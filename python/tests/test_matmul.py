@@ -180,6 +180,21 @@ def test_names_are_read_as_the_tool_reads_them(cli):
                   trunc="up")
 
 
+def test_element_types_take_every_spelling_of_the_registry(cli):
+    # The element types are read through the format registry, as the tool
+    # reads --a/--b/--out: every alias of a format, in any case.
+    x, y = finite_codes("HF8", (2, 16)), finite_codes("BF8", (16, 3))
+    want = tool_matmul(cli, x, y, "f8E4M3FN", "float8e5m2", "binary32", ["--table", "any"])
+    assert np.array_equal(as_codes(mf.matmul(x, y, "FP32", a_type="HF8", b_type="BF8")), want)
+    for a_name in ("e4m3fn", *mf.info("e4m3fn").aliases):
+        for b_name in ("e5m2", *mf.info("e5m2").aliases):
+            for out_name in ("float", "binary32", "F32"):
+                got = mf.matmul(x, y, out_name, a_type=a_name.upper(), b_type=b_name.lower())
+                assert np.array_equal(as_codes(got), want), (a_name, b_name, out_name)
+    with pytest.raises(ValueError, match="a_type"):
+        mf.matmul(x, y, "FP32", a_type="e4m3fnuz", b_type="BF8")  # a format the unit does not take
+
+
 def test_errors_name_the_argument():
     a = np.zeros((2, 16), np.uint8)
     with pytest.raises(ValueError, match="inner dimensions"):

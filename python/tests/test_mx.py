@@ -234,6 +234,8 @@ def test_codes_are_accepted_for_typed_parts():
     q = mf.mx_quantize(x, "mxfp8_e5m2")
     plain = mf.MXArray("MXFP8_E5M2", codes(q.scales), codes(q.elements), x.shape)
     assert np.array_equal(mf.mx_dequantize(plain), mf.mx_dequantize(q))
+    dashed = mf.mx_quantize(x, "MXFP8-E5M2")  # '-' for '_', as other names
+    assert np.array_equal(codes(dashed.elements), codes(q.elements))
 
 
 def test_blocks_run_along_the_last_axis():

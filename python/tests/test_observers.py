@@ -102,5 +102,8 @@ def test_bad_input_names_the_argument():
         mf.AbsHistogram(0)
     with pytest.raises(ValueError, match="axis"):
         mf.AbsHistogram(2, axis="depth")
+    with pytest.raises(ValueError, match="axis"):
+        mf.AbsHistogram(axis="depth")  # checked without channels too
+    assert mf.AbsHistogram(2, axis="Columns").axis == "columns"  # in any case, as other names
     with pytest.raises(ValueError, match="percentile"):
         mf.AbsHistogram().calibrate("e4m3fn", method="max", percentile=50)

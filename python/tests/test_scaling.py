@@ -232,6 +232,17 @@ def test_delayed_scaling_with_encode():
 
 
 # ---- bad input -----------------------------------------------------------------
+def test_the_axis_is_read_as_other_names():
+    # 'rows' / 'columns' in any case, as every name that is not a format.
+    x = data((4, 8), specials=False)
+    for spelling, axis in (("Rows", "rows"), ("COLUMNS", "columns")):
+        q, scale_inv = mf.quantize_per_channel(x, "e4m3fn", axis=spelling)
+        q0, scale_inv0 = mf.quantize_per_channel(x, "e4m3fn", axis=axis)
+        assert np.array_equal(q.view(np.uint8), q0.view(np.uint8))
+        assert np.array_equal(scale_inv, scale_inv0)
+        assert scale_inv.shape == (4 if axis == "rows" else 8,)
+
+
 def test_bad_input_names_the_argument_and_writes_nothing():
     x = data((4, 8), specials=False)
     out = np.full((4, 8), 0x55, np.uint8)
@@ -248,6 +259,10 @@ def test_bad_input_names_the_argument_and_writes_nothing():
         mf.quantize_per_channel(x.ravel(), "e4m3fn")
     with pytest.raises(ValueError, match="axis"):
         mf.quantize_per_channel(x, "e4m3fn", axis="diagonal", out=out)
+    with pytest.raises(ValueError, match="axis"):
+        mf.quantize_per_channel(x, "e4m3fn", axis=2, out=out)
+    with pytest.raises(TypeError, match="axis: expected a name"):
+        mf.quantize_per_channel(x, "e4m3fn", axis=1.0, out=out)
     with pytest.raises(ValueError, match="scales: 3 values, expected 4"):
         mf.quantize_per_channel(x, "e4m3fn", scales=[1, 2, 3], out=out)
     with pytest.raises(ValueError, match="scales: nan"):
