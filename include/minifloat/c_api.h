@@ -21,8 +21,9 @@
  *
  * Every function returns a status (enum mf_status): MF_OK, or the first
  * error found, checked in the order the arguments are listed. On error
- * nothing is written through the output pointers. No function aborts,
- * allocates, or keeps state between calls; all are thread-safe. */
+ * nothing is written through the output pointers. No function aborts or
+ * keeps state between calls, and none allocates but mf_hybrid_matmul and
+ * mf_hybrid_dot32 (MF_ERR_OUT_OF_MEMORY); all are thread-safe. */
 #ifndef MINIFLOAT_C_API_H
 #define MINIFLOAT_C_API_H
 

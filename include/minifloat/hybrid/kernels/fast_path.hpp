@@ -31,7 +31,8 @@
 //   BF16 within reduced_operands_fit's range, on every ISA;
 // these with the scales in the epilogue; sequential_fp32 also with the
 // scales on the operands, and reduced_precision's seq variant where its
-// step is a directed FMA (AVX-512) and the scaled operands lie within
+// step rounds in a set direction (AVX-512's directed FMA, AVX2's MXCSR)
+// and the scaled operands lie within
 // scaled_reduced_operands_fit's range.
 // Every other request (other models, placement::operands elsewhere,
 // stochastic output, integer operands) returns false and runs on the
