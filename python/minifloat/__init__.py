@@ -1739,7 +1739,8 @@ def _channel_axis(axis: Any) -> int:
         if axis in (0, 1):
             return int(axis)
     else:
-        raise TypeError(f"axis: expected a name (str) or 0 or 1, got {axis!r}; accepted: {accepted}")
+        raise TypeError(f"axis: expected a name (str) or 0 or 1, got {axis!r}; "
+                        f"accepted: {accepted}")
     raise ValueError(f"axis: {axis!r}; accepted: {accepted}")
 
 
