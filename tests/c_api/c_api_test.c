@@ -222,6 +222,54 @@ static void check_random(const struct format_row* f, int samples) {
   }
 }
 
+/* mf_encode_f64 with MF_ROUND_STOCHASTIC, by the rule rather than against the
+ * reference: c_api.h gives the random word, mf_stochastic_random_bits(seed,
+ * offset, random_bits), and docs/semantics.md section 4 the rounding: for
+ * |x| strictly between neighbours a < b, with D the top R bits of
+ * (|x| - a) / (b - a) and r the word, the magnitude is b iff D + r >= 2^R.
+ * In e4m3fn between 1 (0x38) and 1.125 (0x39), x = 1 + D * 2^(-3-R) has
+ * exactly that D; for R = 32 most of these x are not floats, so the double
+ * must be rounded once, as the double. D = 2^R - r rounds up, one less
+ * rounds down (D = 2^R is 1.125 itself, D = 0 is 1), the sign is kept. */
+static void check_f64_stochastic(void) {
+  static const unsigned long long seeds[] = {0x0123456789ABCDEFull, 7ull};
+  static const int widths[] = {32, 8, 3};
+  unsigned int s, w, negate;
+  unsigned long long offset;
+  for (s = 0; s < sizeof seeds / sizeof seeds[0]; ++s) {
+    for (w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
+      const int bits = widths[w];
+      for (offset = 1; offset < 40; offset += 3) {
+        unsigned int r = 0;
+        unsigned long long up_d, down_d;
+        CHECK(mf_stochastic_random_bits(seeds[s], offset, bits, &r) == MF_OK,
+              "stochastic_random_bits status");
+        up_d = (1ull << bits) - r;
+        down_d = up_d - 1;
+        for (negate = 0; negate <= 1; ++negate) {
+          const unsigned long long sign = negate ? 0x8000000000000000ull : 0ull;
+          const unsigned long long up_x = sign | 0x3FF0000000000000ull | (up_d << (49 - bits));
+          const unsigned long long down_x = sign | 0x3FF0000000000000ull | (down_d << (49 - bits));
+          const unsigned int sign_bit = negate ? 0x80u : 0u;
+          unsigned int up = 0xDEADu, down = 0xDEADu;
+          const int up_status = mf_encode_f64(MF_FORMAT_E4M3FN, up_x, MF_ROUND_STOCHASTIC, 0, seeds[s],
+                                              offset, bits, &up);
+          const int down_status = mf_encode_f64(MF_FORMAT_E4M3FN, down_x, MF_ROUND_STOCHASTIC, 0,
+                                                seeds[s], offset, bits, &down);
+          CHECK(up_status == MF_OK && up == (0x39u | sign_bit),
+                "encode_f64 stochastic seed 0x%llX offset %llu/%d: 0x%016llX (D + r = 2^R) -> 0x%X, "
+                "want 0x%X",
+                seeds[s], offset, bits, up_x, up, 0x39u | sign_bit);
+          CHECK(down_status == MF_OK && down == (0x38u | sign_bit),
+                "encode_f64 stochastic seed 0x%llX offset %llu/%d: 0x%016llX (D + r = 2^R - 1) -> 0x%X, "
+                "want 0x%X",
+                seeds[s], offset, bits, down_x, down, 0x38u | sign_bit);
+        }
+      }
+    }
+  }
+}
+
 /* Values from the specifications, not from the library. */
 static void check_known_values(void) {
   static const struct {
@@ -1083,6 +1131,7 @@ int main(int argc, char** argv) {
   const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
   int i;
   check_known_values();
+  check_f64_stochastic();
   check_errors();
   check_format_names();
   for (i = 0; i < FORMAT_COUNT; ++i) {
