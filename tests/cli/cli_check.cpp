@@ -9,6 +9,7 @@
 // The format names are mapped to types here again, not through the tool's
 // registry, so a wrong entry there is caught. Exit status 0 when everything
 // matches; otherwise the first mismatches are printed.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -395,6 +396,57 @@ void check_encode(const std::string& name) {
   }
 }
 
+// The structured inputs `minifloat vectors --help` lists, computed here from
+// the format's values and float32 arithmetic (not with the tool's code): for
+// each sign every finite value, every midpoint between neighbours, the
+// midpoint between max and the next value of an unbounded exponent range and
+// that value, each also 1 and 2 float32 ulps either side; every power of two
+// from above max to 2^127 and the two largest floats; every power of two from
+// below the smallest positive value down to 2^-149. Positive float32 bits.
+template <class T>
+std::vector<std::uint32_t> documented_structured_inputs() {
+  using format = typename T::format;
+  std::vector<double> values;  // the finite non-negative values, ascending
+  for (std::uint32_t e = 0; e < encodings<T>(); ++e) {
+    const double v = static_cast<double>(from_bits<T>(e));
+    if (std::isfinite(v) && !std::signbit(v)) values.push_back(v);
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::vector<std::uint32_t> inputs;
+  const auto bits_of = [](double exactly_a_float) {
+    return mf::detail::bit_cast<std::uint32_t>(static_cast<float>(exactly_a_float));
+  };
+  const auto with_ulps = [&](double v) {
+    const std::uint32_t bits = bits_of(v);
+    for (std::uint32_t step = 0; step <= 2; ++step) {
+      if (bits >= step) inputs.push_back(bits - step);
+      if (bits + step < 0x7F800000u) inputs.push_back(bits + step);
+    }
+  };
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    with_ulps(values[i]);
+    if (i + 1 < values.size()) with_ulps((values[i] + values[i + 1]) / 2);
+  }
+  const double max = values.back();
+  int max_exponent = 0;
+  std::frexp(max, &max_exponent);  // max = f * 2^max_exponent, f in [0.5, 1)
+  const double ulp_at_max = std::ldexp(1.0, max_exponent - 1 - format::mantissa_bits);
+  for (const double above : {max + ulp_at_max / 2, max + ulp_at_max}) {
+    if (above <= static_cast<double>(std::numeric_limits<float>::max())) with_ulps(above);
+  }
+  for (int exponent = max_exponent; exponent <= 127; ++exponent) {
+    inputs.push_back(bits_of(std::ldexp(1.0, exponent)));
+  }
+  inputs.push_back(0x7F7FFFFEu);
+  inputs.push_back(0x7F7FFFFFu);
+  const double smallest = values.front() > 0 ? values.front() : values[1];
+  for (int exponent = -149; std::ldexp(1.0, exponent) < smallest; ++exponent) {
+    inputs.push_back(bits_of(std::ldexp(1.0, exponent)));
+  }
+  return inputs;
+}
+
 // vectors --csv in each mode of modes_for: the documented header, every input converted
 // as the library converts it, the documented random inputs and words, and the
 // structured set covering every value of the format.
@@ -402,6 +454,7 @@ template <class T>
 void check_vectors(const std::string& name) {
   constexpr std::uint64_t count = 500;
   constexpr std::uint64_t vectors_seed = 7;
+  const std::vector<std::uint32_t> documented = documented_structured_inputs<T>();
   for (const mode& m : modes_for(T::format::bits)) {
     const bool saturate = m.saturate;
     const mf::overflow overflow = saturate ? mf::overflow::saturating : mf::overflow::non_saturating;
@@ -472,6 +525,12 @@ void check_vectors(const std::string& name) {
       const std::uint32_t bits = mf::detail::bit_cast<std::uint32_t>(value);
       if (seen.count(bits) == 0 || seen.count(bits ^ 0x80000000u) == 0) {
         fail("vectors" + options + ": value " + hex(bits, 8) + " not among the inputs");
+      }
+    }
+    // And the rest of the documented set, both signs.
+    for (const std::uint32_t bits : documented) {
+      if (seen.count(bits) == 0 || seen.count(bits | 0x80000000u) == 0) {
+        fail("vectors" + options + ": documented input " + hex(bits, 8) + " not among the inputs");
       }
     }
   }
