@@ -402,7 +402,8 @@ void check_encode(const std::string& name) {
 // midpoint between max and the next value of an unbounded exponent range and
 // that value, each also 1 and 2 float32 ulps either side; every power of two
 // from above max to 2^127 and the two largest floats; every power of two from
-// below the smallest positive value down to 2^-149. Positive float32 bits.
+// below the smallest positive value down to 2^-149; without zero, 3/4 of the
+// smallest value, also 1 and 2 ulps either side. Positive float32 bits.
 template <class T>
 std::vector<std::uint32_t> documented_structured_inputs() {
   using format = typename T::format;
@@ -444,6 +445,7 @@ std::vector<std::uint32_t> documented_structured_inputs() {
   for (int exponent = -149; std::ldexp(1.0, exponent) < smallest; ++exponent) {
     inputs.push_back(bits_of(std::ldexp(1.0, exponent)));
   }
+  if (!format::has_zero) with_ulps(smallest * 0.75);
   return inputs;
 }
 
