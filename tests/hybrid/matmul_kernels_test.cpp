@@ -941,6 +941,51 @@ TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
   }
 }
 
+// A problem from values: A is m x k and B is k x n, both
+// row-major without padding.
+kernel_test::problem problem_of(kernel_test::type_triple types, std::size_t m, std::size_t n, std::size_t k,
+                                const std::vector<double>& a, const std::vector<double>& b) {
+  kernel_test::problem p;
+  p.types = types;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.lda = k;
+  p.ldb = p.ldc = n;
+  for (const double x : a) p.a.push_back(hybrid_test::encode(types.a, x));
+  for (const double x : b) p.b.push_back(hybrid_test::encode(types.b, x));
+  return p;
+}
+
+// The pair models on plain FMAs read a BF16 subnormal as 0 (DAZ) and flush
+// a subnormal step to 0 (FTZ); pairs_operands_fit must turn away a
+// subnormal operand however large the other one's values (their quanta
+// together, 2^-133 x 2^13, pass the bound of 2^-126), and quanta that
+// multiply to 2^-127, one step past the bound. Here 2^-133 x 2^20 would be
+// 2^-113 on an FMA, and a pair of products that cancel to 2^-127 (from
+// 2^-60 (1 + 2^-7) x 2^-53 (1 + 2^-7) less 2^-60 (1 + 2^-6) x 2^-53) stays
+// 2^-127 on an FMA; the models give 0 for both.
+TEST_P(HybridKernels, PairModelsDeclineOperandsAtTheFlushBounds) {
+  struct flush_case {
+    std::vector<double> a, b;
+  };
+  const double tiny = 0x1p-133;  // BF16's smallest subnormal
+  const flush_case cases[] = {
+      {{tiny, 0.0}, {0x1p20, 0x1p20}},  // A subnormal, B's quantum 2^13
+      {{0x1p20, 0x1p20}, {tiny, 0.0}},  // B subnormal
+      {{0x1p-60 * (1 + 0x1p-7), -0x1p-60 * (1 + 0x1p-6)}, {0x1p-53 * (1 + 0x1p-7), 0x1p-53}}};  // 2^-127
+  for (const flush_case& c : cases) {
+    const kernel_test::problem p = problem_of({T::bf16, T::bf16, T::f32}, 1, 1, 2, c.a, c.b);
+    EXPECT_FALSE(hy::kernels::pairs_operands_fit(T::bf16, T::bf16, kernel_test::reader_a(p),
+                                                 kernel_test::reader_b(p), p.m, p.n, p.k));
+    for (const auto& model : {hy::models::amx_tile_pairs(), hy::models::avx512_bf16_pairs()}) {
+      hy::matmul_options o = with(model);
+      ASSERT_TRUE(matches_reference(p, o)) << c.a[0] << " " << c.b[0];
+      EXPECT_EQ(hybrid_test::as_float(kernel_test::run(p, o, nullptr)[0]), 0.0f) << c.a[0] << " " << c.b[0];
+    }
+  }
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);
