@@ -986,6 +986,39 @@ TEST_P(HybridKernels, PairModelsDeclineOperandsAtTheFlushBounds) {
   }
 }
 
+// reduced_precision with one BF16 operand: reduced_operands_fit reads the
+// BF16 matrix whichever side it is on, and a range past the kernels' proof
+// takes the reference. E4M3 2^-9 times BF16 2^-118 and 2^-131 (a BF16
+// subnormal) sum to 2^-127 + 2^-140, a float32 subnormal whose cut the
+// kernels' float32 lanes would make at the wrong place; BF16 +-2^120 times
+// E4M3 448 are products past float32's range (Inf in a float32 lane) that
+// cancel in the model.
+TEST_P(HybridKernels, ReducedPrecisionChecksABf16OperandOnEitherSide) {
+  struct range_case {
+    std::vector<double> e4m3, bf16;
+  };
+  const range_case cases[] = {{{0x1p-9, 0x1p-9}, {0x1p-118, 0x1p-131}},
+                              {{448.0, 448.0}, {0x1p120, -0x1p120}}};
+  for (const range_case& c : cases) {
+    for (const bool bf16_first : {false, true}) {
+      const kernel_test::problem p = bf16_first ? problem_of({T::bf16, T::hf8, T::f32}, 1, 1, 2, c.bf16, c.e4m3)
+                                                : problem_of({T::hf8, T::bf16, T::f32}, 1, 1, 2, c.e4m3, c.bf16);
+      for (const hy::reduced_variant variant : {hy::reduced_variant::seq, hy::reduced_variant::block}) {
+        EXPECT_FALSE(hy::kernels::reduced_operands_fit(p.types.a, p.types.b, kernel_test::reader_a(p),
+                                                       kernel_test::reader_b(p), p.m, p.n, p.k, variant))
+            << c.bf16[0] << (bf16_first ? " BF16 first" : " BF16 second");
+        for (const hy::truncation trunc : {hy::truncation::toward_zero, hy::truncation::floor}) {
+          for (const int bits : {1, 14, 24}) {
+            const auto model = hy::models::reduced_precision(bits, 2, variant, 32, trunc);
+            ASSERT_TRUE(matches_reference(p, with(model)))
+                << c.bf16[0] << (bf16_first ? " BF16 first" : " BF16 second") << " bits " << bits;
+          }
+        }
+      }
+    }
+  }
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);
