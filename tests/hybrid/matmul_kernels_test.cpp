@@ -1019,6 +1019,51 @@ TEST_P(HybridKernels, ReducedPrecisionChecksABf16OperandOnEitherSide) {
   }
 }
 
+// The limbs' conditions on the values (fast_path.hpp): a BF16 Inf or NaN
+// has no integer, so such a matrix takes the reference; and chunked_exact
+// takes them only for products' units 2^-(sa + sb) from 2^-149 to 2^104.
+// Just past each end: quanta 2^-75 x 2^-75 (2^-150), where a chunk whose
+// sum is -2^-150 rounds to -0 and a later chunk of -0 products keeps it
+// -0; and 2^53 x 2^52 (2^105), where toward zero a sum past float32's
+// range is FLT_MAX, not a multiple of the unit, from which a later chunk
+// of -2^105 leaves FLT_MAX - 2^105.
+TEST_P(HybridKernels, LimbsDeclineValuesPastTheirBounds) {
+  if (!kernel_test::has_limbs(GetParam())) return;  // BF16 exact and chunked_exact take the reference
+  std::mt19937_64 rng(29);
+  for (const std::uint32_t special : {0x7F80u, 0xFF80u, 0x7FC0u}) {  // +Inf, -Inf, NaN
+    auto p = random_problem({T::bf16, T::bf16, T::f32}, 3, 5, 40, 0, rng, false);
+    kernel_test::fill_bf16_within(p.a, -12, 12, rng);
+    kernel_test::fill_bf16_within(p.b, -12, 12, rng);
+    p.a[7] = special;
+    int scale = 0;
+    EXPECT_FALSE(hy::kernels::limb_scale_fits(T::bf16, kernel_test::reader_a(p), p.m, p.k, scale));
+    ASSERT_TRUE(matches_reference(p, with(hy::models::exact())));
+    ASSERT_TRUE(matches_reference(p, with(hy::models::chunked_exact(8))));
+    p.a[7] = 0x3F80u;
+    p.b[11] = special;
+    ASSERT_TRUE(matches_reference(p, with(hy::models::exact())));
+    ASSERT_TRUE(matches_reference(p, with(hy::models::chunked_exact(8))));
+  }
+  const double x = 0x1p-68 * (1 + 0x1p-7);  // quanta 2^-75
+  const kernel_test::problem small =
+      problem_of({T::bf16, T::bf16, T::f32}, 1, 1, 4, {-x, 0x1p-68 * (1 + 0x1p-6), 0.0, 0.0}, {x, 0x1p-68, -0.0, -0.0});
+  for (const auto rounding : {hy::fp32_rounding::nearest_even, hy::fp32_rounding::toward_zero}) {
+    const hy::matmul_options o = with(hy::models::chunked_exact(2, rounding));
+    ASSERT_TRUE(matches_reference(small, o));
+    EXPECT_EQ(kernel_test::run(small, o, nullptr)[0], 0x80000000u);  // -2^-150 rounds to -0, then -0 + -0
+  }
+  // 2^130 toward zero, then a chunk of 2^119 (1 + 2^-6) - 2^119 (1 + 2^-6 + 2^-14) = -2^105:
+  // FLT_MAX - 2^105 = (2^24 - 3) 2^104.
+  const double y = 0x1p60 * (1 + 0x1p-7), z = 0x1p59 * (1 + 0x1p-7);
+  const kernel_test::problem huge = problem_of({T::bf16, T::bf16, T::f32}, 1, 1, 4,
+                                               {0x1p60, 0.0, -y, 0x1p60 * (1 + 0x1p-6)}, {0x1p70, 0x1p59, z, 0x1p59});
+  for (const bool presum : {false, true}) {
+    const hy::matmul_options o = with(hy::models::chunked_exact(2, hy::fp32_rounding::toward_zero, presum));
+    ASSERT_TRUE(matches_reference(huge, o));
+    EXPECT_EQ(kernel_test::run(huge, o, nullptr)[0], 0x7f7ffffdu);
+  }
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);
