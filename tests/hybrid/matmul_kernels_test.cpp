@@ -1064,6 +1064,32 @@ TEST_P(HybridKernels, LimbsDeclineValuesPastTheirBounds) {
   }
 }
 
+// The float64 chain of E4M3 products is exact only up to K = 2^17
+// (exact_e4m3_max_k): past it the exact model, and chunked_exact with
+// longer chunks, take the reference. ChunkedExactRoundsOncePastTheExact-
+// Float64Range's sum in one chunk of K = 168 * 1024 + 2: 2^35 + 40 * 2^22
+// from 448 * 448, then 2^11 + 2^-18 just above the float32 tie; a float64
+// chain loses the 2^-18 (half its ulp there) and rounds to the even side.
+TEST_P(HybridKernels, ExactE4m3PastTheFloat64ChainsLimitTakesTheReference) {
+  const std::size_t full = 168 * 1024, k = full + 2;
+  const std::uint32_t largest = hybrid_test::encode(T::hf8, 448.0);
+  std::vector<std::uint32_t> a(k, largest), b(k, largest);
+  a[full] = hybrid_test::encode(T::hf8, 32.0);  // 32 * 64 = 2^11
+  b[full] = hybrid_test::encode(T::hf8, 64.0);
+  a[full + 1] = b[full + 1] = hybrid_test::encode(T::hf8, 0x1p-9);  // 2^-18
+  const float expected = 0x1p35f + 40 * 0x1p22f + 0x1p12f;
+  const hy::accumulation_model models[] = {hy::models::exact(), hy::models::exact(true),
+                                           hy::models::chunked_exact(static_cast<int>(k))};
+  for (const auto& model : models) {
+    hy::matmul_options o = with(model);
+    o.check_z_multiple = false;
+    EXPECT_FALSE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::f32, k, o));
+    std::uint32_t c = 0;
+    hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f32, a.data(), k, b.data(), 1, &c, 1, 1, 1, k, o);
+    EXPECT_EQ(hybrid_test::as_float(c), expected);
+  }
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);
