@@ -1090,6 +1090,33 @@ TEST_P(HybridKernels, ExactE4m3PastTheFloat64ChainsLimitTakesTheReference) {
   }
 }
 
+// placement::operands on reduced_precision's seq kernel: a finite B value
+// whose scaled b' = RN32(b * sb) overflows is neither in the type's range
+// nor seen by the kernel's guard (which reads the unscaled operands), so
+// scaled_reduced_operands_fit must find it in its pass over B's scaled
+// values. Column 0's scale 3e38 makes both of its 448s Inf; row 0's
+// 1 and -1 then make Inf - Inf = NaN, which the floor cut and the cut to
+// one bit must keep.
+TEST_P(HybridKernels, ReducedPrecisionDeclinesAScaledBOperandThatOverflows) {
+  const auto seq = hy::reduced_variant::seq;
+  const hy::accumulation_model models[] = {
+      hy::models::reduced_precision(14, 128, seq, 32, hy::truncation::floor),
+      hy::models::reduced_precision(1, 7), hy::models::reduced_precision(24, 3, seq, 32, hy::truncation::floor)};
+  if (!hy::kernels::takes_scaled_operands(models[0], GetParam())) return;  // the reference's alone
+  const kernel_test::problem p =
+      problem_of({T::hf8, T::hf8, T::f32}, 2, 3, 2, {1.0, -1.0, 2.0, 0.5}, {448.0, 1.0, 2.0, 448.0, -3.0, 0.25});
+  std::vector<float> b_columns{3e38f, 1.0f, 0.5f};
+  for (const auto& model : models) {
+    hy::matmul_options o = with(model);
+    o.scales.where = hy::placement::operands;
+    o.scales.b_columns = b_columns.data();
+    EXPECT_FALSE(hy::kernels::scaled_reduced_operands_fit(T::hf8, T::hf8, kernel_test::reader_a(p),
+                                                          kernel_test::reader_b(p), p.m, p.n, p.k, o.scales));
+    ASSERT_TRUE(matches_reference(p, o)) << "bits " << model.bits;
+    EXPECT_TRUE(std::isnan(hybrid_test::as_float(kernel_test::run(p, o, nullptr)[0]))) << "bits " << model.bits;
+  }
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);
