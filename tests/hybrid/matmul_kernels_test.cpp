@@ -1117,6 +1117,27 @@ TEST_P(HybridKernels, ReducedPrecisionDeclinesAScaledBOperandThatOverflows) {
   }
 }
 
+// A stochastic output rounds each element with its own random bits
+// (hybrid/output.hpp); the fast kernels' encoders round to nearest even,
+// so such a request takes the reference, for every fast model.
+TEST_P(HybridKernels, StochasticOutputTakesTheReference) {
+  std::mt19937_64 rng(30);
+  const auto p = random_problem({T::hf8, T::hf8, T::bf8}, 5, 17, 33, 1, rng, false);
+  for (const auto& model : kernel_test::fast_models()) {
+    hy::matmul_options o = with(model.model);
+    o.output.stochastic = true;
+    o.output.seed = 7;
+    EXPECT_FALSE(hy::kernels::has_fast_kernel(T::hf8, T::hf8, T::bf8, p.k, o)) << model.name;
+    const std::vector<std::uint32_t> c = kernel_test::run(p, o, nullptr);
+    hy::matmul_options reference = o;
+    reference.reference_only = true;
+    ASSERT_TRUE(kernel_test::same_codes(c, kernel_test::run(p, reference, nullptr), p, o, model.name.c_str()));
+    hy::matmul_options nearest = o;
+    nearest.output.stochastic = false;
+    EXPECT_NE(c, kernel_test::run(p, nearest, nullptr)) << model.name << ": the rounding must show";
+  }
+}
+
 // The fast path rejects what the reference rejects, with the same message.
 TEST_P(HybridKernels, RejectsWhatTheReferenceRejects) {
   std::vector<std::uint32_t> a(4 * 8), b(8 * 4), c(16);
