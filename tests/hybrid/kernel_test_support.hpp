@@ -208,6 +208,22 @@ inline problem random_problem(type_triple types, std::size_t m, std::size_t n, s
   return p;
 }
 
+// A problem from values: A is m x k and B is k x n, both row-major without
+// padding.
+inline problem problem_of(type_triple types, std::size_t m, std::size_t n, std::size_t k,
+                          const std::vector<double>& a, const std::vector<double>& b) {
+  problem p;
+  p.types = types;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.lda = k;
+  p.ldb = p.ldc = n;
+  for (const double x : a) p.a.push_back(hybrid_test::encode(types.a, x));
+  for (const double x : b) p.b.push_back(hybrid_test::encode(types.b, x));
+  return p;
+}
+
 inline std::string describe(const problem& p, const hy::matmul_options& o) {
   return std::string(hy::name(p.types.a)) + " x " + std::string(hy::name(p.types.b)) + " -> " +
          std::string(hy::name(p.types.c)) + " m=" + std::to_string(p.m) +

@@ -25,6 +25,7 @@ namespace {
 namespace hy = mf::hybrid;
 using hy::element_type;
 using kernel_test::matches_reference;
+using kernel_test::problem_of;
 using kernel_test::random_problem;
 using T = element_type;
 
@@ -924,13 +925,7 @@ TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
       t.y.insert(t.y.end(), {8.0, 0x1p-16});  // + 16 (the tie) + 2^-25
       t.expected = t.expected_presum = 16.0f * 448.0f * 57344.0f + 32.0f;
     }
-    kernel_test::problem p;
-    p.types = {t.a, t.b, T::f32};
-    p.m = p.n = 1;
-    p.k = p.lda = t.x.size();
-    p.ldb = p.ldc = 1;
-    for (double v : t.x) p.a.push_back(hybrid_test::encode(t.a, v));
-    for (double v : t.y) p.b.push_back(hybrid_test::encode(t.b, v));
+    const kernel_test::problem p = problem_of({t.a, t.b, T::f32}, 1, 1, t.x.size(), t.x, t.y);
     for (const bool presum : {false, true}) {
       const int chunk = t.chunk != 0 ? t.chunk : static_cast<int>(p.k);
       hy::matmul_options o = with(hy::models::chunked_exact(chunk, hy::fp32_rounding::nearest_even, presum));
@@ -939,22 +934,6 @@ TEST_P(HybridKernels, ChunkedExactWithSplitE5M2Operands) {
       EXPECT_EQ(hybrid_test::as_float(kernel_test::run(p, o, nullptr)[0]), presum ? t.expected_presum : t.expected);
     }
   }
-}
-
-// A problem from values: A is m x k and B is k x n, both
-// row-major without padding.
-kernel_test::problem problem_of(kernel_test::type_triple types, std::size_t m, std::size_t n, std::size_t k,
-                                const std::vector<double>& a, const std::vector<double>& b) {
-  kernel_test::problem p;
-  p.types = types;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.lda = k;
-  p.ldb = p.ldc = n;
-  for (const double x : a) p.a.push_back(hybrid_test::encode(types.a, x));
-  for (const double x : b) p.b.push_back(hybrid_test::encode(types.b, x));
-  return p;
 }
 
 // The pair models on plain FMAs read a BF16 subnormal as 0 (DAZ) and flush
