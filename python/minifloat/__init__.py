@@ -107,12 +107,17 @@ ROUNDING_MODES: Tuple[str, ...] = ("nearest_even", "toward_zero", "toward_positi
 _STOCHASTIC_DEFAULT_BITS = 32  # mf::stochastic_default_bits
 
 
+def _name_key(name: str) -> str:
+    """A name as the tool compares names: in any case, '-' and '_' alike."""
+    return name.lower().replace("-", "_")
+
+
 def _choice(value: Any, arg: str, names: Any) -> str:
     """`value`'s name among `names` (lower case, with '_'), read in any case
     and with '-' for '_', as the tool reads its choices; a ValueError (a
     TypeError for a value that is not a str) lists `names`."""
     if isinstance(value, str):
-        key = value.lower().replace("-", "_")
+        key = _name_key(value)
         if key in names:
             return key
     shown = ", ".join(names)
@@ -975,7 +980,7 @@ def _mx_format(fmt: Any, arg: str) -> str:
     if not isinstance(fmt, str):
         raise TypeError(f"{arg}: expected an MX format name (str), got {fmt!r}; accepted: "
                         f"{', '.join(MX_FORMATS)}")
-    name = fmt.lower().replace("-", "_")
+    name = _name_key(fmt)
     if name not in _MX:
         raise ValueError(f"{arg}: unknown MX format {fmt!r}; accepted: {', '.join(MX_FORMATS)}")
     return name
@@ -1729,10 +1734,10 @@ def _codes_output(target: int, out: Any, dtype: Any, shape: tuple, source: np.nd
 
 
 def _channel_axis(axis: Any) -> int:
-    """The axis by name (any case, as _choice reads names) or by number."""
+    """The axis by name (as _choice reads names) or by number."""
     accepted = "'rows' (or 0: one scale per row) or 'columns' (or 1: one scale per column)"
     if isinstance(axis, str):
-        key = axis.lower().replace("-", "_")
+        key = _name_key(axis)
         if key in CHANNEL_AXES:
             return CHANNEL_AXES.index(key)
     elif not isinstance(axis, bool) and isinstance(axis, (int, np.integer)):
