@@ -147,7 +147,7 @@ def test_per_channel_equals_the_tool(cli, fmt, axis):
     assert np.array_equal(scale_inv, np.float32(1) / scales)
     factors = scales[:, None] if axis == "rows" else scales[None, :]
     assert np.array_equal(as_codes(q), tool_quantize(cli, fmt, x * factors))
-    y = mf.dequantize_per_channel(q, scale_inv, axis=axis)
+    y = mf.dequantize_per_channel(q, scale_inv, fmt, axis=axis)
     inv = scale_inv[:, None] if axis == "rows" else scale_inv[None, :]
     assert np.array_equal(y, tool_dequantize(cli, fmt, q, inv), equal_nan=True)
 
@@ -183,7 +183,7 @@ def test_per_block_equals_the_tool(cli, block):
             assert scale_inv[i, j] == np.float32(1) / s, (i, j)
             scales[tile] = s
     assert np.array_equal(as_codes(q), tool_quantize(cli, fmt, x * scales))
-    y = mf.dequantize_per_block(q, scale_inv, block=block)
+    y = mf.dequantize_per_block(q, scale_inv, fmt, block=block)
     assert np.array_equal(y, tool_dequantize(cli, fmt, q, np.float32(1) / scales),
                           equal_nan=True)
 
@@ -289,9 +289,9 @@ def test_bad_input_names_the_argument_and_writes_nothing():
     assert (out == 0x55).all()
     q, inv = mf.quantize_per_block(x, "e4m3fn", block=(2, 4))
     with pytest.raises(ValueError, match="scale_inv: shape"):
-        mf.dequantize_per_block(q, inv.ravel(), block=(2, 4))
+        mf.dequantize_per_block(q, inv.ravel(), "e4m3fn", block=(2, 4))
     with pytest.raises(ValueError, match="scale_inv: 2 values, expected 8"):
-        mf.dequantize_per_channel(q, [1.0, 2.0], axis="columns")
+        mf.dequantize_per_channel(q, [1.0, 2.0], "e4m3fn", axis="columns")
     with pytest.raises(TypeError, match="fmt: required"):
         mf.dequantize_per_tensor(as_codes(q), 1.0)
     with pytest.raises(ValueError, match="history_length"):

@@ -64,7 +64,7 @@ def test_float64_source_with_offset():
 def test_unbiased_on_average():
     # 1 + 0.3 * 2^-3 lies 30 % of the way from 1 to 1.125 in e4m3fn.
     x = np.full(200000, 1 + 0.3 / 8, np.float32)
-    mean = mf.decode(mf.encode(x, "e4m3fn", rounding="stochastic", seed=11)).mean()
+    mean = mf.decode(mf.encode(x, "e4m3fn", rounding="stochastic", seed=11), "e4m3fn").mean()
     assert abs(mean - (1 + 0.3 / 8)) < 0.002
 
 
