@@ -252,6 +252,7 @@ using double_ops = simd::scalar::double_ops;
 using byte_ops = byte_dot_ops;
 inline constexpr int rows = 4, vectors = 4;
 inline constexpr int amx_rows = 4, amx_vectors = 4;
+inline constexpr bool amx_side_by_side = false;
 inline constexpr int reduced_rows = 4, reduced_vectors = 4;
 inline constexpr int block_rows = 4, block_vectors = 4, block_sum_rows = 4;
 inline constexpr bool has_bf16_pairs = true;
@@ -268,8 +269,10 @@ using float_ops = simd::avx2::float_ops;
 using double_ops = simd::avx2::double_ops;
 using byte_ops = byte_dot_ops;
 inline constexpr int rows = 6, vectors = 2;
-// amx_tile_pairs keeps two chains per element: 3 x 2 ymm (12 of 16).
+// amx_tile_pairs keeps two chains per element: 3 x 2 ymm (12 of 16), one
+// k's 2 B vectors and a broadcast beside them.
 inline constexpr int amx_rows = 3, amx_vectors = 2;
+inline constexpr bool amx_side_by_side = false;
 // reduced_precision: one FMA and one AND per step, as for the FMA tile:
 // 6 x 2 ymm (1.2x the rate of 4 x 2 on a Zen 3).
 inline constexpr int reduced_rows = 6, reduced_vectors = 2;
@@ -291,8 +294,10 @@ using float_ops = simd::avx512::float_ops;
 using double_ops = simd::avx512::double_ops;
 using byte_ops = byte_dot_ops;
 inline constexpr int rows = 6, vectors = 4;
-// amx_tile_pairs keeps two chains per element: 4 x 3 zmm (24 of 32).
+// amx_tile_pairs keeps two chains per element: 4 x 3 zmm (24 of 32), and
+// both k's B vectors of a pair with two broadcasts beside them.
 inline constexpr int amx_rows = 4, amx_vectors = 3;
+inline constexpr bool amx_side_by_side = true;
 // reduced_precision: one partial register per element, as fma_tile's.
 inline constexpr int reduced_rows = 6, reduced_vectors = 4;
 // The block variant keeps a block of products per element (32 KiB); its

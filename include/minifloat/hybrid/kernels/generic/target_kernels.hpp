@@ -10,6 +10,8 @@
 //   byte_ops                its integer MatMul step (byte_dot_ops.hpp)
 //   rows, vectors           the register tile: rows x vectors vectors
 //   amx_rows, amx_vectors   the amx_tile_pairs tile (two chains per element)
+//   amx_side_by_side        whether its registers hold both k's B vectors of
+//                           a pair beside the chains (generic/amx_pairs_tile.hpp)
 //   reduced_rows, reduced_vectors  the reduced_precision tile (seq)
 //   block_rows, block_vectors      its block variant's tile
 //   block_sum_rows          the rows of that tile whose sums its second
@@ -40,7 +42,7 @@ inline packers packers_for(packing how) noexcept {
 inline void fma_kernel(const tile_args& t) noexcept { fma_tile<float_ops, rows, vectors>(t); }
 inline void exact_kernel(const tile_args& t) noexcept { fma_tile<double_ops, rows, vectors>(t); }
 inline void amx_pairs_kernel(const tile_args& t) noexcept {
-  amx_pairs_tile<float_ops, amx_rows, amx_vectors>(t);
+  amx_pairs_tile<float_ops, amx_rows, amx_vectors, amx_side_by_side>(t);
 }
 inline void byte_kernel(const tile_args& t) noexcept { fma_tile<byte_ops, rows, vectors>(t); }
 inline void chunked_kernel(const tile_args& t) noexcept {
