@@ -251,10 +251,12 @@ inline std::uint32_t bits_of(float x) {
 
 // The problem's operands as the fast path reads them (run-time codes).
 inline hy::kernels::operand_reader reader_a(const problem& p) {
-  return {p.a.data(), p.lda, hy::kernels::detail::code_decoder(p.types.a)};
+  return {p.a.data(), p.lda, hy::kernels::detail::code_decoder(p.types.a),
+          hy::kernels::detail::code_element_keeping_nan(p.types.a)};
 }
 inline hy::kernels::operand_reader reader_b(const problem& p) {
-  return {p.b.data(), p.ldb, hy::kernels::detail::code_decoder(p.types.b)};
+  return {p.b.data(), p.ldb, hy::kernels::detail::code_decoder(p.types.b),
+          hy::kernels::detail::code_element_keeping_nan(p.types.b)};
 }
 
 // Whether two runs' C (padding included) are the same codes; reports the
@@ -306,7 +308,8 @@ inline std::vector<std::uint32_t> run_kernel(const hy::kernels::tile_kernel& ker
   const hy::kernels::result_writer writer{c.data(), p.ldc, hy::kernels::detail::code_encoder(p.types.c),
                                           hy::detail::encoding_store::codes(c.data(), p.ldc).write,
                                           p.types.c};
-  hy::kernels::run_blocked(kernel, {reader_a(p), reader_b(p), writer, p.m, p.n, p.k, &o});
+  const bool fp16_instruction = p.types.a == element_type::f16 || p.types.b == element_type::f16;
+  hy::kernels::run_blocked(kernel, {reader_a(p), reader_b(p), writer, p.m, p.n, p.k, &o, fp16_instruction});
   return c;
 }
 

@@ -139,6 +139,49 @@ TEST_P(HybridKernels, Bf16PairsOnFmaOperandsThatFit) {
   EXPECT_GT(order_matters, compared / 4);
 }
 
+// nan_payload::propagate on the fast kernels, which compute every element
+// and then each NaN one again from the operands' payloads (driver.hpp,
+// with_instruction_nans): C's bits, NaN payloads included, are the
+// reference's. A quarter of the operands from each type's edge set (every
+// NaN code of BF16 and FP16, Inf, zeros, the largest; BF16 kept within
+// 2^-40 .. 2^40 otherwise, for the pairs kernels on FMAs), float32 and BF16
+// outputs, 1-3 threads.
+TEST_P(HybridKernels, PairModelsPropagateTheInstructionsNans) {
+  std::mt19937_64 rng(23);
+  const auto propagate = hy::nan_payload::propagate;
+  const hy::accumulation_model models[] = {hy::models::avx512_bf16_pairs(propagate),
+                                           hy::models::amx_tile_pairs(32, hy::amx_order::sdm, propagate),
+                                           hy::models::amx_tile_pairs(6, hy::amx_order::sdm, propagate),
+                                           hy::models::amx_tile_pairs(32, hy::amx_order::guide, propagate)};
+  const element_type inputs[] = {T::hf8, T::bf8, T::f16, T::bf16};
+  const std::size_t ks[] = {1, 2, 31, 33, 64, 100};
+  int compared = 0, payloads = 0;
+  for (const auto& model : models) {
+    for (element_type ta : inputs) {
+      for (element_type tb : inputs) {
+        for (element_type tc : {T::f32, T::bf16}) {
+          if (!kernel_test::accepts(model, {ta, tb, tc})) continue;
+          auto p = random_problem({ta, tb, tc}, 1 + rng() % 9, 1 + rng() % 70, ks[rng() % 6], rng() % 3, rng, true);
+          keep_bf16_moderate(p.a, ta);
+          keep_bf16_moderate(p.b, tb);
+          const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
+          ASSERT_TRUE(hy::kernels::pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
+          hy::matmul_options o = with(model);
+          o.threads = 1 + compared % 3;
+          ASSERT_TRUE(matches_reference(p, o)) << "chunk " << model.chunk;
+          ++compared;
+          if (tc != T::f32) continue;
+          for (const std::uint32_t code : kernel_test::run(p, o, nullptr)) {
+            payloads += (code & 0x7FFFFFFFu) > 0x7FC00000u;  // a NaN with a payload
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 40);
+  EXPECT_GT(payloads, 100);
+}
+
 // BF16 operands that could reach the models' flushes (subnormals, or
 // products below 2^-126) go to the reference where a pair model runs on
 // plain FMAs: same bits, and the check says so.

@@ -470,4 +470,104 @@ TEST(HybridKnownAnswers, IntegerAccumulatorIsReturned) {
   EXPECT_EQ(acc, -640);
 }
 
+// ---- nan_payload::propagate: the NaN the instruction writes -------------
+// BF16 codes: P1 = 0x7FC1 (quiet, payload 1, float 0x7FC10000), P2 = 0xFFC2
+// (0xFFC20000), S3 = 0x7F83 (signalling; quieted 0x7FC30000).
+constexpr std::uint32_t p1 = 0x7FC1, p2 = 0xFFC2, s3 = 0x7F83, one = 0x3F80, inf = 0x7F80;
+
+// One dot product of BF16 (or other) codes, 1 x k times k x 1, on the fast
+// path and on the reference: both must give the same bits, which it
+// returns (FP32 output: the accumulator's bits).
+std::uint32_t nan_dot(const hy::accumulation_model& m, const std::vector<std::uint32_t>& a,
+                      const std::vector<std::uint32_t>& b, T ta = T::bf16, T tb = T::bf16,
+                      hy::matmul_options o = {}) {
+  o.model = m;
+  o.check_z_multiple = false;
+  std::uint32_t fast = 0, reference = 0;
+  hy::matmul(any, ta, tb, T::f32, a.data(), a.size(), b.data(), 1, &fast, 1, 1, 1, a.size(), o);
+  o.reference_only = true;
+  hy::matmul(any, ta, tb, T::f32, a.data(), a.size(), b.data(), 1, &reference, 1, 1, 1, a.size(), o);
+  EXPECT_EQ(fast, reference) << "the fast path and the reference differ";
+  return reference;
+}
+
+const hy::accumulation_model vdpbf16ps = hy::models::avx512_bf16_pairs(hy::nan_payload::propagate);
+hy::accumulation_model amx(int chunk, hy::amx_order order = hy::amx_order::sdm) {
+  return hy::models::amx_tile_pairs(chunk, order, hy::nan_payload::propagate);
+}
+
+// VDPBF16PS (the SDM's Table 5-1, and the instruction on AMD family 26):
+// src1 low, src2 low, src1 high, src2 high, srcdest; A is src1.
+TEST(HybridKnownAnswers, Vdpbf16psNanPriority) {
+  EXPECT_EQ(nan_dot(vdpbf16ps, {p1, one}, {p2, one}), 0x7FC10000u);  // src1 low first
+  EXPECT_EQ(nan_dot(vdpbf16ps, {one, p1}, {p2, one}), 0xFFC20000u);  // src2 low before src1 high
+  EXPECT_EQ(nan_dot(vdpbf16ps, {one, p1}, {one, p2}), 0x7FC10000u);  // src1 high before src2 high
+  EXPECT_EQ(nan_dot(vdpbf16ps, {s3, one}, {one, one}), 0x7FC30000u);  // a signalling NaN quieted
+  // A NaN carried in srcdest from the first pair yields to the second
+  // pair's operand.
+  EXPECT_EQ(nan_dot(vdpbf16ps, {p1, one, s3, one}, {one, one, one, one}), 0x7FC30000u);
+  // Inf x 0 without NaN operands: the default NaN, carried to the end.
+  EXPECT_EQ(nan_dot(vdpbf16ps, {inf, one, one, one}, {0, one, one, one}), 0xFFC00000u);
+  // The default model: the one canonical NaN.
+  EXPECT_EQ(nan_dot(hy::models::avx512_bf16_pairs(), {one, p2}, {one, one}), 0x7FC00000u);
+}
+
+// TDPBF16PS, the SDM order: within a step a, b, then the accumulator; t =
+// even + odd takes the even chain's NaN; dst + t takes C's.
+TEST(HybridKnownAnswers, AmxNanPriority) {
+  EXPECT_EQ(nan_dot(amx(32), {p1, one}, {p2, one}), 0x7FC10000u);  // a before b
+  EXPECT_EQ(nan_dot(amx(32), {one, p1}, {one, one}), 0x7FC10000u);  // the odd chain's
+  // Even chain P1, odd chain P2: t is P1. The guide order steps through
+  // the even then the odd product on dst: P2 (a before the accumulator).
+  EXPECT_EQ(nan_dot(amx(32), {p1, p2}, {one, one}), 0x7FC10000u);
+  EXPECT_EQ(nan_dot(amx(32, hy::amx_order::guide), {p1, p2}, {one, one}), 0xFFC20000u);
+  // Chunk 2: P1 is C after the first instruction, P2 the second one's t:
+  // C's NaN stays, where VDPBF16PS takes the later operand's.
+  EXPECT_EQ(nan_dot(amx(2), {p1, one, p2, one}, {one, one, one, one}), 0x7FC10000u);
+  EXPECT_EQ(nan_dot(vdpbf16ps, {p1, one, p2, one}, {one, one, one, one}), 0xFFC20000u);
+  // Invalid operations: Inf x 0 in a chain, Inf - Inf in t.
+  EXPECT_EQ(nan_dot(amx(32), {inf, one}, {0, one}), 0xFFC00000u);
+  EXPECT_EQ(nan_dot(amx(32), {inf, inf}, {one, 0xBF80}), 0xFFC00000u);
+  // An operand's NaN after an invalid step: a before the accumulator.
+  EXPECT_EQ(nan_dot(amx(32), {inf, one, s3, one}, {0, one, one, one}), 0x7FC30000u);
+  EXPECT_EQ(nan_dot(hy::models::amx_tile_pairs(), {p1, one}, {one, one}), 0x7FC00000u);
+}
+
+// Operands of other types: an FP16 NaN widens with its payload shifted up
+// 13 (TDPFP16PS), quieted; an FP8 NaN reaches the instruction as the
+// library's BF16 of it, the canonical NaN with its sign.
+TEST(HybridKnownAnswers, NanPayloadsOfFp16AndFp8Operands) {
+  EXPECT_EQ(nan_dot(amx(32), {0xFC05, 0x3C00}, {0x3C00, 0x3C00}, T::f16, T::f16), 0xFFC0A000u);
+  EXPECT_EQ(nan_dot(amx(32), {0x7E01, 0x3C00}, {0x3C00, 0x3C00}, T::f16, T::f16), 0x7FC02000u);
+  EXPECT_EQ(nan_dot(vdpbf16ps, {0xFF, 0x38}, {p1, one}, T::hf8, T::bf16), 0xFFC00000u);
+  EXPECT_EQ(nan_dot(vdpbf16ps, {0x38, 0x38}, {0x7D, 0x3C}, T::hf8, T::bf8), 0x7FC00000u);
+}
+
+// Past the accumulator: a NaN accumulator is y3 unchanged whatever the
+// scales and bias (here a NaN bias of another payload), options.accumulator
+// receives it, and a narrower output is that type's NaN from the library's
+// conversion (BF16: the canonical one with the sign).
+TEST(HybridKnownAnswers, PropagatedNanThroughTheEpilogue) {
+  hy::matmul_options o;
+  const float bias = as_float(0x7FC00055u);
+  o.scales.a = 2.0f;
+  o.scales.bias = &bias;
+  EXPECT_EQ(nan_dot(amx(32), {p2, one}, {one, one}, T::bf16, T::bf16, o), 0xFFC20000u);
+  o = with(vdpbf16ps);
+  o.check_z_multiple = false;
+  float acc = 0.0f;
+  o.accumulator = &acc;
+  const std::uint32_t a[2] = {one, p2}, b[2] = {one, one};
+  std::uint32_t c = 0;
+  hy::matmul(any, T::bf16, T::bf16, T::bf16, a, 2, b, 1, &c, 1, 1, 1, 2, o);
+  EXPECT_EQ(hybrid_test::encode(T::f32, acc), 0xFFC20000u);
+  EXPECT_EQ(c, 0xFFC0u);
+}
+
+TEST(HybridKnownAnswers, NanPropagationIsThePairModelsOnly) {
+  hy::accumulation_model m = hy::models::sequential_fp32();
+  m.nans = hy::nan_payload::propagate;
+  EXPECT_THROW(nan_dot(m, {one}, {one}), hy::unsupported);
+}
+
 }  // namespace

@@ -1,6 +1,8 @@
 // The avx512_bf16_pairs model against the CPU's own VDPBF16PS, bit for bit
-// (NaN as a class), on random and edge inputs. Skipped, visibly, on CPUs
-// without AVX512-BF16 and off x86-64.
+// (NaN as a class), on random and edge inputs; and under
+// nan_payload::propagate every bit, NaN payloads included, on NaN-rich
+// inputs, the model and the whole MatMul (fast path and reference).
+// Skipped, visibly, on CPUs without AVX512-BF16 and off x86-64.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -74,6 +76,30 @@ std::uint16_t edge_bf16(std::mt19937_64& rng) {
     default: return sign | static_cast<std::uint16_t>(((112 + (r >> 24) % 32) << 7) | mantissa);  // near 1
   }
 }
+
+// A BF16 code for the NaN comparison: NaNs of random payload, sign and
+// kind (quiet or signalling), one in `nan_every` codes; Inf, zeros, values
+// near 1 and values whose products overflow (Inf - Inf).
+std::uint16_t nan_rich_bf16(std::mt19937_64& rng, unsigned nan_every) {
+  const auto r = rng();
+  const std::uint16_t sign = (r & 1) ? 0x8000 : 0;
+  const auto mantissa = static_cast<std::uint16_t>((r >> 8) & 0x7F);
+  if ((r >> 40) % nan_every == 0) return sign | 0x7F80 | (mantissa == 0 ? 1 : mantissa);
+  switch ((r >> 16) % 40) {
+    case 0: return sign | 0x7F80;  // Inf
+    case 1:
+    case 2: return sign;  // zero
+    case 3:
+    case 4: return sign | static_cast<std::uint16_t>(((250 + (r >> 24) % 5) << 7) | mantissa);  // overflow
+    default: return sign | static_cast<std::uint16_t>(((120 + (r >> 24) % 16) << 7) | mantissa);  // near 1
+  }
+}
+
+std::uint32_t bits_of(float x) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
 #endif
 
 TEST(HybridVdpbf16ps, ModelEqualsTheInstruction) {
@@ -138,6 +164,81 @@ TEST(HybridVdpbf16ps, ModelEqualsTheInstruction) {
   EXPECT_GT(flushed, 0);
 #else
   GTEST_SKIP() << "not x86-64 with GCC/Clang: the VDPBF16PS comparison did not run";
+#endif
+}
+
+// nan_payload::propagate: the model's NaN is the instruction's, bit for bit
+// (one dot product per lane), and so is a BF16 x BF16 -> FP32 MatMul's C
+// (scales 1: C is the accumulator), on the fast path and the reference.
+TEST(HybridVdpbf16ps, PropagatedNanEqualsTheInstructionsBits) {
+#if MINIFLOAT_TEST_HAS_VDPBF16PS
+  if (!cpu_has_avx512_bf16()) {
+    GTEST_SKIP() << "this CPU has no AVX512-BF16: the VDPBF16PS NaN comparison did not run";
+  }
+  const hy::accumulation_model model = hy::models::avx512_bf16_pairs(hy::nan_payload::propagate);
+  std::mt19937_64 rng(20261202);
+  long long lanes = 0, nan_lanes = 0, default_nans = 0, elements = 0;
+  std::vector<float> fa, fb;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::size_t k = 1 + rng() % 24;
+    std::vector<std::uint16_t> a(16 * k), b(16 * k);
+    const unsigned nan_every = trial % 2 ? 3 : 40;  // several NaNs per lane, or about one
+    for (auto& v : a) v = nan_rich_bf16(rng, nan_every);
+    for (auto& v : b) v = nan_rich_bf16(rng, nan_every);
+    float hw[16];
+    hardware_dots(a, b, k, hw);
+    for (int lane = 0; lane < 16; ++lane) {
+      fa.assign(k, 0.0f);
+      fb.assign(k, 0.0f);
+      for (std::size_t p = 0; p < k; ++p) {
+        fa[p] = hy::decode_keeping_nan_payload(hy::element_type::bf16, a[lane * k + p]);
+        fb[p] = hy::decode_keeping_nan_payload(hy::element_type::bf16, b[lane * k + p]);
+      }
+      const float m = hy::accumulate(model, fa.data(), fb.data(), k);
+      ASSERT_EQ(bits_of(m), bits_of(hw[lane])) << "k=" << k << " lane " << lane << " trial " << trial;
+      ++lanes;
+      nan_lanes += std::isnan(m);
+      default_nans += bits_of(m) == 0xFFC00000u;
+    }
+  }
+  // The MatMul: A (16 x k) times B (k x 16); lane i of the instruction
+  // computes C[i][j] from row i of A and column j of B.
+  for (int trial = 0; trial < 150; ++trial) {
+    const std::size_t k = 1 + rng() % 40, m = 16, n = 16;
+    std::vector<std::uint16_t> a(m * k), b(k * n), column(16 * k);
+    for (auto& v : a) v = nan_rich_bf16(rng, 40);
+    for (auto& v : b) v = nan_rich_bf16(rng, 40);
+    const std::vector<std::uint32_t> ca(a.begin(), a.end()), cb(b.begin(), b.end());
+    std::vector<std::uint32_t> fast(m * n), reference(m * n);
+    hy::matmul_options o;
+    o.model = model;
+    o.check_z_multiple = false;
+    hy::matmul(hy::table_id::any, hy::element_type::bf16, hy::element_type::bf16, hy::element_type::f32,
+               ca.data(), k, cb.data(), n, fast.data(), n, m, n, k, o);
+    o.reference_only = true;
+    hy::matmul(hy::table_id::any, hy::element_type::bf16, hy::element_type::bf16, hy::element_type::f32,
+               ca.data(), k, cb.data(), n, reference.data(), n, m, n, k, o);
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t lane = 0; lane < 16; ++lane) {
+        for (std::size_t p = 0; p < k; ++p) column[lane * k + p] = b[p * n + j];
+      }
+      float hw[16];
+      hardware_dots(a, column, k, hw);
+      for (std::size_t i = 0; i < m; ++i) {
+        ASSERT_EQ(fast[i * n + j], bits_of(hw[i])) << "fast path, k=" << k << " C[" << i << "][" << j << "]";
+        ASSERT_EQ(reference[i * n + j], bits_of(hw[i])) << "reference, k=" << k << " C[" << i << "][" << j << "]";
+        ++elements;
+      }
+    }
+  }
+  std::printf("VDPBF16PS NaN bits: %lld lanes (%lld NaN, %lld the default NaN) and %lld MatMul "
+              "elements: all equal\n",
+              lanes, nan_lanes, default_nans, elements);
+  EXPECT_GT(nan_lanes, lanes / 4);
+  EXPECT_LT(nan_lanes, lanes * 9 / 10);
+  EXPECT_GT(default_nans, 100);
+#else
+  GTEST_SKIP() << "not x86-64 with GCC/Clang: the VDPBF16PS NaN comparison did not run";
 #endif
 }
 

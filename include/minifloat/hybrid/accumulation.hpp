@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <limits>
 
 #include "../limits.hpp"
@@ -35,6 +37,16 @@ enum class amx_order : unsigned char { sdm, guide };
 // The two shapes of reduced_precision (see docs/hybrid.md).
 enum class reduced_variant : unsigned char { seq, block };
 
+// The NaN a model returns.
+//   canonical: the one NaN model_nan (0x7FC00000), whatever made it;
+//   propagate: the NaN the instruction writes (avx512_bf16_pairs and
+//              amx_tile_pairs only): the first NaN operand of the step that
+//              first meets a NaN, quieted, or 0xFFC00000 (x86's default
+//              NaN) for an invalid operation (Inf x 0, Inf - Inf) without
+//              NaN operands. The operand orders are in detail::pairs_step
+//              and detail::amx_sum; docs/hybrid.md, "NaN".
+enum class nan_payload : unsigned char { canonical, propagate };
+
 struct accumulation_model {
   model_kind kind = model_kind::sequential_fp32;
   // exact: round the exact sum once to float32 (false), or carry it exactly
@@ -58,6 +70,8 @@ struct accumulation_model {
   reduced_variant variant = reduced_variant::seq;
   int block = 32;
   truncation trunc = truncation::toward_zero;
+  // avx512_bf16_pairs and amx_tile_pairs: the NaN they return.
+  nan_payload nans = nan_payload::canonical;
 };
 
 // Named constructors, so a call site reads like the model's name.
@@ -69,16 +83,19 @@ inline accumulation_model exact(bool to_output = false) {
   m.exact_to_output = to_output;
   return m;
 }
-inline accumulation_model avx512_bf16_pairs() {
+inline accumulation_model avx512_bf16_pairs(nan_payload nans = nan_payload::canonical) {
   accumulation_model m;
   m.kind = model_kind::avx512_bf16_pairs;
+  m.nans = nans;
   return m;
 }
-inline accumulation_model amx_tile_pairs(int chunk = 32, amx_order order = amx_order::sdm) {
+inline accumulation_model amx_tile_pairs(int chunk = 32, amx_order order = amx_order::sdm,
+                                         nan_payload nans = nan_payload::canonical) {
   accumulation_model m;
   m.kind = model_kind::amx_tile_pairs;
   m.chunk = chunk;
   m.order = order;
+  m.nans = nans;
   return m;
 }
 inline accumulation_model chunked_exact(int chunk, fp32_rounding rounding = fp32_rounding::nearest_even,
@@ -177,16 +194,51 @@ inline float padded(const float* x, std::size_t k, std::size_t i) noexcept {
   return i < k ? x[i] : 0.0f;
 }
 
-inline float bf16_pairs_sum(const float* a, const float* b, std::size_t k) noexcept {
+// The NaN an x86 instruction writes when its result is NaN: its first NaN
+// operand in the instruction's order, quieted (bit 22 set), or, with no NaN
+// operand, the default NaN of an invalid operation, the "QNaN floating-point
+// indefinite" 0xFFC00000 (Intel SDM vol. 1, 4.8.3.5 and 4.8.3.7).
+inline float instruction_nan(std::initializer_list<float> operands) noexcept {
+  for (const float x : operands) {
+    if (std::isnan(x)) return mf::detail::bit_cast<float>(mf::detail::bit_cast<std::uint32_t>(x) | 0x00400000u);
+  }
+  return mf::detail::bit_cast<float>(0xFFC00000u);
+}
+
+// One FMA step of a dot-product instruction, fma_ftz(a, b, c); under
+// nan_payload::propagate a NaN result is the instruction's NaN with the
+// operands in the order a, b, c.
+inline float fma_step(float a, float b, float c, nan_payload nans) noexcept {
+  const float r = fma_ftz(a, b, c);
+  return nans == nan_payload::propagate && std::isnan(r) ? instruction_nan({a, b, c}) : r;
+}
+
+// One VDPBF16PS lane step: acc + odd product, then + even product (Intel
+// SDM, VDPBF16PS). Its NaN follows the SDM's Table 5-1: the operands in
+// the order src1 low (a_even), src2 low (b_even), src1 high (a_odd),
+// src2 high (b_odd), srcdest (acc), A being src1. A NaN of an earlier
+// step, carried in acc, so yields to a NaN operand of this one (checked
+// against the instruction: tests/hybrid/vdpbf16ps_test.cpp).
+inline float pairs_step(float a_even, float b_even, float a_odd, float b_odd, float acc,
+                        nan_payload nans) noexcept {
+  const float r = fma_ftz(a_even, b_even, fma_ftz(a_odd, b_odd, acc));
+  if (nans == nan_payload::propagate && std::isnan(r)) return instruction_nan({a_even, b_even, a_odd, b_odd, acc});
+  return r;
+}
+
+inline float bf16_pairs_sum(const float* a, const float* b, std::size_t k, nan_payload nans) noexcept {
   float acc = 0.0f;
-  for (std::size_t i = 0; i < k; i += 2) {
-    // Odd element first; an odd K appends the pair (+0, +0).
-    acc = fma_ftz(denormal_as_zero(padded(a, k, i + 1)), denormal_as_zero(padded(b, k, i + 1)), acc);
-    acc = fma_ftz(denormal_as_zero(a[i]), denormal_as_zero(b[i]), acc);
+  for (std::size_t i = 0; i < k; i += 2) {  // an odd K appends the pair (+0, +0)
+    acc = pairs_step(denormal_as_zero(a[i]), denormal_as_zero(b[i]), denormal_as_zero(padded(a, k, i + 1)),
+                     denormal_as_zero(padded(b, k, i + 1)), acc, nans);
   }
   return acc;
 }
 
+// TDPBF16PS / TDPFP16PS, one element. Under nan_payload::propagate each
+// step's NaN is fma_step's: within a step a, b, then the accumulator; t
+// takes the even chain's NaN before the odd one's, dst + t takes C's
+// before t's.
 inline float amx_sum(const accumulation_model& m, const float* a, const float* b, std::size_t k,
                      operand_kinds kinds) noexcept {
   const auto input = [&](const float* x, std::size_t i) {
@@ -198,19 +250,19 @@ inline float amx_sum(const accumulation_model& m, const float* a, const float* b
   for (std::size_t start = 0; start < k; start += chunk) {
     if (m.order == amx_order::guide) {
       for (std::size_t i = start; i < start + chunk; i += 2) {
-        dst = fma_ftz(input(a, i), input(b, i), dst);
-        dst = fma_ftz(input(a, i + 1), input(b, i + 1), dst);
+        dst = fma_step(input(a, i), input(b, i), dst, m.nans);
+        dst = fma_step(input(a, i + 1), input(b, i + 1), dst, m.nans);
       }
       continue;
     }
     float even = 0.0f;
     float odd = 0.0f;
     for (std::size_t i = start; i < start + chunk; i += 2) {
-      even = fma_ftz(input(a, i), input(b, i), even);
-      odd = fma_ftz(input(a, i + 1), input(b, i + 1), odd);
+      even = fma_step(input(a, i), input(b, i), even, m.nans);
+      odd = fma_step(input(a, i + 1), input(b, i + 1), odd, m.nans);
     }
-    const float t = fma_ftz(even, 1.0f, odd);
-    dst = fma_ftz(dst, 1.0f, t);
+    const float t = fma_step(even, 1.0f, odd, m.nans);
+    dst = fma_step(dst, 1.0f, t, m.nans);
   }
   return dst;
 }
@@ -343,7 +395,7 @@ inline float accumulate_any_nan(const accumulation_model& m, const float* a, con
       sum.add(0.0);  // the accumulator starts at +0
       return round_to_fp32(sum, fp32_rounding::nearest_even);
     }
-    case model_kind::avx512_bf16_pairs: return detail::bf16_pairs_sum(a, b, k);
+    case model_kind::avx512_bf16_pairs: return detail::bf16_pairs_sum(a, b, k, m.nans);
     case model_kind::amx_tile_pairs: return detail::amx_sum(m, a, b, k, kinds);
     case model_kind::chunked_exact: return detail::chunked_sum(m, a, b, k, kinds.layout);
     case model_kind::reduced_precision: return detail::reduced_sum(m, a, b, k, kinds.layout);
@@ -357,16 +409,17 @@ inline float accumulate_in_default_environment(const accumulation_model& m, cons
                                                const float* b, std::size_t k,
                                                operand_kinds kinds) noexcept {
   const float r = accumulate_any_nan(m, a, b, k, kinds);
-  return std::isnan(r) ? model_nan : r;
+  return std::isnan(r) && m.nans == nan_payload::canonical ? model_nan : r;
 }
 }  // namespace detail
 
 // One output element's accumulator: the model applied to a[0..k) and
 // b[0..k). For `exact` this is the exact sum rounded to float32 (the
-// exact_to_output path reads exact_sum itself). Every NaN result is the one
-// canonical NaN, model_nan (0x7FC00000): the hardware's NaN priority rules
-// are not modelled. The caller's floating-point environment does not
-// matter (target/float_environment.hpp).
+// exact_to_output path reads exact_sum itself). A NaN result is the one
+// canonical NaN, model_nan (0x7FC00000), or under nan_payload::propagate
+// the instruction's (operands decoded with their NaN payloads:
+// decode_keeping_nan_payload). The caller's floating-point environment does
+// not matter (target/float_environment.hpp).
 inline float accumulate(const accumulation_model& m, const float* a, const float* b,
                         std::size_t k, operand_kinds kinds = {}) noexcept {
   return target::in_default_float_environment([&]() -> float {

@@ -105,8 +105,30 @@ T from_encoding(std::uint32_t bits) noexcept {
   }
 }
 
+// The encoding of a C++ value (from_encoding's inverse; an integer's low
+// byte).
+template <class T>
+std::uint32_t to_encoding(T v) noexcept {
+  if constexpr (std::is_same_v<T, float>) {
+    return mf::detail::bit_cast<std::uint32_t>(v);
+  } else if constexpr (std::is_integral_v<T>) {
+    return static_cast<std::uint32_t>(v) & 0xFFu;
+  } else {
+    return v.bits();
+  }
+}
+
 // The value of an encoding (the low storage_bits(t) bits of `bits`).
 float decode_bits(element_type t, std::uint32_t bits);
+
+// The float32 a dot-product instruction reads for an encoding, NaN
+// payloads included (the models' nan_payload::propagate): as decode_bits,
+// but a BF16 NaN is its bits shifted up 16 (BF16 is float32's upper half),
+// an FP16 NaN keeps its sign and its payload shifted up 13 (as VCVTPH2PS
+// widens), both unquieted (the models quiet what they return). An FP8 NaN
+// reads as the BF16 that the library's conversion widens it to: the
+// canonical quiet NaN with its sign, which decode_bits gives.
+float decode_keeping_nan_payload(element_type t, std::uint32_t bits);
 
 // What a run-time request that the rules reject throws: an unsupported type
 // pair, a scale of the wrong format, a shape the unit does not take. The
@@ -142,6 +164,14 @@ inline float decode_bits(element_type t, std::uint32_t bits) {
     case element_type::f32: return mf::detail::bit_cast<float>(bits);
   }
   throw unsupported("decode_bits: unknown element type");
+}
+
+inline float decode_keeping_nan_payload(element_type t, std::uint32_t bits) {
+  if (t == element_type::bf16) return mf::detail::bit_cast<float>((bits & 0xFFFFu) << 16);
+  if (t == element_type::f16 && (bits & 0x7C00u) == 0x7C00u && (bits & 0x3FFu) != 0) {
+    return mf::detail::bit_cast<float>(((bits & 0x8000u) << 16) | 0x7F800000u | ((bits & 0x3FFu) << 13));
+  }
+  return decode_bits(t, bits);
 }
 
 }  // namespace mf::hybrid

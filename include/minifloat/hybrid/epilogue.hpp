@@ -6,6 +6,7 @@
 // fast kernels their ISA's.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 #include "amax.hpp"
@@ -20,6 +21,15 @@ inline void apply_epilogue(const scale_options& s, const float* acc, std::size_t
                            std::size_t first_column, std::size_t count, float* y3,
                            amax_tracker& amax) noexcept {
   kernels::scalar::epilogue_kernel(s, acc, i, first_column, count, y3, amax);
+}
+
+// nan_payload::propagate: an accumulator's NaN is y3, unchanged by the
+// scales and the bias (whose float operations would carry it, or a NaN
+// scale's or bias's, with a sign and payload IEEE 754 leaves open).
+inline void keep_accumulator_nans(const float* acc, std::size_t count, float* y3) noexcept {
+  for (std::size_t j = 0; j < count; ++j) {
+    if (std::isnan(acc[j])) y3[j] = acc[j];
+  }
 }
 
 }  // namespace mf::hybrid::detail

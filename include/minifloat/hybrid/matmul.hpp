@@ -141,6 +141,7 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
         } else {
           float y3 = 0.0f;
           apply_epilogue(s, &acc, i, j, 1, &y3, amax);
+          if (o.model.nans == nan_payload::propagate) keep_accumulator_nans(&acc, 1, &y3);
           value = static_cast<double>(y3);
         }
         store(i, j, encode_output(tc, value, o.output, o.output.offset + i * n + j));
@@ -170,16 +171,22 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
     }
   }
   if (kernels::try_fast_matmul(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
-                               {a, lda, kernels::detail::value_decoder<A>()},
-                               {b, ldb, kernels::detail::value_decoder<B>()},
+                               {a, lda, kernels::detail::value_decoder<A>(), &kernels::detail::value_keeping_nan<A>},
+                               {b, ldb, kernels::detail::value_decoder<B>(), &kernels::detail::value_keeping_nan<B>},
                                {c, ldc, kernels::detail::value_encoder<C>(),
                                 detail::encoding_store::values(c, ldc).write, element_id_v<C>},
                                m, n, k, options)) {
     return;
   }
   std::vector<float> a_values, b_columns;
-  detail::decode_operands(a, lda, b, ldb, m, n, k, [](auto v) { return to_float(v); },
-                          [](auto v) { return to_float(v); }, a_values, b_columns);
+  if (options.model.nans == nan_payload::propagate) {
+    detail::decode_operands(
+        a, lda, b, ldb, m, n, k, [](A v) { return decode_keeping_nan_payload(element_id_v<A>, to_encoding(v)); },
+        [](B v) { return decode_keeping_nan_payload(element_id_v<B>, to_encoding(v)); }, a_values, b_columns);
+  } else {
+    detail::decode_operands(a, lda, b, ldb, m, n, k, [](auto v) { return to_float(v); },
+                            [](auto v) { return to_float(v); }, a_values, b_columns);
+  }
   detail::matmul_decoded(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>, a_values,
                          b_columns, m, n, k, options, detail::encoding_store::values(c, ldc));
 }
@@ -220,16 +227,19 @@ inline void matmul(table_id table, element_type ta, element_type tb, element_typ
                                   k, options)) {
     return;
   }
-  if (kernels::try_fast_matmul(table, ta, tb, tc, {a, lda, kernels::detail::code_decoder(ta)},
-                               {b, ldb, kernels::detail::code_decoder(tb)},
+  using kernels::detail::code_element_keeping_nan;
+  if (kernels::try_fast_matmul(table, ta, tb, tc,
+                               {a, lda, kernels::detail::code_decoder(ta), code_element_keeping_nan(ta)},
+                               {b, ldb, kernels::detail::code_decoder(tb), code_element_keeping_nan(tb)},
                                {c, ldc, kernels::detail::code_encoder(tc),
                                 detail::encoding_store::codes(c, ldc).write, tc},
                                m, n, k, options)) {
     return;
   }
   std::vector<float> a_values, b_columns;
-  detail::decode_operands(a, lda, b, ldb, m, n, k, [ta](std::uint32_t v) { return decode_bits(ta, v); },
-                          [tb](std::uint32_t v) { return decode_bits(tb, v); }, a_values, b_columns);
+  const auto decode = options.model.nans == nan_payload::propagate ? &decode_keeping_nan_payload : &decode_bits;
+  detail::decode_operands(a, lda, b, ldb, m, n, k, [ta, decode](std::uint32_t v) { return decode(ta, v); },
+                          [tb, decode](std::uint32_t v) { return decode(tb, v); }, a_values, b_columns);
   detail::matmul_decoded(table, ta, tb, tc, a_values, b_columns, m, n, k, options,
                          detail::encoding_store::codes(c, ldc));
 }

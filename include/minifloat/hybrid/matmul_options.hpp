@@ -72,6 +72,10 @@ inline void check_model(const accumulation_model& m, element_type a, element_typ
        (a == element_type::f16 && b == element_type::bf16))) {
     throw unsupported("amx_tile_pairs: BF16 x FP16 has no instruction (TDPBF16PS or TDPFP16PS)");
   }
+  if (m.nans == nan_payload::propagate && !pairs) {
+    throw unsupported("nan_payload propagate is the NaN rule of the instructions that avx512_bf16_pairs "
+                      "and amx_tile_pairs model; other models return the canonical NaN");
+  }
   if (m.kind == model_kind::amx_tile_pairs && (m.chunk < 2 || m.chunk % 2 != 0)) {
     throw unsupported("amx_tile_pairs: chunk must be even and >= 2");
   }

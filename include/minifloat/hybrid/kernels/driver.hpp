@@ -69,6 +69,10 @@ struct operand_reader {
   const void* base;
   std::size_t ld;
   void (*decode)(const void* base, std::size_t offset, std::size_t count, float* out);
+  // Element `index` as the instruction reads it, a NaN with its payload
+  // (decode_keeping_nan_payload), for nan_payload::propagate; may be null
+  // where that is not asked for.
+  float (*element_keeping_nan)(const void* base, std::size_t index) = nullptr;
 };
 
 // C of element type `type`: `encode` rounds count float32 values y3 into
@@ -202,6 +206,9 @@ struct problem {
   result_writer c;
   std::size_t m, n, k;
   const matmul_options* options;
+  // amx_tile_pairs on an FP16 operand (TDPFP16PS: inputs without DAZ), for
+  // the recomputation of NaN elements (block_worker::with_instruction_nans).
+  bool fp16_instruction = false;
 };
 
 inline std::size_t packed_value_bytes(const tile_kernel& kernel) noexcept {
@@ -250,6 +257,7 @@ class block_worker {
         limbs_(kernel.operands == packing::offset_integers),
         odd_first_(kernel.operands == packing::float32_odd_first),
         exact_to_output_(p.options->model.kind == model_kind::exact && p.options->model.exact_to_output),
+        instruction_nans_(p.options->model.nans == nan_payload::propagate),
         chunked_limbs_(limbs_ && kernel.chunk != 0),
         acc_b_(limbs_ ? 2 : sb_),
         mc_(round_up(std::min(b.mc, p.m), mr_)),
@@ -482,9 +490,40 @@ class block_worker {
         finish_exact_to_output(ic + i, i, col_begin, columns, acc);
         continue;
       }
+      if (instruction_nans_) acc = with_instruction_nans(ic + i, col_begin, columns, acc);
       kernel_.epilogue(p_.options->scales, acc, ic + i, col_begin, columns, y3, amax_);
+      if (instruction_nans_) hybrid::detail::keep_accumulator_nans(acc, columns, y3);
       p_.c.encode(y3, columns, p_.c.base, (ic + i) * p_.c.ld + col_begin, p_.options->output);
     }
+  }
+
+  // nan_payload::propagate (the pairs models, whose accumulators are one
+  // float32 row here): the accumulators of row `row` with each NaN computed
+  // again by the reference's model from the operands read with their NaN
+  // payloads, in a copy where one is NaN. The kernels' packing drops the
+  // payloads and their FMAs pick a NaN by x86's rules, not the modelled
+  // instruction's; a NaN element costs the reference's O(K), the others
+  // keep the kernel's value, which is the model's.
+  const float* with_instruction_nans(std::size_t row, std::size_t col_begin, std::size_t columns,
+                                     const float* acc) {
+    std::size_t j = 0;
+    while (j < columns && !std::isnan(acc[j])) ++j;
+    if (j == columns) return acc;
+    float* recomputed = second_row_.as<float>();
+    std::copy(acc, acc + columns, recomputed);
+    nan_row_.resize(p_.k);
+    nan_column_.resize(p_.k);
+    for (std::size_t q = 0; q < p_.k; ++q) nan_row_[q] = p_.a.element_keeping_nan(p_.a.base, row * p_.a.ld + q);
+    const operand_kinds kinds{p_.fp16_instruction, {}};
+    for (; j < columns; ++j) {
+      if (!std::isnan(acc[j])) continue;
+      for (std::size_t q = 0; q < p_.k; ++q) {
+        nan_column_[q] = p_.b.element_keeping_nan(p_.b.base, q * p_.b.ld + col_begin + j);
+      }
+      recomputed[j] = hybrid::detail::accumulate_in_default_environment(p_.options->model, nan_row_.data(),
+                                                                        nan_column_.data(), p_.k, kinds);
+    }
+    return recomputed;
   }
 
   // exact(true): row `row` of C (row i of the block) element by element,
@@ -579,12 +618,13 @@ class block_worker {
   tile_kernel kernel_;
   const problem& p_;
   std::size_t per_step_, value_bytes_, acc_bytes_, steps_, mr_, nr_, sa_, sb_;
-  bool limbs_, odd_first_, exact_to_output_, chunked_limbs_;
+  bool limbs_, odd_first_, exact_to_output_, instruction_nans_, chunked_limbs_;
   std::size_t acc_b_;  // accumulators per element along B: sb_, or the two limbs
   std::size_t mc_, kc_, nc_;
   aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_, &operand_sums_,
       &model_acc_;
   hybrid::detail::amax_tracker amax_;
+  std::vector<float> nan_row_, nan_column_;  // with_instruction_nans' operands
 };
 
 }  // namespace detail

@@ -139,6 +139,33 @@ inline encode_function code_encoder(element_type t) noexcept {
   }
 }
 
+// Element readers for nan_payload::propagate (driver.hpp,
+// operand_reader::element_keeping_nan): a run-time code of type T, or a
+// value of the typed entry.
+template <element_type T>
+float code_keeping_nan(const void* base, std::size_t index) {
+  return decode_keeping_nan_payload(T, static_cast<const std::uint32_t*>(base)[index]);
+}
+template <class T>
+float value_keeping_nan(const void* base, std::size_t index) {
+  return decode_keeping_nan_payload(element_id_v<T>, to_encoding(static_cast<const T*>(base)[index]));
+}
+
+using element_function = float (*)(const void*, std::size_t);
+
+inline element_function code_element_keeping_nan(element_type t) noexcept {
+  switch (t) {
+    case element_type::i8: return &code_keeping_nan<element_type::i8>;
+    case element_type::u8: return &code_keeping_nan<element_type::u8>;
+    case element_type::hf8: return &code_keeping_nan<element_type::hf8>;
+    case element_type::bf8: return &code_keeping_nan<element_type::bf8>;
+    case element_type::f16: return &code_keeping_nan<element_type::f16>;
+    case element_type::bf16: return &code_keeping_nan<element_type::bf16>;
+    case element_type::f32: break;
+  }
+  return nullptr;
+}
+
 template <class T>
 decode_function value_decoder() noexcept {
   if constexpr (is_minifloat_v<T>) {
@@ -435,6 +462,8 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
         o.model.kind == model_kind::amx_tile_pairs ||
         (o.model.kind == model_kind::avx512_bf16_pairs && kernel.operands != packing::bf16_pairs);
     if (pairs_on_fma && !pairs_operands_fit(ta, tb, a, b, m, n, k)) return false;
+    const bool instruction_nans = o.model.nans == nan_payload::propagate;
+    if (instruction_nans && (a.element_keeping_nan == nullptr || b.element_keeping_nan == nullptr)) return false;
     if ((kernel.split_a || kernel.split_b) && !(operand_finite(a, m, k) && operand_finite(b, k, n))) {
       return false;
     }
@@ -456,7 +485,8 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
       const int value_scale = kernel.scale_a + kernel.scale_b;
       if (kernel.chunk != 0 && (value_scale > 149 || value_scale < -104)) return false;
     }
-    run_blocked(kernel, {a, b, c, m, n, k, &o});
+    const bool fp16_instruction = ta == element_type::f16 || tb == element_type::f16;
+    run_blocked(kernel, {a, b, c, m, n, k, &o, fp16_instruction});
     return true;
   });
 }
