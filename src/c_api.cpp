@@ -370,28 +370,32 @@ float f32_of(unsigned int bits) { return mf::detail::bit_cast<float>(bits); }
 bool hybrid_model(const mf_hybrid_options& o, mf::hybrid::accumulation_model& m) {
   namespace hy = mf::hybrid;
   switch (o.model) {
-    case MF_MODEL_SEQUENTIAL_FP32: m = hy::models::sequential_fp32(); return true;
-    case MF_MODEL_EXACT: m = hy::models::exact(false); return true;
-    case MF_MODEL_EXACT_TO_OUTPUT: m = hy::models::exact(true); return true;
-    case MF_MODEL_AVX512_BF16_PAIRS: m = hy::models::avx512_bf16_pairs(); return true;
+    case MF_MODEL_SEQUENTIAL_FP32: m = hy::models::sequential_fp32(); break;
+    case MF_MODEL_EXACT: m = hy::models::exact(false); break;
+    case MF_MODEL_EXACT_TO_OUTPUT: m = hy::models::exact(true); break;
+    case MF_MODEL_AVX512_BF16_PAIRS: m = hy::models::avx512_bf16_pairs(); break;
     case MF_MODEL_AMX_TILE_PAIRS:
       m = hy::models::amx_tile_pairs(o.chunk != 0 ? o.chunk : 32,
                                      o.amx_order ? hy::amx_order::guide : hy::amx_order::sdm);
-      return true;
+      break;
     case MF_MODEL_CHUNKED_EXACT:
       m = hy::models::chunked_exact(
           o.chunk != 0 ? o.chunk : 64,
           o.chunk_rounding ? hy::fp32_rounding::toward_zero : hy::fp32_rounding::nearest_even,
           o.presum_round != 0);
-      return true;
+      break;
     case MF_MODEL_REDUCED_PRECISION:
       m = hy::models::reduced_precision(
           o.reduced_bits, o.promote_every,
           o.reduced_variant ? hy::reduced_variant::block : hy::reduced_variant::seq, o.block,
           o.truncation ? hy::truncation::floor : hy::truncation::toward_zero);
-      return true;
+      break;
     default: return false;
   }
+  // Any model: the library rejects propagate where the model has no
+  // instruction NaN rule.
+  m.nans = o.nan_payload == 1 ? hy::nan_payload::propagate : hy::nan_payload::canonical;
+  return true;
 }
 
 bool valid_flag(int value) { return value == 0 || value == 1; }
@@ -435,7 +439,8 @@ int mf_hybrid_matmul(int a_type, int b_type, int out_type, const struct mf_hybri
   if (!hybrid_model(o, mo.model)) return MF_ERR_UNKNOWN_HYBRID_ID;
   // The model's parameters (chunk, reduced_bits, ...) are not argument
   // checks: the library rejects a bad one (HYBRID_REJECTED, after these).
-  if (!valid_flag(o.amx_order) || !valid_flag(o.chunk_rounding) || !valid_flag(o.presum_round) ||
+  if (!valid_flag(o.amx_order) || !valid_flag(o.nan_payload) || !valid_flag(o.chunk_rounding) ||
+      !valid_flag(o.presum_round) ||
       !valid_flag(o.reduced_variant) || !valid_flag(o.truncation) ||
       !valid_flag(o.output_divide) || !valid_flag(o.operands_placement)) {
     return MF_ERR_BAD_FLAG;

@@ -85,6 +85,7 @@ constexpr option_entry options[] = {
     {"--model", true, matmuls},
     {"--chunk", true, matmuls},
     {"--order", true, matmuls},
+    {"--nan-payload", true, matmuls},
     {"--chunk-rounding", true, matmuls},
     {"--presum-round", false, matmuls},
     {"--bits", true, matmuls},

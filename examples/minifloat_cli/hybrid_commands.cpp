@@ -68,6 +68,8 @@ constexpr choice<hy::requantization> requantizations[] = {{"exact", hy::requanti
                                                           {"fp32", hy::requantization::fp32}};
 constexpr choice<hy::amx_order> amx_orders[] = {{"sdm", hy::amx_order::sdm},
                                                 {"guide", hy::amx_order::guide}};
+constexpr choice<hy::nan_payload> nan_payloads[] = {{"canonical", hy::nan_payload::canonical},
+                                                    {"propagate", hy::nan_payload::propagate}};
 constexpr choice<hy::reduced_variant> reduced_variants[] = {{"seq", hy::reduced_variant::seq},
                                                             {"block", hy::reduced_variant::block}};
 constexpr choice<hy::eltwise_op> eltwise_ops[] = {
@@ -122,6 +124,8 @@ const model_option model_options[] = {
     {"--chunk", {model_name::amx_tile_pairs, model_name::chunked_exact},
      "amx_tile_pairs' and chunked_exact's"},
     {"--order", {model_name::amx_tile_pairs}, "amx_tile_pairs'"},
+    {"--nan-payload", {model_name::avx512_bf16_pairs, model_name::amx_tile_pairs},
+     "avx512_bf16_pairs' and amx_tile_pairs'"},
     {"--chunk-rounding", {model_name::chunked_exact}, "chunked_exact's"},
     {"--presum-round", {model_name::chunked_exact}, "chunked_exact's"},
     {"--bits", {model_name::reduced_precision}, "reduced_precision's"},
@@ -147,15 +151,18 @@ hy::accumulation_model parse_model(const command_line& in) {
     return static_cast<int>(
         in.unsigned_value(key, static_cast<std::uint64_t>(fallback), 0, 1u << 30));
   };
+  const auto nans = [&] {
+    return in.choice_value("--nan-payload", "NaN payload rule", hy::nan_payload::canonical, nan_payloads);
+  };
   switch (model) {
     case model_name::sequential_fp32: return hy::models::sequential_fp32();
     case model_name::exact: return hy::models::exact(false);
     case model_name::exact_to_output: return hy::models::exact(true);
-    case model_name::avx512_bf16_pairs: return hy::models::avx512_bf16_pairs();
+    case model_name::avx512_bf16_pairs: return hy::models::avx512_bf16_pairs(nans());
     case model_name::amx_tile_pairs:
       return hy::models::amx_tile_pairs(
           count("--chunk", 32),
-          in.choice_value("--order", "order", hy::amx_order::sdm, amx_orders));
+          in.choice_value("--order", "order", hy::amx_order::sdm, amx_orders), nans());
     case model_name::chunked_exact: {
       hy::fp32_rounding rounding = hy::fp32_rounding::nearest_even;
       if (const auto r = in.value("--chunk-rounding")) {
@@ -340,7 +347,7 @@ struct matmul_setup {
 // The options an integer MatMul does not read: its output is round-half-
 // even(acc x --int-scale), saturated (docs/hybrid.md, "Integer MatMul").
 constexpr std::string_view float_only_options[] = {
-    "--model", "--chunk", "--order", "--chunk-rounding", "--presum-round", "--bits",
+    "--model", "--chunk", "--order", "--nan-payload", "--chunk-rounding", "--presum-round", "--bits",
     "--promote-every", "--variant", "--block", "--trunc", "--scale-a", "--scale-b",
     "--scale-a-rows", "--scale-b-columns", "--bias", "--output-scale", "--output-scale-rule",
     "--placement", "--saturate", "--round", "--seed", "--random-bits", "--offset", "--amax",

@@ -274,6 +274,10 @@ struct mf_hybrid_options {
                                and 64 products for CHUNKED_EXACT (AMX-FP8 TDP*F8PS,
                                docs/hybrid.md); any other value is used as given */
   int amx_order;            /* 0 sdm (default), 1 guide */
+  int nan_payload;          /* AVX512_BF16_PAIRS, AMX_TILE_PAIRS: 0 a NaN is the canonical
+                               0x7FC00000 (default), 1 the NaN the instruction writes
+                               (nan_payload::propagate, docs/hybrid.md); 1 with another
+                               model is HYBRID_REJECTED */
   int chunk_rounding;       /* CHUNKED_EXACT: 0 nearest even (default), 1 toward zero */
   int presum_round;         /* CHUNKED_EXACT: 0 (default) or 1 */
   int reduced_bits;         /* REDUCED_PRECISION: 14 */
@@ -308,7 +312,10 @@ MF_C_API int mf_hybrid_options_init(struct mf_hybrid_options* options);
  * type whose sign and payload are not specified (the epilogue's float
  * operations carry a NaN as IEEE 754-2019 6.2.3 and 6.3 allow, which does
  * not fix them, and they may differ between builds of the library;
- * docs/hybrid.md). Elements of C between n and ldc are not written.
+ * docs/hybrid.md), unless nan_payload is 1 and the accumulator is NaN: then
+ * an FP32 output is the instruction's NaN, bit for bit, and a narrower one
+ * that type's NaN with its sign. Elements of C between n and ldc are not
+ * written.
  * Errors, in argument order (the options' fields in their struct order
  * where `options` stands): UNKNOWN_HYBRID_ID (a_type, b_type, out_type),
  * NULL_POINTER (options), UNKNOWN_HYBRID_ID (table, model), BAD_FLAG (the

@@ -623,7 +623,8 @@ def _operand(x: Any, given: Any, arg: str, type_arg: str,
 # as the tool's options are (promote_every=64 with the default model would
 # otherwise run sequential_fp32 without a word).
 _MODEL_PARAMETERS = {
-    "amx_tile_pairs": {"chunk": 32, "order": "sdm"},
+    "avx512_bf16_pairs": {"nan_payload": "canonical"},
+    "amx_tile_pairs": {"chunk": 32, "order": "sdm", "nan_payload": "canonical"},
     "chunked_exact": {"chunk": 64, "chunk_rounding": "nearest_even", "presum_round": False},
     "reduced_precision": {"bits": 14, "promote_every": 128, "variant": "seq", "block": 32,
                           "trunc": "toward_zero"},
@@ -647,6 +648,9 @@ def _model_fields(model: str, given: Dict[str, Any]):
         f.chunk = operator.index(v["chunk"])
     if model == "amx_tile_pairs":
         f.order = 0 if _choice(v["order"], "order", ("sdm", "guide")) == "sdm" else 1
+    if model in ("avx512_bf16_pairs", "amx_tile_pairs"):
+        nans = _choice(v["nan_payload"], "nan_payload", ("canonical", "propagate"))
+        f.nans = 0 if nans == "canonical" else 1  # mf::hybrid::nan_payload
     if model == "chunked_exact":
         f.rounding = _mode_among(v["chunk_rounding"], "chunk_rounding", ("nearest_even",
                                                                          "toward_zero"))
@@ -739,7 +743,8 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
            order: Optional[str] = None, chunk_rounding: Optional[str] = None,
            presum_round: Optional[bool] = None, bits: Optional[int] = None,
            promote_every: Optional[int] = None, variant: Optional[str] = None,
-           block: Optional[int] = None, trunc: Optional[str] = None, scale_a: Any = 1.0,
+           block: Optional[int] = None, trunc: Optional[str] = None,
+           nan_payload: Optional[str] = None, scale_a: Any = 1.0,
            scale_b: Any = 1.0, bias: Any = None,
            scale_out: float = 1.0, scale_rule: str = "multiply", placement: str = "epilogue",
            saturate: bool = False, rounding: str = "nearest_even", seed: Optional[int] = None,
@@ -760,8 +765,10 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
       defaults: amx_tile_pairs chunk (32), order (sdm); chunked_exact chunk
       (64), chunk_rounding (nearest_even), presum_round (False);
       reduced_precision bits (14), promote_every (128), variant (seq),
-      block (32), trunc (toward_zero). A parameter of another model is a
-      ValueError.
+      block (32), trunc (toward_zero); avx512_bf16_pairs and
+      amx_tile_pairs nan_payload: canonical (every NaN 0x7FC00000) or
+      propagate (the NaN the instruction writes, payload included). A
+      parameter of another model is a ValueError.
     scale_a / scale_b: a number, or one per row of A / column of B;
       bias: one per column; scale_out and scale_rule (multiply, divide);
       placement: epilogue or operands. Scales are real numbers, rounded once
@@ -787,7 +794,8 @@ def matmul(a: Any, b: Any, out_type: Any, *, a_type: Any = None, b_type: Any = N
     fields = _model_fields(model, {"chunk": chunk, "order": order,
                                    "chunk_rounding": chunk_rounding, "presum_round": presum_round,
                                    "bits": bits, "promote_every": promote_every,
-                                   "variant": variant, "block": block, "trunc": trunc})
+                                   "variant": variant, "block": block, "trunc": trunc,
+                                   "nan_payload": nan_payload})
 
     def scale_arg(v: Any, size: int, arg: str):
         if np.ndim(v) == 0:

@@ -239,6 +239,7 @@ const float* optional_vector(const nb::object& v, std::size_t size, const char* 
 struct model_fields {
   int kind, chunk, order, rounding, bits, promote_every, variant, block, trunc;
   bool exact_to_output, presum_round;
+  int nans = 0;  // mf::hybrid::nan_payload
 };
 
 hy::accumulation_model model_of(const model_fields& f) {
@@ -254,6 +255,7 @@ hy::accumulation_model model_of(const model_fields& f) {
   m.variant = static_cast<hy::reduced_variant>(f.variant);
   m.block = f.block;
   m.trunc = static_cast<hy::truncation>(f.trunc);
+  m.nans = static_cast<hy::nan_payload>(f.nans);
   return m;
 }
 
@@ -893,7 +895,8 @@ NB_MODULE(_core, m) {
       .def_rw("block", &model_fields::block)
       .def_rw("trunc", &model_fields::trunc)
       .def_rw("exact_to_output", &model_fields::exact_to_output)
-      .def_rw("presum_round", &model_fields::presum_round);
+      .def_rw("presum_round", &model_fields::presum_round)
+      .def_rw("nans", &model_fields::nans);
   m.def("matmul", &matmul, nb::arg("a").noconvert(), nb::arg("b").noconvert(),
         nb::arg("out").noconvert(), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("a_type"),
         nb::arg("b_type"), nb::arg("out_type"), nb::arg("table"), nb::arg("model"),

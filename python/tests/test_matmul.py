@@ -180,6 +180,38 @@ def test_names_are_read_as_the_tool_reads_them(cli):
                   trunc="up")
 
 
+@pytest.mark.parametrize("model,kwargs,args", [
+    ("avx512_bf16_pairs", {}, []),
+    ("amx_tile_pairs", {"chunk": 6, "order": "guide"}, ["--chunk", "6", "--order", "guide"])])
+def test_nan_payload_propagate_equals_the_tool(cli, model, kwargs, args):
+    # BF16 codes, one in eight a NaN of random payload, sign and kind: with
+    # nan_payload="propagate" C (FP32) holds the instructions' NaN bits, the
+    # tool's too; the default gives every NaN as 0x7fc00000.
+    m, k, n = 6, 40, 9
+    a, b = finite_codes("BF16", (m, k)), finite_codes("BF16", (k, n))
+    for x in (a, b):
+        nan = RNG.random(x.shape) < 0.125
+        payload = RNG.integers(1, 128, x.shape) | (RNG.integers(0, 2, x.shape) << 15)
+        x[nan] = (0x7F80 | payload[nan]).astype(np.uint16)
+    c = mf.matmul(a, b, "FP32", a_type="BF16", b_type="BF16", model=model,
+                  nan_payload="propagate", **kwargs)
+    want = tool_matmul(cli, a, b, "BF16", "BF16", "FP32",
+                       ["--table", "any", "--model", model, "--nan-payload", "propagate", *args])
+    got = as_codes(c)
+    assert np.array_equal(got, want)
+    nans = np.isnan(c)
+    assert nans.any() and len(set(got[nans].tolist())) > 3  # payloads, not one NaN
+    plain = as_codes(mf.matmul(a, b, "FP32", a_type="BF16", b_type="BF16", model=model,
+                               **kwargs))
+    assert set(plain[nans].tolist()) == {0x7FC00000}
+    with pytest.raises(ValueError, match="nan_payload: model 'exact' has no such parameter"):
+        mf.matmul(a, b, "FP32", a_type="BF16", b_type="BF16", model="exact",
+                  nan_payload="propagate")
+    with pytest.raises(ValueError, match="nan_payload"):
+        mf.matmul(a, b, "FP32", a_type="BF16", b_type="BF16", model=model, nan_payload="keep",
+                  **kwargs)
+
+
 def test_element_types_take_every_spelling_of_the_registry(cli):
     # The element types are read through the format registry, as the tool
     # reads --a/--b/--out: every alias of a format, in any case.

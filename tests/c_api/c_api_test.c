@@ -595,6 +595,10 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
       if (below(16) == 0) o.chunk -= 99;
     }
     o.amx_order = (int)below(2);
+    /* 1: half the pair models' requests; rejected by the other models */
+    o.nan_payload = o.model == MF_MODEL_AVX512_BF16_PAIRS || o.model == MF_MODEL_AMX_TILE_PAIRS
+                        ? (int)below(2)
+                        : below(32) == 0;
     o.chunk_rounding = (int)below(2);
     o.presum_round = (int)below(2);
     o.reduced_bits = below(16) == 0 ? (int)below(60) : 1 + (int)below(24);
@@ -605,6 +609,7 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
   }
   r.chunk = o.chunk != 0 ? o.chunk : o.model == MF_MODEL_AMX_TILE_PAIRS ? 32 : 64;
   r.amx_guide = o.amx_order;
+  r.nan_propagate = o.nan_payload;
   r.chunk_toward_zero = o.chunk_rounding;
   r.presum_round = o.presum_round;
   r.reduced_bits = o.reduced_bits;
@@ -746,7 +751,7 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
  * value alone, and every pair of them, must report the earlier one. The
  * bad values are applied from the last argument to the first, so that
  * where two touch the same field the earlier argument's value stays. */
-enum { DOT32_ARGS = 12, MATMUL_ARGS = 28 };
+enum { DOT32_ARGS = 12, MATMUL_ARGS = 29 };
 
 static int dot32_with_bad(unsigned int set_lo, unsigned int set_hi, unsigned int* c) {
   static unsigned int a[32], b[32];
@@ -807,26 +812,27 @@ static int matmul_with_bad(unsigned int set_lo, unsigned int set_hi, unsigned in
       case 4: o.table = 3; break;
       case 5: o.model = MF_MODEL_COUNT; break;
       case 6: o.amx_order = 2; break;
-      case 7: o.chunk_rounding = -1; break;
-      case 8: o.presum_round = 2; break;
-      case 9: o.reduced_variant = 2; break;
-      case 10: o.truncation = 2; break;
-      case 11: o.output_divide = 2; break;
-      case 12: o.operands_placement = -1; break;
-      case 13: o.rounding = MF_ROUND_TOWARD_ZERO; break;
-      case 14: o.overflow = 2; break;
-      case 15: o.rounding = MF_ROUND_STOCHASTIC; o.random_bits = 33; break;
-      case 16: o.requant_fp32 = 2; break;
-      case 17: o.check_z_multiple = -1; break;
-      case 18: pa = NULL; break;
-      case 19: lda = 15; break;
-      case 20: pb = NULL; break;
-      case 21: ldb = 1; break;
-      case 22: pc = NULL; break;
-      case 23: ldc = 1; break;
-      case 24: m = 0; break;
-      case 25: n = 0; break;
-      case 26: k = 0; break;
+      case 7: o.nan_payload = 2; break;
+      case 8: o.chunk_rounding = -1; break;
+      case 9: o.presum_round = 2; break;
+      case 10: o.reduced_variant = 2; break;
+      case 11: o.truncation = 2; break;
+      case 12: o.output_divide = 2; break;
+      case 13: o.operands_placement = -1; break;
+      case 14: o.rounding = MF_ROUND_TOWARD_ZERO; break;
+      case 15: o.overflow = 2; break;
+      case 16: o.rounding = MF_ROUND_STOCHASTIC; o.random_bits = 33; break;
+      case 17: o.requant_fp32 = 2; break;
+      case 18: o.check_z_multiple = -1; break;
+      case 19: pa = NULL; break;
+      case 20: lda = 15; break;
+      case 21: pb = NULL; break;
+      case 22: ldb = 1; break;
+      case 23: pc = NULL; break;
+      case 24: ldc = 1; break;
+      case 25: m = 0; break;
+      case 26: n = 0; break;
+      case 27: k = 0; break;
       default: /* valid arguments the model rejects: checked last */
         o.model = MF_MODEL_AMX_TILE_PAIRS;
         o.chunk = 3;
@@ -837,16 +843,16 @@ static int matmul_with_bad(unsigned int set_lo, unsigned int set_hi, unsigned in
 }
 
 static const int matmul_expected[MATMUL_ARGS] = {
-    MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_UNKNOWN_HYBRID_ID,
-    MF_ERR_NULL_POINTER,      MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_UNKNOWN_HYBRID_ID,
-    MF_ERR_BAD_FLAG,          MF_ERR_BAD_FLAG,          MF_ERR_BAD_FLAG,
-    MF_ERR_BAD_FLAG,          MF_ERR_BAD_FLAG,          MF_ERR_BAD_FLAG,
-    MF_ERR_BAD_FLAG,          MF_ERR_BAD_ROUNDING,      MF_ERR_BAD_OVERFLOW,
-    MF_ERR_BAD_RANDOM_BITS,   MF_ERR_BAD_FLAG,          MF_ERR_BAD_FLAG,
-    MF_ERR_NULL_POINTER,      MF_ERR_BAD_SIZE,          MF_ERR_NULL_POINTER,
-    MF_ERR_BAD_SIZE,          MF_ERR_NULL_POINTER,      MF_ERR_BAD_SIZE,
-    MF_ERR_BAD_SIZE,          MF_ERR_BAD_SIZE,          MF_ERR_BAD_SIZE,
-    MF_ERR_HYBRID_REJECTED};
+    MF_ERR_UNKNOWN_HYBRID_ID,  MF_ERR_UNKNOWN_HYBRID_ID,  MF_ERR_UNKNOWN_HYBRID_ID,
+    MF_ERR_NULL_POINTER,       MF_ERR_UNKNOWN_HYBRID_ID,  MF_ERR_UNKNOWN_HYBRID_ID,
+    MF_ERR_BAD_FLAG,           MF_ERR_BAD_FLAG,           MF_ERR_BAD_FLAG,
+    MF_ERR_BAD_FLAG,           MF_ERR_BAD_FLAG,           MF_ERR_BAD_FLAG,
+    MF_ERR_BAD_FLAG,           MF_ERR_BAD_FLAG,           MF_ERR_BAD_ROUNDING,
+    MF_ERR_BAD_OVERFLOW,       MF_ERR_BAD_RANDOM_BITS,    MF_ERR_BAD_FLAG,
+    MF_ERR_BAD_FLAG,           MF_ERR_NULL_POINTER,       MF_ERR_BAD_SIZE,
+    MF_ERR_NULL_POINTER,       MF_ERR_BAD_SIZE,           MF_ERR_NULL_POINTER,
+    MF_ERR_BAD_SIZE,           MF_ERR_BAD_SIZE,           MF_ERR_BAD_SIZE,
+    MF_ERR_BAD_SIZE,           MF_ERR_HYBRID_REJECTED};
 
 static void check_hybrid_argument_order(void) {
   const unsigned int sentinel = 0xA5A5A5A5u;
@@ -889,7 +895,7 @@ static void check_hybrid(int trials) {
   memset(&o, 0x5A, sizeof o);
   CHECK(mf_hybrid_options_init(&o) == MF_OK && o.table == MF_TABLE_VENDOR_HYBRID_FP8 &&
             o.model == MF_MODEL_SEQUENTIAL_FP32 && o.chunk == 0 && o.amx_order == 0 &&
-            o.chunk_rounding == 0 && o.presum_round == 0 && o.reduced_bits == 14 &&
+            o.nan_payload == 0 && o.chunk_rounding == 0 && o.presum_round == 0 && o.reduced_bits == 14 &&
             o.promote_every == 128 && o.reduced_variant == 0 && o.block == 32 &&
             o.truncation == 0 && o.scale_a == 0x3F800000u && o.scale_b == 0x3F800000u &&
             o.scale_a_rows == NULL && o.scale_b_columns == NULL && o.bias == NULL &&

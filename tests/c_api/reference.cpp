@@ -266,6 +266,7 @@ bool hybrid_model_of(const ref_hybrid_problem& p, mf::hybrid::accumulation_model
   } else {
     return false;
   }
+  m.nans = p.nan_propagate ? hy::nan_payload::propagate : hy::nan_payload::canonical;
   return true;
 }
 

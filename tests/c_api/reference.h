@@ -51,6 +51,7 @@ struct ref_hybrid_problem {
   const char* model;
   int chunk; /* amx_tile_pairs and chunked_exact: the chunk itself, never 0 */
   int amx_guide;
+  int nan_propagate; /* the pair models' nan_payload::propagate (others reject it) */
   int chunk_toward_zero;
   int presum_round;
   int reduced_bits;

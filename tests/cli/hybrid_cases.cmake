@@ -14,6 +14,14 @@ cli_case(hybrid_matmul_exact_error ARGS matmul --a BF16 --b BF16 --out FP32 --ta
          INPUT "${small_k}" STDOUT "0x3f800000\\n# error_ulps\\n# -1\\n")
 cli_case(hybrid_matmul_model_exact ARGS matmul --a BF16 --b BF16 --out FP32 --table any --model exact
          INPUT "${small_k}" STDOUT "0x3f800001\\n")
+# VDPBF16PS's NaN: the first NaN operand in the order src1 low, src2 low,
+# src1 high, src2 high: B's 0xffc2 (src2 low) before A's signalling 0x7f81
+# (src1 high); the default model gives its one NaN.
+set(two_nans "1 2 1\\n3f80 7f81\\nffc2\\n3f80\\n")
+cli_case(hybrid_matmul_nan_propagate ARGS matmul --a BF16 --b BF16 --out FP32 --table any
+         --model avx512_bf16_pairs --nan-payload propagate INPUT "${two_nans}" STDOUT "0xffc20000\\n")
+cli_case(hybrid_matmul_nan_canonical ARGS matmul --a BF16 --b BF16 --out FP32 --table any
+         --model avx512_bf16_pairs INPUT "${two_nans}" STDOUT "0x7fc00000\\n")
 # 3 * 1 - 0.5 * 2 = 2 with BF16 scales, B a scalar.
 cli_case(hybrid_eltwise_sub_scalar ARGS eltwise --op sub --a BF8 --b HF8 --out FP16 --b-shape scalar
          --scale-type BF16 --scale-a 3 --scale-b 0.5

@@ -107,7 +107,7 @@ cli_case(rejected_eltwise_pair_suggests_any ARGS eltwise --op add --a HF8 --b HF
 # ---- options without effect: exit 2 with the reason ---------------------------
 foreach(option_and_value IN ITEMS "--chunk|8" "--bits|10" "--trunc|floor" "--order|guide"
                                   "--promote-every|4" "--variant|block" "--presum-round"
-                                  "--chunk-rounding|rtz")
+                                  "--chunk-rounding|rtz" "--nan-payload|propagate")
   string(REPLACE "|" ";" words "${option_and_value}")
   list(GET words 0 option)
   string(REPLACE "--" "" label "${option}")

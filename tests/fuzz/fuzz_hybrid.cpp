@@ -2,10 +2,11 @@
 // shapes with every table, type combination, model and option the input
 // bytes pick, under ASan and UBSan. Besides crashes and undefined
 // behaviour it aborts on a broken invariant: the fast kernels (where one
-// takes the request) must give the reference loop's C and amax;
-// chunked_exact{1} must equal sequential_fp32; and for E4M3 x E4M3 the
-// exact model must equal an independent int64 sum of the products (E4M3
-// values are integers times 2^-9). A rejected combination
+// takes the request) must give the reference loop's C and amax; under
+// nan_payload::propagate an FP32 output holds a NaN accumulator's bits on
+// both; chunked_exact{1} must equal sequential_fp32; and for E4M3 x E4M3
+// the exact model must equal an independent int64 sum of the products
+// (E4M3 values are integers times 2^-9). A rejected combination
 // (mf::hybrid::unsupported) is fine.
 #include <cmath>
 #include <cstddef>
@@ -43,12 +44,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   hy::matmul_options o;
   o.check_z_multiple = (in.next() & 1u) != 0;
   const std::uint32_t pick = in.next();
+  const hy::nan_payload nans = (pick & 16u) ? hy::nan_payload::propagate : hy::nan_payload::canonical;
   switch (pick % 7) {
     case 0: o.model = hy::models::sequential_fp32(); break;
     case 1: o.model = hy::models::exact((pick & 8u) != 0); break;
-    case 2: o.model = hy::models::avx512_bf16_pairs(); break;
+    case 2: o.model = hy::models::avx512_bf16_pairs(nans); break;
     case 3: o.model = hy::models::amx_tile_pairs(2 * (1 + static_cast<int>(in.next() % 20)),
-                                                 (pick & 8u) ? hy::amx_order::guide : hy::amx_order::sdm); break;
+                                                 (pick & 8u) ? hy::amx_order::guide : hy::amx_order::sdm,
+                                                 nans); break;
     case 4: o.model = hy::models::chunked_exact(1 + static_cast<int>(in.next() % 70),
                                                 (pick & 8u) ? hy::fp32_rounding::toward_zero
                                                             : hy::fp32_rounding::nearest_even,
@@ -98,6 +101,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!same_bits_or_nan(tc, z[i], c[i])) std::abort();
     }
     if (!(amax == reference_amax || (std::isnan(amax) && std::isnan(reference_amax)))) std::abort();
+    // nan_payload::propagate: a NaN accumulator is an FP32 output's bits,
+    // on both paths, whatever the scales and bias.
+    if (o.model.nans == hy::nan_payload::propagate && tc == hy::element_type::f32) {
+      std::vector<float> acc(m * n);
+      r.accumulator = acc.data();
+      hy::matmul(table, ta, tb, tc, a.data(), k, b.data(), n, z.data(), n, m, n, k, r);
+      for (std::size_t i = 0; i < z.size(); ++i) {
+        const std::uint32_t bits = mf::detail::bit_cast<std::uint32_t>(acc[i]);
+        if (std::isnan(acc[i]) && (z[i] != bits || c[i] != bits)) std::abort();
+      }
+    }
   }
   // chunked_exact{1} (each exact product added to the accumulator, one
   // rounding to nearest even) is sequential_fp32's fma step, so the two

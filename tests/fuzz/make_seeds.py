@@ -114,6 +114,8 @@ seed('model_reduced_block_floor', ANY, BF8, BF8, F16, 2, 2, 24, 0, pick_for(6, 8
 seed('table_vendor_stochastic', VENDOR, HF8, HF8, HF8, 2, 2, 16, 1, pick_for(0, 0, 64), stochastic=1, rbits=12, so=0.125)
 # integer MatMul with requantization
 seed('integer_i8', ANY, I8, I8, I8, 2, 2, 9, 0, 0, iscale=0.01)
+# nan_payload::propagate (pick bit 16 with a pair model), FP32 output
+seed('model_amx_bf16_propagate', ANY, BF16, BF16, F32, 2, 2, 6, 0, pick_for(3, 16, 8|64), bytes([2]))
 
 
 # fuzz_mx: the first byte's low three bits pick the format (7: MXINT8), bits
