@@ -47,6 +47,7 @@ inline std::vector<named_model> fast_models(mf::target::isa isa = mf::target::ac
   const std::vector<named_model> all = {
       {"sequential_fp32", hy::models::sequential_fp32()},
       {"avx512_bf16_pairs", hy::models::avx512_bf16_pairs()},
+      {"avx512_bf16_pairs_propagate", hy::models::avx512_bf16_pairs(hy::nan_payload::propagate)},
       {"exact", hy::models::exact()},
       {"exact_to_output", hy::models::exact(true)},
       {"chunked_exact_64", hy::models::chunked_exact(64)},
@@ -59,6 +60,8 @@ inline std::vector<named_model> fast_models(mf::target::isa isa = mf::target::ac
       {"amx_tile_pairs_32", hy::models::amx_tile_pairs()},
       {"amx_tile_pairs_6", hy::models::amx_tile_pairs(6)},
       {"amx_tile_pairs_guide", hy::models::amx_tile_pairs(32, hy::amx_order::guide)},
+      {"amx_tile_pairs_32_propagate",
+       hy::models::amx_tile_pairs(32, hy::amx_order::sdm, hy::nan_payload::propagate)},
       {"reduced_precision_14_128", hy::models::reduced_precision(14, 128)},
       {"reduced_precision_14_128_floor",
        hy::models::reduced_precision(14, 128, hy::reduced_variant::seq, 32, hy::truncation::floor)},
