@@ -40,11 +40,12 @@ enum class reduced_variant : unsigned char { seq, block };
 // The NaN a model returns.
 //   canonical: the one NaN model_nan (0x7FC00000), whatever made it;
 //   propagate: the NaN the instruction writes (avx512_bf16_pairs and
-//              amx_tile_pairs only): the first NaN operand of the step that
-//              first meets a NaN, quieted, or 0xFFC00000 (x86's default
-//              NaN) for an invalid operation (Inf x 0, Inf - Inf) without
-//              NaN operands. The operand orders are in detail::pairs_step
-//              and detail::amx_sum; docs/hybrid.md, "NaN".
+//              amx_tile_pairs only): each step whose result is NaN returns
+//              its first NaN operand in the instruction's order, quieted,
+//              or 0xFFC00000 (x86's default NaN) for an invalid operation
+//              (Inf x 0, Inf - Inf) without NaN operands. The orders are in
+//              detail::pairs_step and detail::amx_sum; docs/hybrid.md,
+//              "NaN bits as the instruction writes them".
 enum class nan_payload : unsigned char { canonical, propagate };
 
 struct accumulation_model {

@@ -70,8 +70,9 @@ inline float fma_ftz(float a, float b, float c) noexcept {
   return fma_ftz_small_result(a, b, c, r);
 }
 
-// The one NaN every model returns, 0x7FC00000 (the hardware's NaN payloads
-// and priority rules are not modelled; tests compare NaN as a class).
+// The one NaN every model returns by default, 0x7FC00000
+// (nan_payload::canonical; accumulation.hpp's nan_payload::propagate gives
+// the instruction's NaN instead).
 inline constexpr float model_nan = std::numeric_limits<float>::quiet_NaN();
 
 }  // namespace mf::hybrid
