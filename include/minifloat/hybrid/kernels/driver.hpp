@@ -45,6 +45,7 @@
 #include <cstdint>
 #include <exception>
 #include <new>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -56,6 +57,7 @@
 #include "../exact_epilogue.hpp"
 #include "../fp32_rounding.hpp"
 #include "../matmul_options.hpp"
+#include "instruction_nans.hpp"
 #include "limb_sum.hpp"
 #include "split_sum.hpp"
 #include "targets.hpp"
@@ -207,7 +209,7 @@ struct problem {
   std::size_t m, n, k;
   const matmul_options* options;
   // amx_tile_pairs on an FP16 operand (TDPFP16PS: inputs without DAZ), for
-  // the recomputation of NaN elements (block_worker::with_instruction_nans).
+  // the NaN elements of nan_payload::propagate (instruction_nans.hpp).
   bool fp16_instruction = false;
 };
 
@@ -498,30 +500,23 @@ class block_worker {
   }
 
   // nan_payload::propagate (the pairs models, whose accumulators are one
-  // float32 row here): the accumulators of row `row` with each NaN computed
-  // again by the reference's model from the operands read with their NaN
-  // payloads, in a copy where one is NaN. The kernels' packing drops the
-  // payloads and their FMAs pick a NaN by x86's rules, not the modelled
-  // instruction's; a NaN element costs the reference's O(K), the others
-  // keep the kernel's value, which is the model's.
+  // float32 row here): the accumulators of row `row`, in a copy where one is
+  // NaN, each NaN the instruction's (instruction_nans.hpp); the others keep
+  // the kernel's value, which is the model's.
   const float* with_instruction_nans(std::size_t row, std::size_t col_begin, std::size_t columns,
                                      const float* acc) {
     std::size_t j = 0;
     while (j < columns && !std::isnan(acc[j])) ++j;
     if (j == columns) return acc;
+    if (!nans_) {
+      nans_.emplace(p_.options->model, p_.fp16_instruction,
+                    instruction_nans::matrix{p_.a.base, p_.a.ld, p_.a.element_keeping_nan},
+                    instruction_nans::matrix{p_.b.base, p_.b.ld, p_.b.element_keeping_nan}, p_.n, p_.k);
+    }
     float* recomputed = second_row_.as<float>();
     std::copy(acc, acc + columns, recomputed);
-    nan_row_.resize(p_.k);
-    nan_column_.resize(p_.k);
-    for (std::size_t q = 0; q < p_.k; ++q) nan_row_[q] = p_.a.element_keeping_nan(p_.a.base, row * p_.a.ld + q);
-    const operand_kinds kinds{p_.fp16_instruction, {}};
     for (; j < columns; ++j) {
-      if (!std::isnan(acc[j])) continue;
-      for (std::size_t q = 0; q < p_.k; ++q) {
-        nan_column_[q] = p_.b.element_keeping_nan(p_.b.base, q * p_.b.ld + col_begin + j);
-      }
-      recomputed[j] = hybrid::detail::accumulate_in_default_environment(p_.options->model, nan_row_.data(),
-                                                                        nan_column_.data(), p_.k, kinds);
+      if (std::isnan(acc[j])) recomputed[j] = nans_->element(row, col_begin + j);
     }
     return recomputed;
   }
@@ -624,7 +619,7 @@ class block_worker {
   aligned_buffer &b_panel_, &a_block_, &accumulators_, &row_, &second_row_, &split_row_, &operand_sums_,
       &model_acc_;
   hybrid::detail::amax_tracker amax_;
-  std::vector<float> nan_row_, nan_column_;  // with_instruction_nans' operands
+  std::optional<instruction_nans> nans_;  // made on the first NaN element
 };
 
 }  // namespace detail
