@@ -66,6 +66,20 @@ void keep_bf16_moderate(std::vector<std::uint32_t>& v, element_type t) {
   }
 }
 
+// A problem of 1-9 rows, 1-70 columns and depth k whose operands fit the
+// pair models' FMA kernels (kernels::pairs_operands_fit, checked): BF16
+// kept moderate; a quarter of the elements from the edge sets with
+// `specials`.
+kernel_test::problem fitting_pairs_problem(kernel_test::type_triple types, std::size_t k, std::mt19937_64& rng,
+                                           bool specials) {
+  auto p = random_problem(types, 1 + rng() % 9, 1 + rng() % 70, k, rng() % 3, rng, specials);
+  keep_bf16_moderate(p.a, types.a);
+  keep_bf16_moderate(p.b, types.b);
+  EXPECT_TRUE(hy::kernels::pairs_operands_fit(types.a, types.b, kernel_test::reader_a(p), kernel_test::reader_b(p),
+                                              p.m, p.n, p.k));
+  return p;
+}
+
 // amx_tile_pairs runs on plain FMAs only where its DAZ/FTZ cannot act
 // (kernels::pairs_operands_fit); these operands fit (BF16 values kept
 // within 2^-40 .. 2^40, FP8 and FP16 over every code), so the comparison is
@@ -85,11 +99,7 @@ TEST_P(HybridKernels, AmxTilePairsOnOperandsThatFit) {
       for (element_type tb : inputs) {
         if (!kernel_test::accepts(model, {ta, tb, T::f32})) continue;
         const std::size_t k = ks[rng() % 8];
-        auto p = random_problem({ta, tb, T::f32}, 1 + rng() % 9, 1 + rng() % 70, k, rng() % 3, rng, false);
-        keep_bf16_moderate(p.a, ta);
-        keep_bf16_moderate(p.b, tb);
-        const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
-        ASSERT_TRUE(hy::kernels::pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
+        const auto p = fitting_pairs_problem({ta, tb, T::f32}, k, rng, false);
         hy::matmul_options o = with(model);
         o.threads = 1 + compared % 2;
         ASSERT_TRUE(matches_reference(p, o)) << "chunk " << model.chunk;
@@ -161,11 +171,7 @@ TEST_P(HybridKernels, PairModelsPropagateTheInstructionsNans) {
       for (element_type tb : inputs) {
         for (element_type tc : {T::f32, T::bf16}) {
           if (!kernel_test::accepts(model, {ta, tb, tc})) continue;
-          auto p = random_problem({ta, tb, tc}, 1 + rng() % 9, 1 + rng() % 70, ks[rng() % 6], rng() % 3, rng, true);
-          keep_bf16_moderate(p.a, ta);
-          keep_bf16_moderate(p.b, tb);
-          const hy::kernels::operand_reader a = kernel_test::reader_a(p), b = kernel_test::reader_b(p);
-          ASSERT_TRUE(hy::kernels::pairs_operands_fit(ta, tb, a, b, p.m, p.n, p.k));
+          const auto p = fitting_pairs_problem({ta, tb, tc}, ks[rng() % 6], rng, true);
           hy::matmul_options o = with(model);
           o.threads = 1 + compared % 3;
           ASSERT_TRUE(matches_reference(p, o)) << "chunk " << model.chunk;

@@ -100,6 +100,19 @@ std::uint32_t bits_of(float x) {
   std::memcpy(&b, &x, 4);
   return b;
 }
+
+// The model on lane `lane` of hardware_dots' operands, each code read by
+// `decode` (decode_bits, or decode_keeping_nan_payload).
+float model_lane(const hy::accumulation_model& model, const std::vector<std::uint16_t>& a,
+                 const std::vector<std::uint16_t>& b, std::size_t k, int lane,
+                 float (*decode)(hy::element_type, std::uint32_t)) {
+  std::vector<float> fa(k), fb(k);
+  for (std::size_t p = 0; p < k; ++p) {
+    fa[p] = decode(hy::element_type::bf16, a[lane * k + p]);
+    fb[p] = decode(hy::element_type::bf16, b[lane * k + p]);
+  }
+  return hy::accumulate(model, fa.data(), fb.data(), k);
+}
 #endif
 
 TEST(HybridVdpbf16ps, ModelEqualsTheInstruction) {
@@ -109,7 +122,6 @@ TEST(HybridVdpbf16ps, ModelEqualsTheInstruction) {
   }
   std::mt19937_64 rng(20261125);
   long long products = 0, nonzero_results = 0, flushed = 0, compared = 0;
-  std::vector<float> fa, fb;
   for (int trial = 0; trial < 6000; ++trial) {
     const std::size_t k = 1 + rng() % 48;
     std::vector<std::uint16_t> a(16 * k), b(16 * k);
@@ -135,17 +147,8 @@ TEST(HybridVdpbf16ps, ModelEqualsTheInstruction) {
     float hw[16];
     hardware_dots(a, b, k, hw);
     for (int lane = 0; lane < 16; ++lane) {
-      fa.assign(k, 0.0f);
-      fb.assign(k, 0.0f);
-      for (std::size_t p = 0; p < k; ++p) {
-        fa[p] = hy::decode_bits(hy::element_type::bf16, a[lane * k + p]);
-        fb[p] = hy::decode_bits(hy::element_type::bf16, b[lane * k + p]);
-      }
-      const float model = hy::accumulate(hy::models::avx512_bf16_pairs(), fa.data(), fb.data(), k);
-      std::uint32_t mb, hb;
-      std::memcpy(&mb, &model, 4);
-      std::memcpy(&hb, &hw[lane], 4);
-      const bool match = mb == hb || (std::isnan(model) && std::isnan(hw[lane]));
+      const float model = model_lane(hy::models::avx512_bf16_pairs(), a, b, k, lane, &hy::decode_bits);
+      const bool match = bits_of(model) == bits_of(hw[lane]) || (std::isnan(model) && std::isnan(hw[lane]));
       if (!match) {
         ADD_FAILURE() << "k=" << k << " lane " << lane << ": model " << std::hexfloat << model
                       << " hardware " << hw[lane];
@@ -154,8 +157,7 @@ TEST(HybridVdpbf16ps, ModelEqualsTheInstruction) {
       products += static_cast<long long>(k);
       ++compared;
       nonzero_results += model != 0;
-      flushed += model == 0 && std::fabs(hy::accumulate(hy::models::sequential_fp32(), fa.data(),
-                                                        fb.data(), k)) > 0;
+      flushed += model == 0 && std::fabs(model_lane(hy::models::sequential_fp32(), a, b, k, lane, &hy::decode_bits)) > 0;
     }
   }
   std::printf("VDPBF16PS: %lld dot products, %lld products, %lld nonzero, %lld where the model "
@@ -178,7 +180,6 @@ TEST(HybridVdpbf16ps, PropagatedNanEqualsTheInstructionsBits) {
   const hy::accumulation_model model = hy::models::avx512_bf16_pairs(hy::nan_payload::propagate);
   std::mt19937_64 rng(20261202);
   long long lanes = 0, nan_lanes = 0, default_nans = 0, elements = 0;
-  std::vector<float> fa, fb;
   for (int trial = 0; trial < 2000; ++trial) {
     const std::size_t k = 1 + rng() % 24;
     std::vector<std::uint16_t> a(16 * k), b(16 * k);
@@ -188,13 +189,7 @@ TEST(HybridVdpbf16ps, PropagatedNanEqualsTheInstructionsBits) {
     float hw[16];
     hardware_dots(a, b, k, hw);
     for (int lane = 0; lane < 16; ++lane) {
-      fa.assign(k, 0.0f);
-      fb.assign(k, 0.0f);
-      for (std::size_t p = 0; p < k; ++p) {
-        fa[p] = hy::decode_keeping_nan_payload(hy::element_type::bf16, a[lane * k + p]);
-        fb[p] = hy::decode_keeping_nan_payload(hy::element_type::bf16, b[lane * k + p]);
-      }
-      const float m = hy::accumulate(model, fa.data(), fb.data(), k);
+      const float m = model_lane(model, a, b, k, lane, &hy::decode_keeping_nan_payload);
       ASSERT_EQ(bits_of(m), bits_of(hw[lane])) << "k=" << k << " lane " << lane << " trial " << trial;
       ++lanes;
       nan_lanes += std::isnan(m);
