@@ -157,7 +157,8 @@ TEST(HybridVdpbf16ps, ModelEqualsTheInstruction) {
       products += static_cast<long long>(k);
       ++compared;
       nonzero_results += model != 0;
-      flushed += model == 0 && std::fabs(model_lane(hy::models::sequential_fp32(), a, b, k, lane, &hy::decode_bits)) > 0;
+      const float in_order = model_lane(hy::models::sequential_fp32(), a, b, k, lane, &hy::decode_bits);
+      flushed += model == 0 && std::fabs(in_order) > 0;
     }
   }
   std::printf("VDPBF16PS: %lld dot products, %lld products, %lld nonzero, %lld where the model "
