@@ -508,7 +508,7 @@ int mf_hybrid_matmul(int a_type, int b_type, int out_type, const struct mf_hybri
   return MF_OK;
 }
 
-int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model,
+int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model, int nan_payload,
                     const unsigned int* a, const unsigned int* b, int k, unsigned int scale_a,
                     unsigned int scale_b, unsigned int output_scale, int output_divide,
                     int overflow, unsigned int* c) {
@@ -520,6 +520,7 @@ int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model,
     return MF_ERR_UNKNOWN_HYBRID_ID;
   }
   if (model < 0 || model >= MF_MODEL_COUNT) return MF_ERR_UNKNOWN_HYBRID_ID;
+  if (!valid_flag(nan_payload)) return MF_ERR_BAD_FLAG;
   if (a == nullptr || b == nullptr) return MF_ERR_NULL_POINTER;
   if (k < 1 || k > 32) return MF_ERR_BAD_SIZE;
   if (!valid_flag(output_divide)) return MF_ERR_BAD_FLAG;
@@ -529,6 +530,7 @@ int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model,
   mf_hybrid_options_init(&o);
   o.table = table;
   o.model = model;
+  o.nan_payload = nan_payload;
   o.scale_a = scale_a;
   o.scale_b = scale_b;
   o.output_scale = output_scale;

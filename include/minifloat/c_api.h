@@ -336,13 +336,15 @@ MF_C_API int mf_hybrid_matmul(int a_type, int b_type, int out_type,
 /* One dot product of 1 <= k <= 32 elements with per-tensor scales, flat for
  * a DPI import (minifloat_pkg.sv's mf_hybrid_dot32): the model's default
  * parameters and the other defaults of mf_hybrid_options_init, with the
- * vendor table's multiple-of-16 check off. output_divide is 0 (multiply)
- * or 1 (divide), as the options' field.
+ * vendor table's multiple-of-16 check off. nan_payload and output_divide
+ * are 0 or 1, as the options' fields (nan_payload 1: the NaN the
+ * instruction writes, for AVX512_BF16_PAIRS and AMX_TILE_PAIRS).
  * Errors, in argument order: UNKNOWN_HYBRID_ID (table, a_type, b_type,
- * out_type, model), NULL_POINTER (a, b), BAD_SIZE (k outside 1..32),
- * BAD_FLAG (output_divide), BAD_OVERFLOW, NULL_POINTER (c); then
- * HYBRID_REJECTED and OUT_OF_MEMORY as mf_hybrid_matmul. */
+ * out_type, model), BAD_FLAG (nan_payload), NULL_POINTER (a, b), BAD_SIZE
+ * (k outside 1..32), BAD_FLAG (output_divide), BAD_OVERFLOW, NULL_POINTER
+ * (c); then HYBRID_REJECTED and OUT_OF_MEMORY as mf_hybrid_matmul. */
 MF_C_API int mf_hybrid_dot32(int table, int a_type, int b_type, int out_type, int model,
+                             int nan_payload,
                              const unsigned int* a /* [32] */, const unsigned int* b /* [32] */,
                              int k, unsigned int scale_a, unsigned int scale_b,
                              unsigned int output_scale, int output_divide, int overflow,

@@ -170,9 +170,10 @@ package minifloat_pkg;
 
   // One dot product of k <= 32 elements through the hybrid reference (the
   // whole MatMul, mf_hybrid_matmul, takes run-time sizes and stays in C).
+  // nan_payload 1: the NaN the instruction writes (the two pair models).
   import "DPI-C" function int mf_hybrid_dot32(
       input int table_id, input int a_type, input int b_type, input int out_type, input int model,
-      input int unsigned a[32], input int unsigned b[32], input int k,
+      input int nan_payload, input int unsigned a[32], input int unsigned b[32], input int k,
       input int unsigned scale_a, input int unsigned scale_b, input int unsigned output_scale,
       input int output_divide, input int overflow, output int unsigned c);
 

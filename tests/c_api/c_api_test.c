@@ -595,10 +595,6 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
       if (below(16) == 0) o.chunk -= 99;
     }
     o.amx_order = (int)below(2);
-    /* 1: half the pair models' requests; rejected by the other models */
-    o.nan_payload = o.model == MF_MODEL_AVX512_BF16_PAIRS || o.model == MF_MODEL_AMX_TILE_PAIRS
-                        ? (int)below(2)
-                        : below(32) == 0;
     o.chunk_rounding = (int)below(2);
     o.presum_round = (int)below(2);
     o.reduced_bits = below(16) == 0 ? (int)below(60) : 1 + (int)below(24);
@@ -607,6 +603,10 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
     o.block = below(16) == 0 ? 0 : 1 + (int)below(64);
     o.truncation = (int)below(2);
   }
+  /* nan_payload 1: half the pair models' requests; rejected by the others */
+  o.nan_payload = o.model == MF_MODEL_AVX512_BF16_PAIRS || o.model == MF_MODEL_AMX_TILE_PAIRS
+                      ? (int)below(2)
+                      : below(32) == 0;
   r.chunk = o.chunk != 0 ? o.chunk : o.model == MF_MODEL_AMX_TILE_PAIRS ? 32 : 64;
   r.amx_guide = o.amx_order;
   r.nan_propagate = o.nan_payload;
@@ -736,8 +736,9 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
   if (dot32_shape) {
     unsigned int got = sentinel;
     ++counts->dot32;
-    status = mf_hybrid_dot32(o.table, ta->id, tb->id, tc->id, o.model, a, b, k, o.scale_a,
-                             o.scale_b, o.output_scale, o.output_divide, o.overflow, &got);
+    status = mf_hybrid_dot32(o.table, ta->id, tb->id, tc->id, o.model, o.nan_payload, a, b, k,
+                             o.scale_a, o.scale_b, o.output_scale, o.output_divide, o.overflow,
+                             &got);
     CHECK(ref_status == 1 ? status == MF_OK && (got == want[0] || (hybrid_is_nan(tc->id, got) &&
                                                                   hybrid_is_nan(tc->id, want[0])))
                           : status == MF_ERR_HYBRID_REJECTED && got == sentinel,
@@ -751,12 +752,12 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
  * value alone, and every pair of them, must report the earlier one. The
  * bad values are applied from the last argument to the first, so that
  * where two touch the same field the earlier argument's value stays. */
-enum { DOT32_ARGS = 12, MATMUL_ARGS = 29 };
+enum { DOT32_ARGS = 13, MATMUL_ARGS = 29 };
 
 static int dot32_with_bad(unsigned int set_lo, unsigned int set_hi, unsigned int* c) {
   static unsigned int a[32], b[32];
   int table = MF_TABLE_ANY, ta = MF_HYBRID_HF8, tb = MF_HYBRID_HF8, tc = MF_HYBRID_HF8;
-  int model = MF_MODEL_SEQUENTIAL_FP32, k = 16, divide = 0, overflow = 0;
+  int model = MF_MODEL_SEQUENTIAL_FP32, nan_payload = 0, k = 16, divide = 0, overflow = 0;
   const unsigned int* pa = a;
   const unsigned int* pb = b;
   unsigned int* pc = c;
@@ -769,27 +770,29 @@ static int dot32_with_bad(unsigned int set_lo, unsigned int set_hi, unsigned int
       case 2: tb = -1; break;
       case 3: tc = MF_HYBRID_TYPE_COUNT; break;
       case 4: model = MF_MODEL_COUNT; break;
-      case 5: pa = NULL; break;
-      case 6: pb = NULL; break;
-      case 7: k = 33; break;
-      case 8: divide = 2; break;
-      case 9: overflow = -1; break;
-      case 10: pc = NULL; break;
+      case 5: nan_payload = 2; break;
+      case 6: pa = NULL; break;
+      case 7: pb = NULL; break;
+      case 8: k = 33; break;
+      case 9: divide = 2; break;
+      case 10: overflow = -1; break;
+      case 11: pc = NULL; break;
       default: /* valid arguments the model rejects: checked last */
         ta = MF_HYBRID_FP16;
         model = MF_MODEL_AVX512_BF16_PAIRS;
         break;
     }
   }
-  return mf_hybrid_dot32(table, ta, tb, tc, model, pa, pb, k, 0x3F800000u, 0x3F800000u,
-                         0x3F800000u, divide, overflow, pc);
+  return mf_hybrid_dot32(table, ta, tb, tc, model, nan_payload, pa, pb, k, 0x3F800000u,
+                         0x3F800000u, 0x3F800000u, divide, overflow, pc);
 }
 
 static const int dot32_expected[DOT32_ARGS] = {
     MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_UNKNOWN_HYBRID_ID,
-    MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_NULL_POINTER,
-    MF_ERR_NULL_POINTER,      MF_ERR_BAD_SIZE,          MF_ERR_BAD_FLAG,
-    MF_ERR_BAD_OVERFLOW,      MF_ERR_NULL_POINTER,      MF_ERR_HYBRID_REJECTED};
+    MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_UNKNOWN_HYBRID_ID, MF_ERR_BAD_FLAG,
+    MF_ERR_NULL_POINTER,      MF_ERR_NULL_POINTER,      MF_ERR_BAD_SIZE,
+    MF_ERR_BAD_FLAG,          MF_ERR_BAD_OVERFLOW,      MF_ERR_NULL_POINTER,
+    MF_ERR_HYBRID_REJECTED};
 
 static int matmul_with_bad(unsigned int set_lo, unsigned int set_hi, unsigned int* c) {
   static unsigned int a[2 * 16], b[16 * 2];
@@ -922,13 +925,28 @@ static void check_hybrid(int trials) {
   for (i = 0; i < 32; ++i) a[i] = b[i] = 0x38u; /* 1.0 in E4M3FN */
   c = sentinel;
   CHECK(mf_hybrid_dot32(MF_TABLE_VENDOR_HYBRID_FP8, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_HF8,
-                        MF_MODEL_SEQUENTIAL_FP32, a, b, 16, 0x3F800000u, 0x3F800000u, 0x3F800000u,
+                        MF_MODEL_SEQUENTIAL_FP32, 0, a, b, 16, 0x3F800000u, 0x3F800000u, 0x3F800000u,
                         0, 0, &c) == MF_ERR_HYBRID_REJECTED && c == sentinel,
         "hybrid rejected pair");
-  CHECK(mf_hybrid_dot32(MF_TABLE_ANY, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, 0, a, b, 0,
+  CHECK(mf_hybrid_dot32(MF_TABLE_ANY, MF_HYBRID_BF8, MF_HYBRID_BF8, MF_HYBRID_BF8, 0, 0, a, b, 0,
                         0x3F800000u, 0x3F800000u, 0x3F800000u, 0, 0, &c) == MF_ERR_BAD_SIZE &&
             c == sentinel,
         "hybrid dot32 k = 0");
+  /* nan_payload: VDPBF16PS's NaN, B's 0xFFC2 (src2 low) before A's
+   * signalling 0x7F81 (src1 high), or the canonical NaN. */
+  a[0] = 0x3F80u;
+  a[1] = 0x7F81u;
+  b[0] = 0xFFC2u;
+  b[1] = 0x3F80u;
+  for (i = 0; i < 2; ++i) {
+    CHECK(mf_hybrid_dot32(MF_TABLE_ANY, MF_HYBRID_BF16, MF_HYBRID_BF16, MF_HYBRID_FP32,
+                          MF_MODEL_AVX512_BF16_PAIRS, i, a, b, 2, 0x3F800000u, 0x3F800000u,
+                          0x3F800000u, 0, 0, &c) == MF_OK &&
+              c == (i ? 0xFFC20000u : 0x7FC00000u),
+          "hybrid dot32 nan_payload %d: 0x%X", i, c);
+  }
+  a[0] = a[1] = b[0] = b[1] = 0x38u;
+  c = sentinel;
   mf_hybrid_options_init(&o);
   CHECK(mf_hybrid_matmul(MF_HYBRID_HF8, MF_HYBRID_HF8, MF_HYBRID_HF8, &o, a, 8, b, 1, &c, 1, 1, 1,
                          8) == MF_ERR_HYBRID_REJECTED && c == sentinel,
