@@ -311,8 +311,8 @@ inline std::vector<std::uint32_t> run_kernel(const hy::kernels::tile_kernel& ker
   const hy::kernels::result_writer writer{c.data(), p.ldc, hy::kernels::detail::code_encoder(p.types.c),
                                           hy::detail::encoding_store::codes(c.data(), p.ldc).write,
                                           p.types.c};
-  const bool fp16_instruction = p.types.a == element_type::f16 || p.types.b == element_type::f16;
-  hy::kernels::run_blocked(kernel, {reader_a(p), reader_b(p), writer, p.m, p.n, p.k, &o, fp16_instruction});
+  hy::kernels::run_blocked(kernel, {reader_a(p), reader_b(p), writer, p.m, p.n, p.k, &o,
+                                    hy::fp16_instruction_for(p.types.a, p.types.b)});
   return c;
 }
 

@@ -132,6 +132,11 @@ struct operand_kinds {
   sum_layout layout;
 };
 
+// Whether A's and B's types make the instruction TDPFP16PS: an FP16 operand.
+constexpr bool fp16_instruction_for(element_type a, element_type b) noexcept {
+  return a == element_type::f16 || b == element_type::f16;
+}
+
 namespace detail {
 // Every value of the type is a multiple of 2^unit, none above `largest`.
 struct value_range {

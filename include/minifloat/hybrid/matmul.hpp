@@ -114,7 +114,7 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
   target::in_default_float_environment([&] {
     const scale_options& s = o.scales;
     const bool operands = s.where == placement::operands;
-    const operand_kinds kinds{ta == element_type::f16 || tb == element_type::f16,
+    const operand_kinds kinds{fp16_instruction_for(ta, tb),
                               operands ? sum_layout_for(element_type::f32, element_type::f32, k)
                                        : sum_layout_for(ta, tb, k)};
     std::vector<float> a_row(k), b_column(k);
@@ -179,14 +179,12 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
     return;
   }
   std::vector<float> a_values, b_columns;
-  if (options.model.nans == nan_payload::propagate) {
-    detail::decode_operands(
-        a, lda, b, ldb, m, n, k, [](A v) { return decode_keeping_nan_payload(element_id_v<A>, to_encoding(v)); },
-        [](B v) { return decode_keeping_nan_payload(element_id_v<B>, to_encoding(v)); }, a_values, b_columns);
-  } else {
-    detail::decode_operands(a, lda, b, ldb, m, n, k, [](auto v) { return to_float(v); },
-                            [](auto v) { return to_float(v); }, a_values, b_columns);
-  }
+  const bool keep_nan_payloads = options.model.nans == nan_payload::propagate;
+  const auto read = [keep_nan_payloads](auto v) {
+    using T = decltype(v);
+    return keep_nan_payloads ? decode_keeping_nan_payload(element_id_v<T>, to_encoding(v)) : to_float(v);
+  };
+  detail::decode_operands(a, lda, b, ldb, m, n, k, read, read, a_values, b_columns);
   detail::matmul_decoded(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>, a_values,
                          b_columns, m, n, k, options, detail::encoding_store::values(c, ldc));
 }

@@ -74,7 +74,7 @@ struct operand_reader {
   // Element `index` as the instruction reads it, a NaN with its payload
   // (decode_keeping_nan_payload), for nan_payload::propagate; may be null
   // where that is not asked for.
-  float (*element_keeping_nan)(const void* base, std::size_t index) = nullptr;
+  detail::instruction_nans::element_function element_keeping_nan = nullptr;
 };
 
 // C of element type `type`: `encode` rounds count float32 values y3 into

@@ -151,7 +151,7 @@ float value_keeping_nan(const void* base, std::size_t index) {
   return decode_keeping_nan_payload(element_id_v<T>, to_encoding(static_cast<const T*>(base)[index]));
 }
 
-using element_function = float (*)(const void*, std::size_t);
+using element_function = instruction_nans::element_function;
 
 inline element_function code_element_keeping_nan(element_type t) noexcept {
   switch (t) {
@@ -485,8 +485,7 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
       const int value_scale = kernel.scale_a + kernel.scale_b;
       if (kernel.chunk != 0 && (value_scale > 149 || value_scale < -104)) return false;
     }
-    const bool fp16_instruction = ta == element_type::f16 || tb == element_type::f16;
-    run_blocked(kernel, {a, b, c, m, n, k, &o, fp16_instruction});
+    run_blocked(kernel, {a, b, c, m, n, k, &o, fp16_instruction_for(ta, tb)});
     return true;
   });
 }
