@@ -266,6 +266,7 @@ def _as_array(x: Any, arg: str, numbers: bool = False) -> np.ndarray:
     Python floats are, not as an integer array."""
     if not isinstance(x, np.ndarray):
         python_numbers = isinstance(x, (list, tuple, int, float)) and not isinstance(x, bool)
+        given = x
         try:
             if hasattr(x, "__dlpack__") and not hasattr(x, "__array__"):
                 x = np.from_dlpack(x)  # a DLPack-only tensor on the CPU: no copy
@@ -276,6 +277,15 @@ def _as_array(x: Any, arg: str, numbers: bool = False) -> np.ndarray:
                 from None
         if numbers and python_numbers and x.dtype.kind in "iu":
             x = x.astype(np.float64)
+        elif numbers and python_numbers and x.dtype == object:
+            # Python ints beyond int64 make NumPy build an object array:
+            # read them as float64 too, as the smaller ones are.
+            try:
+                x = np.asarray(given, dtype=np.float64)
+            except OverflowError:
+                raise ValueError(f"{arg}: holds an int beyond float64's range") from None
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"{arg}: cannot be read as numbers: {e}") from None
     if not x.dtype.isnative:
         x = x.astype(x.dtype.newbyteorder("="))  # a big-endian file's array: copied
     if not (x.flags.c_contiguous and x.flags.aligned):
@@ -645,7 +655,7 @@ def _model_fields(model: str, given: Dict[str, Any]):
     f.kind = _MODEL_KIND[model]
     f.exact_to_output = model == "exact_to_output"
     if model in ("amx_tile_pairs", "chunked_exact"):
-        f.chunk = operator.index(v["chunk"])
+        f.chunk = _c_int(v["chunk"], "chunk")
     if model == "amx_tile_pairs":
         f.order = 0 if _choice(v["order"], "order", ("sdm", "guide")) == "sdm" else 1
     if model in ("avx512_bf16_pairs", "amx_tile_pairs"):
@@ -656,10 +666,10 @@ def _model_fields(model: str, given: Dict[str, Any]):
                                                                          "toward_zero"))
         f.presum_round = _bool(v["presum_round"], "presum_round")
     if model == "reduced_precision":
-        f.bits = operator.index(v["bits"])
-        f.promote_every = operator.index(v["promote_every"])
+        f.bits = _c_int(v["bits"], "bits")
+        f.promote_every = _c_int(v["promote_every"], "promote_every")
         f.variant = 0 if _choice(v["variant"], "variant", ("seq", "block")) == "seq" else 1
-        f.block = operator.index(v["block"])
+        f.block = _c_int(v["block"], "block")
         trunc = _mode_among(v["trunc"], "trunc", ("toward_zero", "toward_negative"))
         f.trunc = 0 if trunc == _MODES["toward_zero"] else 1  # mf::hybrid::truncation
     return f
@@ -667,8 +677,9 @@ def _model_fields(model: str, given: Dict[str, Any]):
 
 def _threads(threads: Any) -> int:
     t = _int(threads, "threads")
-    if t < 1:
-        raise ValueError(f"threads: {t}; accepted: an int >= 1 (1 runs on the calling thread)")
+    if not 1 <= t < 1 << 32:
+        raise ValueError(f"threads: {t}; accepted: an int in [1, 2**32) (1 runs on the calling "
+                         f"thread)")
     return t
 
 
@@ -1501,13 +1512,23 @@ def _onnx_output(codes: np.ndarray, number: int, shape: tuple) -> np.ndarray:
     return held.reshape(shape)
 
 
-def _int(v: Any, arg: str) -> int:
+def _int(v: Any, arg: str, low: int = -(1 << 63), high: int = 1 << 63) -> int:
+    """An int (not a bool) in [low, high): by default what the C++ entries'
+    64-bit parameters hold."""
     if isinstance(v, bool):
         raise TypeError(f"{arg}: expected an int, got a bool")
     try:
-        return operator.index(v)
+        i = operator.index(v)
     except TypeError:
         raise TypeError(f"{arg}: expected an int, got {type(v).__name__} {v!r}") from None
+    if not low <= i < high:
+        raise ValueError(f"{arg}: {i} is outside the accepted range [{low}, {high})")
+    return i
+
+
+def _c_int(v: Any, arg: str) -> int:
+    """A model parameter: a C int (the C++ checks its own range next)."""
+    return _int(v, arg, -(1 << 31), 1 << 31)
 
 
 def _onnx_bool(v: Any, arg: str) -> bool:
@@ -1778,6 +1799,19 @@ def _scale_vector(v: Any, size: int, arg: str) -> np.ndarray:
     return s
 
 
+def _given_scales(scales: np.ndarray, arg: str) -> None:
+    """A given scale's scale_inv = 1 / scale must be finite too, or
+    dequantize would refuse what quantize returned: float32 subnormal scales
+    below 1 / FLT_MAX are not accepted."""
+    with np.errstate(divide="ignore", over="ignore"):
+        bad = ~np.isfinite(np.float32(1) / scales)
+    if np.any(bad):
+        first = str(np.atleast_1d(scales)[np.atleast_1d(bad)][0])  # float32's shortest repr
+        smallest = str(np.float32(1) / np.finfo(np.float32).max)
+        raise ValueError(f"{arg}: {first} is not accepted: its scale_inv, 1 / scale, overflows "
+                         f"float32; accepted: finite scales of at least {smallest}")
+
+
 def _no_scale_options(arg: str, margin: Any, power_of_two: Any, fallback: Any) -> None:
     # margin, power_of_two and fallback shape a computed scale; a given one is
     # used as it is, so asking for them with it would be silently ignored.
@@ -1814,6 +1848,8 @@ def quantize_per_tensor(x: Any, fmt: Any, *, scale: Optional[float] = None,
     if given:
         _no_scale_options("scale", margin, power_of_two, fallback)
     s = _positive_float32(scale, "scale") if given else 1.0
+    if given:
+        _given_scales(np.float32(s), "scale")
     q = _codes_output(target, out, dtype, a.shape, a)
     scale_inv = _core.quantize_per_tensor(a, _flat(q, _CODES[target]), target, f, given, s)
     return q, scale_inv
@@ -1855,6 +1891,8 @@ def quantize_per_channel(x: Any, fmt: Any, *, axis: Any = "rows", scales: Any = 
     if scales is not None:
         _no_scale_options("scales", margin, power_of_two, fallback)
     given = None if scales is None else _scale_vector(scales, channels, "scales")
+    if given is not None:
+        _given_scales(given, "scales")
     f = _quantize_fields(margin, power_of_two, fallback, rounding, saturate, seed, offset,
                          random_bits)
     q = _codes_output(target, out, dtype, a.shape, a)
@@ -2028,6 +2066,11 @@ def _count(shape: Any) -> Tuple[int, ...]:
         raise TypeError(f"shape: expected an int or a tuple of ints, got {shape!r}") from None
     if any(d < 0 for d in dims):
         raise ValueError(f"shape: {shape!r} has a negative dimension")
+    count = 1
+    for d in dims:
+        count *= d
+    if count >= 1 << 63 or any(d >= 1 << 63 for d in dims):
+        raise ValueError(f"shape: {shape!r} holds 2**63 elements or more")
     return dims
 
 

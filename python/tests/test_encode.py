@@ -165,6 +165,13 @@ def test_python_numbers_and_other_byte_orders_are_values():
     assert np.array_equal(mf.encode([1, -2, 300], "e4m3fn", dtype=np.uint8), want)
     assert np.array_equal(mf.encode((1, -2.0, 300), "e4m3fn", dtype=np.uint8), want)
     assert int(mf.encode(300, "e4m3fn", dtype=np.uint8)) == want[2]
+    # Python ints beyond int64 (NumPy makes them an object array) are values
+    # too, rounded to float64 first as the smaller ones are.
+    big = mf.encode(np.array([0.5, float(2**64)]), "bfloat16", dtype=np.uint16)
+    assert np.array_equal(mf.encode([0.5, 2**64], "bfloat16", dtype=np.uint16), big)
+    assert int(mf.encode(-2**64, "bfloat16", dtype=np.uint16)) == int(big[1]) | 0x8000
+    with pytest.raises(ValueError, match="x: holds an int beyond float64's range"):
+        mf.encode([1, 10**400], "e5m2")
     for order in (">f4", ">f8", "<f4"):
         x = np.array([1.0, -2.0, 300.0], dtype=order)
         assert np.array_equal(mf.encode(x, "e4m3fn", dtype=np.uint8), want)

@@ -253,9 +253,19 @@ def test_errors_name_the_argument():
     with pytest.raises(ValueError, match="order: model 'chunked_exact' has no such"):
         mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", model="chunked_exact",
                   order="guide")
-    for threads in (0, -1):
+    for threads in (0, -1, 2**40):
         with pytest.raises(ValueError, match="threads"):
             mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", threads=threads)
+    # Model parameters are C ints: past that range, or a bool, is named.
+    for arg, model in (("chunk", "chunked_exact"), ("chunk", "amx_tile_pairs"),
+                       ("bits", "reduced_precision"), ("promote_every", "reduced_precision"),
+                       ("block", "reduced_precision")):
+        with pytest.raises(ValueError, match=rf"{arg}: 2147483648 is outside the accepted range"):
+            mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", model=model, **{arg: 2**31})
+        with pytest.raises(TypeError, match=rf"{arg}: expected an int, got a bool"):
+            mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", model=model, **{arg: True})
+        with pytest.raises(TypeError, match=rf"{arg}: expected an int, got float"):
+            mf.matmul(a, b, "FP32", a_type="HF8", b_type="HF8", model=model, **{arg: 1.5})
     # Scales are numbers; a string or a bool is a mistake, not a 2 or a 1.
     for arg, bad in (("scale_a", "2"), ("scale_b", True), ("scale_out", None),
                      ("integer_scale", "1"), ("scale_a", ["1", "2"])):

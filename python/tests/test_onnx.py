@@ -337,6 +337,8 @@ S = np.float32(0.5)
     (lambda: mf.cast(np.zeros(3, np.uint8), "float"), ValueError, r"Cast from uint8"),
     (lambda: mf.cast(X, "float8e8m0", opset=23), ValueError, r"float8e8m0"),
     (lambda: mf.cast(["a"], "float"), TypeError, r"x: dtype <U1 is not an ONNX type"),
+    (lambda: mf.quantize_linear(X, S, block_size=2**70), ValueError,
+     r"block_size: 1180591620717411303424 is outside the accepted range"),
 ])
 def test_bad_input_raises_naming_the_argument(call, error, pattern):
     with pytest.raises(error, match=pattern):

@@ -92,6 +92,8 @@ def test_bad_input_names_the_argument():
         mf.pack(np.zeros(4, np.uint8))
     with pytest.raises(ValueError, match="shape"):
         mf.unpack(np.zeros(2, np.uint8), "e2m1fn", (-1, 4))
+    with pytest.raises(ValueError, match="shape: .* holds 2\\*\\*63 elements or more"):
+        mf.unpack(np.zeros(2, np.uint8), "e2m1fn", (0, 2**70))
     out = np.full(3, 7, np.uint8)
     with pytest.raises(ValueError, match="out: shape"):
         mf.encode_packed(np.zeros(8, np.float32), "e2m1fn", out=out)

@@ -267,6 +267,11 @@ def test_bad_input_names_the_argument_and_writes_nothing():
         mf.quantize_per_channel(x, "e4m3fn", scales=[1, 2, 3], out=out)
     with pytest.raises(ValueError, match="scales: nan"):
         mf.quantize_per_channel(x, "e4m3fn", scales=[1, 2, np.nan, 1], out=out)
+    # A scale whose scale_inv would be Inf: dequantize would refuse it.
+    with pytest.raises(ValueError, match="scale: 2e-39 is not accepted: its scale_inv"):
+        mf.quantize_per_tensor(x, "e4m3fn", scale=2e-39, out=out)
+    with pytest.raises(ValueError, match="scales: 1e-39 is not accepted: its scale_inv"):
+        mf.quantize_per_channel(x, "e4m3fn", scales=[1, 1e-39, 1, 1], out=out)
     # margin, power_of_two and fallback shape a computed scale: with a given
     # one they would be ignored without a word.
     for option in ({"margin": 1}, {"power_of_two": True}, {"fallback": 2.0}):
