@@ -7,7 +7,9 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include <minifloat/format_registry.hpp>
@@ -503,6 +505,8 @@ int mf_hybrid_matmul(int a_type, int b_type, int out_type, const struct mf_hybri
   } catch (const hy::unsupported&) {
     return MF_ERR_HYBRID_REJECTED;
   } catch (const std::bad_alloc&) {
+    return MF_ERR_OUT_OF_MEMORY;
+  } catch (const std::length_error&) {  // a copy of C larger than a vector can hold
     return MF_ERR_OUT_OF_MEMORY;
   }
   return MF_OK;

@@ -122,7 +122,7 @@ enum mf_status {
   MF_ERR_UNKNOWN_HYBRID_ID = 9,   /* id not in enum mf_hybrid_type / _table / mf_accumulation_model */
   MF_ERR_BAD_SIZE = 10,           /* a matrix size < 1 or a leading dimension too small */
   MF_ERR_HYBRID_REJECTED = 11,    /* the table or the model rejects the request */
-  MF_ERR_OUT_OF_MEMORY = 12,      /* the reference could not allocate its operand copies */
+  MF_ERR_OUT_OF_MEMORY = 12,      /* the MatMul could not allocate its copies (of the operands, of C) */
   MF_ERR_BAD_FLAG = 13            /* an argument or option that takes 0 or 1 has another value */
 };
 

@@ -9,6 +9,7 @@
  * status 0 when every check holds. */
 #include <minifloat/c_api.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -640,7 +641,13 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
   r.saturate = (int)below(2);
   o.overflow = r.saturate ? MF_OVERFLOW_SATURATING : MF_OVERFLOW_NON_SATURATING;
   if (!dot32_shape) {
-    o.operands_placement = r.operands_placement = (int)below(2);
+    /* The pair models reject scales on the operands (even for an integer
+     * MatMul, which checks the model too): 1 time in 4 for them. */
+    if (o.model == MF_MODEL_AVX512_BF16_PAIRS || o.model == MF_MODEL_AMX_TILE_PAIRS) {
+      o.operands_placement = r.operands_placement = below(4) == 0;
+    } else {
+      o.operands_placement = r.operands_placement = (int)below(2);
+    }
     r.stochastic = below(3) == 0;
     o.rounding = r.stochastic ? MF_ROUND_STOCHASTIC : MF_ROUND_NEAREST_EVEN;
     o.seed = r.seed = next_random();
@@ -956,6 +963,26 @@ static void check_hybrid(int trials) {
   CHECK(mf_hybrid_matmul(MF_HYBRID_HF8, MF_HYBRID_HF8, MF_HYBRID_HF8, &o, a, 16, b, 1, &c, 1, 1, 1,
                          16) == MF_ERR_HYBRID_REJECTED && c == sentinel,
         "hybrid bad model parameter");
+  /* An integer MatMul does not use the model, but a parameter no request
+   * could take is rejected there too. */
+  mf_hybrid_options_init(&o);
+  o.nan_payload = 1;
+  CHECK(mf_hybrid_matmul(MF_HYBRID_I8, MF_HYBRID_I8, MF_HYBRID_I8, &o, a, 16, b, 1, &c, 1, 1, 1,
+                         16) == MF_ERR_HYBRID_REJECTED && c == sentinel,
+        "hybrid integer MatMul, nan_payload 1 under sequential_fp32");
+  o.nan_payload = 0;
+  o.model = MF_MODEL_AMX_TILE_PAIRS;
+  o.chunk = 3;
+  CHECK(mf_hybrid_matmul(MF_HYBRID_U8, MF_HYBRID_U8, MF_HYBRID_U8, &o, a, 16, b, 1, &c, 1, 1, 1,
+                         16) == MF_ERR_HYBRID_REJECTED && c == sentinel,
+        "hybrid integer MatMul, an odd AMX chunk");
+  /* A C of INT_MAX x INT_MAX elements: more than a copy of it can take, a
+   * status rather than an exception through the ABI (nothing is read). */
+  mf_hybrid_options_init(&o);
+  o.table = MF_TABLE_ANY;
+  CHECK(mf_hybrid_matmul(MF_HYBRID_HF8, MF_HYBRID_HF8, MF_HYBRID_FP32, &o, a, 1, b, INT_MAX, &c,
+                         INT_MAX, INT_MAX, INT_MAX, 1) == MF_ERR_OUT_OF_MEMORY && c == sentinel,
+        "hybrid C past what memory can hold");
   /* The StableHLO FNUZ RFC's example, in E5M2: arange(16) dotted with
      itself is 1280 (0x65). */
   {

@@ -90,9 +90,8 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
                            const std::vector<float>& a, const std::vector<float>& bt,
                            std::size_t m, std::size_t n, std::size_t k, const matmul_options& o,
                            const encoding_store& store) {
-  check_request(table, ta, tb, tc, k, o);
   if (is_integer(ta) && is_integer(tb)) {  // I8 x I8 or U8 x U8 (an integer times a float is a float product)
-    if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
+    check_integer_request(table, ta, tb, tc, k, o);
     const requantizer requantize(o.integer_scale, o.requant, tc == element_type::i8);
     for (std::size_t i = 0; i < m; ++i) {
       for (std::size_t j = 0; j < n; ++j) {
@@ -108,6 +107,7 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
     }
     return;
   }
+  check_request(table, ta, tb, tc, k, o);
   check_model(o.model, ta, tb, o.scales.where);  // a float MatMul's model
   // The float models' roundings are IEEE 754's defaults, whatever the
   // caller's environment holds (the integer rule above follows it).

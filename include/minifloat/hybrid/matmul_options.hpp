@@ -4,6 +4,7 @@
 // messages.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -102,6 +103,18 @@ inline void check_request(table_id table, element_type ta, element_type tb, elem
                       std::to_string(z) + " (\"Input Z multiple 16\"); K is " +
                       std::to_string(k));
   }
+}
+
+// The checks of an integer MatMul (I8 x I8, U8 x U8): the request's, then
+// the model's parameters, which an integer sum does not use but which must
+// still be ones some request could take (an odd AMX chunk, nan_payload
+// propagate under sequential_fp32 are mistakes whatever the types), then a
+// finite requantization scale.
+inline void check_integer_request(table_id table, element_type ta, element_type tb,
+                                  element_type tc, std::size_t k, const matmul_options& o) {
+  check_request(table, ta, tb, tc, k, o);
+  check_model(o.model, ta, tb, o.scales.where);
+  if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
 }
 
 }  // namespace detail

@@ -298,8 +298,7 @@ inline bool try_integer_matmul(table_id table, element_type ta, element_type tb,
                                const byte_writer& c, std::size_t m, std::size_t n, std::size_t k,
                                const matmul_options& o) {
   if (o.reference_only || !is_integer(ta) || !is_integer(tb)) return false;
-  hybrid::detail::check_request(table, ta, tb, tc, k, o);
-  if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
+  hybrid::detail::check_integer_request(table, ta, tb, tc, k, o);
   run_integer({a, b, c, m, n, k, ta == element_type::i8, &o});
   return true;
 }
