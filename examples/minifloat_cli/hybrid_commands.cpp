@@ -5,7 +5,9 @@
 // Errors are reported as in the rest of the tool (usage_error: exit 2, one
 // line on stderr), and nothing is written until the whole result is
 // computed.
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -283,9 +285,13 @@ std::size_t read_size(token_reader& in, const char* what) {
 
 std::vector<std::uint32_t> read_codes(token_reader& in, std::size_t count, hy::element_type t,
                                       const char* what) {
-  std::vector<std::uint32_t> codes(count);
+  // Grown as the encodings arrive, not sized from the size line: a size
+  // line of 2^20 x 2^20 before a short input is a truncated input (status
+  // 2), not an allocation of terabytes.
+  std::vector<std::uint32_t> codes;
+  codes.reserve(std::min<std::size_t>(count, std::size_t{1} << 16));
   const int bits = hy::storage_bits(t);
-  for (auto& c : codes) {
+  for (std::size_t i = 0; i < count; ++i) {
     std::string tok;
     if (!in.next(tok)) {
       throw usage_error(std::string("input ended inside ") + what + " (" + std::to_string(count) +
@@ -306,7 +312,7 @@ std::vector<std::uint32_t> read_codes(token_reader& in, std::size_t count, hy::e
       throw usage_error("line " + std::to_string(in.line()) + ": not a " +
                         std::string(hy::name(t)) + " encoding in " + what + ": " + quote_line(tok));
     }
-    c = static_cast<std::uint32_t>(v);
+    codes.push_back(static_cast<std::uint32_t>(v));
   }
   return codes;
 }

@@ -2,6 +2,7 @@
 // DequantizeLinear and Cast (opsets 19 to 28) through mf::onnx, with the operators'
 // attributes as flags and x as row-major text on stdin, for testbench
 // vectors. One output element per line, as the output type's bits in hex.
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -121,9 +122,13 @@ std::vector<std::string_view> split_list(std::string_view text) {
 std::int64_t parse_integer(std::string_view context, std::string_view text) {
   const std::string s(text);
   char* end = nullptr;
+  errno = 0;
   const long long v = std::strtoll(s.c_str(), &end, 10);
   if (s.empty() || end != s.c_str() + s.size()) {
     throw usage_error(std::string(context) + ": not an integer: " + quoted(text));
+  }
+  if (errno == ERANGE) {  // strtoll clamps to LLONG_MIN / LLONG_MAX
+    throw usage_error(std::string(context) + ": " + quoted(text) + " is outside the 64-bit range");
   }
   return v;
 }
@@ -261,8 +266,12 @@ onnx::tensor tensor_from_text(std::string_view context, onnx::data_type type,
     const float_reading r = parse_element(items[i], type, codes[i]);
     if (r != float_reading::ok) throw_float_error(context, items[i], onnx::name_of(type), r);
   }
-  std::size_t count = 1;
-  for (const std::int64_t d : shape) count *= static_cast<std::size_t>(d);
+  std::size_t count = 0;
+  try {
+    count = onnx::tensor{type, shape, {}}.element_count();
+  } catch (const onnx::invalid_model& error) {
+    throw usage_error(std::string(context) + ": " + error.what());
+  }
   if (count != codes.size()) {
     throw usage_error(std::string(context) + ": " + std::to_string(codes.size()) +
                       " values for a shape of " + std::to_string(count) + " elements");

@@ -43,6 +43,10 @@ cli_case(hybrid_matmul_z_multiple ARGS matmul --a HF8 --b HF8 --out HF8 INPUT "1
          STATUS 2 NO_STDOUT STDERR "multiple of 16")
 cli_case(hybrid_matmul_short_input ARGS matmul --a HF8 --b HF8 --out HF8 INPUT "1 16 1\\n38 38\\n"
          STATUS 2 NO_STDOUT STDERR "input ended inside A")
+# The size line alone does not allocate: 2^20 x 2^20 before one encoding is a
+# truncated input.
+cli_case(hybrid_matmul_large_sizes_short_input ARGS matmul --a HF8 --b HF8 --out FP32 --table any
+         INPUT "1048576 1048576 1048576\\n38\\n" STATUS 2 NO_STDOUT STDERR "input ended inside A")
 cli_case(hybrid_eltwise_scale_needs_type ARGS eltwise --op add --a HF8 --b HF8 --out FP16 --scale-a 2
          STATUS 2 NO_STDOUT STDERR "--scale-type")
 cli_case(hybrid_seed_without_stochastic ARGS matmul --a HF8 --b HF8 --out HF8 --seed 3

@@ -39,6 +39,12 @@ cli_case(alias_quantize_linear ARGS quantize-linear --shape 1 --scale-type BF16 
          --output-dtype E4M3FN INPUT "1.0546875\\n" STDOUT "0x38\\n")
 cli_case(alias_dequantize_linear ARGS dequantize-linear --shape 3 --x-type HF8 --scales 2
          --output-dtype fp32 INPUT "0x7e 0x80 0x38\\n" STDOUT "0x44600000\\n0x80000000\\n0x40000000\\n")
+# A shape whose element count passes 2^64 (it would wrap to 0 and match an
+# empty input), and a dimension past 64 bits: status 2.
+cli_case(quantize_linear_shape_past_size_t ARGS quantize-linear --shape 4294967296,4294967296
+         --scales 0.5 INPUT "" STATUS 2 NO_STDOUT STDERR "more elements than size_t holds")
+cli_case(quantize_linear_dimension_past_64_bits ARGS quantize-linear --shape 99999999999999999999999
+         --scales 0.5 INPUT "1\\n" STATUS 2 NO_STDOUT STDERR "outside the 64-bit range")
 
 # ---- one rounding vocabulary ---------------------------------------------------
 # 'sr' is 'stochastic' for matmul as for encode: the same bits.

@@ -26,9 +26,19 @@ struct tensor {
   std::vector<std::int64_t> shape;  // empty: a scalar
   std::vector<std::uint8_t> data;   // raw data, storage_bytes(type, element_count())
 
+  // The product of the dimensions; invalid_model for a negative dimension
+  // or a product past what size_t holds (a shape no tensor can have).
   std::size_t element_count() const {
+    for (const std::int64_t d : shape) {
+      if (d < 0) throw invalid_model("tensor shape with a negative dimension " + std::to_string(d));
+      if (d == 0) return 0;
+    }
     std::size_t n = 1;
-    for (const std::int64_t d : shape) n *= static_cast<std::size_t>(d);
+    for (const std::int64_t d : shape) {
+      const auto extent = static_cast<std::size_t>(d);
+      if (n > SIZE_MAX / extent) throw invalid_model("tensor shape with more elements than size_t holds");
+      n *= extent;
+    }
     return n;
   }
 };
