@@ -532,9 +532,9 @@ int run_matmul(const options& request) {
   const bool given = in.has("--m") || in.has("--k") || in.has("--n");
   std::size_t m = 0, k = 0, n = 0;
   if (given) {
-    m = in.unsigned_value("--m", 0, 0, 1u << 20);
-    k = in.unsigned_value("--k", 0, 0, 1u << 20);
-    n = in.unsigned_value("--n", 0, 0, 1u << 20);
+    m = in.unsigned_value("--m", 0, 1, 1u << 20);  // 0: not given
+    k = in.unsigned_value("--k", 0, 1, 1u << 20);
+    n = in.unsigned_value("--n", 0, 1, 1u << 20);
     if (m == 0 || k == 0 || n == 0) throw usage_error("--m, --k and --n are all needed, each >= 1");
   }
   output_buffer out(stdout);
@@ -608,8 +608,9 @@ int run_matmul(const options& request) {
 int run_vectors_matmul(const options& request) {
   const command_line& in = request.line;
   matmul_setup s = parse_matmul(in);
-  const std::size_t m = in.unsigned_value("--m", 0, 0, 4096), k = in.unsigned_value("--k", 0, 0, 65536),
-                    n = in.unsigned_value("--n", 0, 0, 4096);
+  // 0: not given; a given size is at least 1.
+  const std::size_t m = in.unsigned_value("--m", 0, 1, 4096), k = in.unsigned_value("--k", 0, 1, 65536),
+                    n = in.unsigned_value("--n", 0, 1, 4096);
   if (m == 0 || k == 0 || n == 0) throw usage_error("--m, --k and --n are all needed, each >= 1");
   bind_lists(in, s, m, n);
   const std::uint64_t seed = in.unsigned_value("--data-seed", 0, 0, UINT64_MAX);

@@ -43,6 +43,9 @@ cli_case(hybrid_matmul_z_multiple ARGS matmul --a HF8 --b HF8 --out HF8 INPUT "1
          STATUS 2 NO_STDOUT STDERR "multiple of 16")
 cli_case(hybrid_matmul_short_input ARGS matmul --a HF8 --b HF8 --out HF8 INPUT "1 16 1\\n38 38\\n"
          STATUS 2 NO_STDOUT STDERR "input ended inside A")
+# A given size is 1 or more; the range says so.
+cli_case(hybrid_vectors_matmul_zero_size ARGS vectors-matmul --a HF8 --b HF8 --out HF8 --m 0 --k 16 --n 1
+         STATUS 2 NO_STDOUT STDERR "--m must be 1..4096, not 0")
 # The size line alone does not allocate: 2^20 x 2^20 before one encoding is a
 # truncated input.
 cli_case(hybrid_matmul_large_sizes_short_input ARGS matmul --a HF8 --b HF8 --out FP32 --table any
