@@ -329,7 +329,8 @@ class block_worker {
                                  kernel_.split_a,
                                  kernel_.split_b,
                                  chunked_limbs_ ? &chunk_sums : nullptr,
-                                 kernel_.operands_finite};
+                                 kernel_.operands_finite,
+                                 kernel_.join_exact};
             kernel_.run(args);
           }
         }

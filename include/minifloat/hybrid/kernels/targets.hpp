@@ -55,7 +55,9 @@ struct limb_chunk_sums {
 // and `presum_round`: chunked_exact's; `split_a`, `split_b`: which operands
 // are split (chunked_exact on E5M2, generic/exact_tile.hpp); `limb_chunks`:
 // chunked_exact on the limbs (null otherwise); `operands_finite`: no Inf or
-// NaN among the operands (fast_path.hpp checks it where a kernel uses it).
+// NaN among the operands (fast_path.hpp checks it where a kernel uses it);
+// `join_exact`: chunked_exact on E4M3 x E4M3 with K short enough that each
+// chunk's join is exact in float64 (generic/exact_tile.hpp).
 struct tile_args {
   const void* a;
   const void* b;
@@ -73,6 +75,7 @@ struct tile_args {
   bool split_b = false;
   const limb_chunk_sums* limb_chunks = nullptr;
   bool operands_finite = false;
+  bool join_exact = false;
 };
 
 using tile_function = void (*)(const tile_args&) noexcept;
@@ -180,6 +183,7 @@ struct tile_kernel {
   int scale_b = 0;
   // Checked by fast_path.hpp (tile_args::operands_finite).
   bool operands_finite = false;
+  bool join_exact = false;  // tile_args::join_exact
 };
 
 // Chains per element along a split operand.
@@ -419,6 +423,10 @@ inline target_kernels target_for(target::isa isa) noexcept {
 // and so the longest chunk of the chunked kernel.
 inline constexpr std::size_t exact_e4m3_max_k = std::size_t{1} << 17;
 
+// Longest K for which chunked_exact's join of E4M3 x E4M3 chunks, acc + S, is
+// exact in float64: K * 448^2 <= 2^33 (generic/exact_tile.hpp).
+inline constexpr std::size_t chunked_join_exact_max_k = std::size_t{1} << 15;
+
 namespace detail {
 
 // The packing functions of an ISA for a layout (scalar where the ISA has none).
@@ -570,18 +578,22 @@ inline tile_kernel micro_kernel_for(const accumulation_model& model, element_typ
         kernel.presum_round = model.presum_round;
         return kernel;
       }
-      return {target.rows,
-              target.double_columns,
-              target.chunked,
-              packing::float64,
-              false,
-              run_steps(model.chunk, k),
-              target.epilogue,
-              {},
-              24,
-              truncation::toward_zero,
-              model.rounding,
-              model.presum_round};
+      {
+        tile_kernel kernel{target.rows,
+                           target.double_columns,
+                           target.chunked,
+                           packing::float64,
+                           false,
+                           run_steps(model.chunk, k),
+                           target.epilogue,
+                           {},
+                           24,
+                           truncation::toward_zero,
+                           model.rounding,
+                           model.presum_round};
+        kernel.join_exact = k <= chunked_join_exact_max_k;
+        return kernel;
+      }
     case model_kind::amx_tile_pairs:
       // Plain FMAs (generic/amx_pairs_tile.hpp), on operands that cannot
       // reach the model's flushes (fast_path.hpp checks them). The guide

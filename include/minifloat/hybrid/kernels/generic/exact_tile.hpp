@@ -37,6 +37,19 @@
 // the exact value), whose overflow is +-FLT_MAX. `presum_round` rounds S to
 // float32 first, in the same mode (S is exact in float64, so that is one
 // rounding of the exact chunk sum), and then proceeds with that float.
+//
+// Short K (tile_args::join_exact, K <= chunked_join_exact_max_k): acc + S
+// is exact in float64, so t = RN64(acc + S) needs no TwoSum and no rounding
+// to odd. S and acc are multiples of u = 2^-18: S as above; acc is +0 or a
+// float32 rounding of such a multiple below 2^35, which is one too (at and
+// above 2^5 float32's spacing is a multiple of u; below 2^5 the value has at
+// most 23 bits from 2^4 down to u, so it is on float32's grid already). With
+// K * 448^2 <= 2^33 every |S| and every exact partial sum is at most 2^33,
+// and |acc| at most (1 + 2^-24)^chunks times that (each rounding to nearest
+// or toward zero grows a magnitude by at most that factor; chunks <= 2^15):
+// below 2^34. So |acc + S| < 2^35 = 2^53 u: t is exact, and its rounding to
+// float32 in the mode is the model's. The same holds for acc plus the
+// pre-rounded S, itself a rounding of a multiple of u below 2^34.
 
 // v rounded to float32 in Mode, as a float64.
 template <class Ops, fp32_rounding Mode>
@@ -84,10 +97,12 @@ MF_FORCE_INLINE void exact_sums_of_steps(const double* a, const double* b, std::
 // u >= 2^-32, so no rounding makes a zero or a subnormal; a zero S is +0. The
 // model's acc of each element is kept, as a float64, in its first chain's
 // slot of `c` (large row, large column); the driver reads it there.
-template <class Ops, std::size_t Rows, std::size_t Vectors, bool SplitA, bool SplitB, fp32_rounding Mode, bool PresumRound>
+template <class Ops, std::size_t Rows, std::size_t Vectors, bool SplitA, bool SplitB, fp32_rounding Mode,
+          bool PresumRound, bool JoinExact = false>
 void chunked_exact_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
   constexpr bool split = SplitA || SplitB;  // S has a low part, acc is kept as a float64
+  static_assert(!(JoinExact && split), "the short-K join is proved for one E4M3 chain");
   using acc_type = std::conditional_t<split, double, float>;
   constexpr std::size_t c_rows = SplitA ? Rows / 2 : Rows;  // of C; the small rows follow
   constexpr std::size_t c_vectors = SplitB ? Vectors / 2 : Vectors;
@@ -124,27 +139,29 @@ void chunked_exact_tile_in(const tile_args& args) noexcept {
           high = all.sum;
           low = all.error;
         }
-        vec odd;
-        if constexpr (PresumRound) {
+        vec joined;  // acc + S, exact or rounded to odd: its rounding to float32 is the model's
+        if constexpr (JoinExact) {
+          joined = Ops::add(acc, PresumRound ? narrowed_in<Ops, Mode>(high) : high);  // exact
+        } else if constexpr (PresumRound) {
           vec presum;  // S rounded to float32 in Mode
           if constexpr (split) {
             presum = narrowed_in<Ops, Mode>(two_sum_of<Ops>(high, low).to_odd());
           } else {
             presum = narrowed_in<Ops, Mode>(high);
           }
-          odd = two_sum_of<Ops>(acc, presum).to_odd();
+          joined = two_sum_of<Ops>(acc, presum).to_odd();
         } else if constexpr (split) {
           const two_sum_of<Ops> with_high(acc, high);
-          odd = two_sum_of<Ops>(with_high.sum, Ops::add(with_high.error, low)).to_odd();
+          joined = two_sum_of<Ops>(with_high.sum, Ops::add(with_high.error, low)).to_odd();
         } else {
-          odd = two_sum_of<Ops>(acc, high).to_odd();
+          joined = two_sum_of<Ops>(acc, high).to_odd();
         }
         if constexpr (split) {
-          Ops::storeu(out, narrowed_in<Ops, Mode>(odd));
+          Ops::storeu(out, narrowed_in<Ops, Mode>(joined));
         } else if constexpr (Mode == fp32_rounding::nearest_even) {
-          Ops::store_narrowed(out, odd);  // the narrowing rounds to nearest
+          Ops::store_narrowed(out, joined);  // the narrowing rounds to nearest
         } else {
-          Ops::store_narrowed(out, narrowed_in<Ops, Mode>(odd));  // exact: already a float32
+          Ops::store_narrowed(out, narrowed_in<Ops, Mode>(joined));  // exact: already a float32
         }
       }
     }
@@ -152,31 +169,33 @@ void chunked_exact_tile_in(const tile_args& args) noexcept {
   }
 }
 
-template <class Ops, std::size_t Rows, std::size_t Vectors, bool SplitA, bool SplitB>
+template <class Ops, std::size_t Rows, std::size_t Vectors, bool SplitA, bool SplitB, bool JoinExact>
 void chunked_exact_tile_for(const tile_args& args) noexcept {
   constexpr auto nearest = fp32_rounding::nearest_even, toward_zero = fp32_rounding::toward_zero;
   if (args.rounding == toward_zero) {
     if (args.presum_round) {
-      chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, true>(args);
+      chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, true, JoinExact>(args);
     } else {
-      chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, false>(args);
+      chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, toward_zero, false, JoinExact>(args);
     }
   } else if (args.presum_round) {
-    chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, true>(args);
+    chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, true, JoinExact>(args);
   } else {
-    chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, false>(args);
+    chunked_exact_tile_in<Ops, Rows, Vectors, SplitA, SplitB, nearest, false, JoinExact>(args);
   }
 }
 
 template <class Ops, std::size_t Rows, std::size_t Vectors>
 void chunked_exact_tile(const tile_args& args) noexcept {
   if (args.split_a && args.split_b) {
-    chunked_exact_tile_for<Ops, Rows, Vectors, true, true>(args);
+    chunked_exact_tile_for<Ops, Rows, Vectors, true, true, false>(args);
   } else if (args.split_a) {
-    chunked_exact_tile_for<Ops, Rows, Vectors, true, false>(args);
+    chunked_exact_tile_for<Ops, Rows, Vectors, true, false, false>(args);
   } else if (args.split_b) {
-    chunked_exact_tile_for<Ops, Rows, Vectors, false, true>(args);
+    chunked_exact_tile_for<Ops, Rows, Vectors, false, true, false>(args);
+  } else if (args.join_exact) {
+    chunked_exact_tile_for<Ops, Rows, Vectors, false, false, true>(args);
   } else {
-    chunked_exact_tile_for<Ops, Rows, Vectors, false, false>(args);
+    chunked_exact_tile_for<Ops, Rows, Vectors, false, false, false>(args);
   }
 }
