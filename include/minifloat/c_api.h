@@ -298,7 +298,9 @@ struct mf_hybrid_options {
   unsigned long long seed;   /* stochastic output rounding: element (i, j) uses */
   unsigned long long offset; /*   stream position offset + i * N + j */
   int random_bits;           /* 1..32; default 32 */
-  unsigned int integer_scale; /* I8/U8 requantization scale, binary32 bits; default 1.0f */
+  unsigned int integer_scale; /* I8/U8 requantization scale, binary32 bits; default 1.0f
+                                 (the integer MatMul's only scale: the float scales, bias
+                                 and output scale above must keep their defaults there) */
   int requant_fp32;          /* 0: exact (default), 1: RN32(RN32(float(acc)) * scale) */
   int check_z_multiple;      /* 1 (default): the vendor table's K % 16 == 0; 0: off */
 };

@@ -114,6 +114,9 @@ def test_stochastic_output_equals_the_tool(cli, out_type):
     i8 = np.zeros((2, 16), np.int8)
     with pytest.raises(ValueError, match="rounding: not used for the integer MatMul"):
         mf.matmul(i8, i8.T.copy(), "I8", rounding="stochastic", seed=1)
+    # The float MatMul's scales would be ignored: rejected (integer_scale is its one).
+    with pytest.raises(ValueError, match="integer MatMul: its one scale is integer_scale"):
+        mf.matmul(i8, i8.T.copy(), "I8", scale_a=2.0)
 
 
 @pytest.mark.parametrize("requant", ["exact", "fp32"])

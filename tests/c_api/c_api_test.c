@@ -536,7 +536,7 @@ static const struct hybrid_type_row* random_input_type(void) {
 }
 
 struct hybrid_trial_counts {
-  long computed, rejected, saturated_differs, dot32;
+  long computed, rejected, saturated_differs, dot32, integer;
   long per_model[7];
 };
 
@@ -637,6 +637,13 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
     o.bias = r.bias = below(2) == 0 ? bias : NULL;
   }
   o.output_scale = r.output_scale = below(4) == 0 ? 0x3F800000u : random_scale();
+  /* An integer MatMul rejects the float scales, bias and output scale (its
+   * one scale is integer_scale): 7 times in 8 it keeps their defaults. */
+  if ((ta->id == MF_HYBRID_I8 || ta->id == MF_HYBRID_U8) && ta == tb && below(8) != 0) {
+    o.scale_a = r.scale_a = o.scale_b = r.scale_b = o.output_scale = r.output_scale = 0x3F800000u;
+    o.scale_a_rows = r.scale_a_rows = o.scale_b_columns = r.scale_b_columns = NULL;
+    o.bias = r.bias = NULL;
+  }
   o.output_divide = r.output_divide = (int)below(2);
   r.saturate = (int)below(2);
   o.overflow = r.saturate ? MF_OVERFLOW_SATURATING : MF_OVERFLOW_NON_SATURATING;
@@ -700,6 +707,7 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
   if (ref_status == 1) {
     ++counts->computed;
     ++counts->per_model[model];
+    if (ta->id == MF_HYBRID_I8 || ta->id == MF_HYBRID_U8) ++counts->integer;
     CHECK(status == MF_OK, "hybrid %s: %s x %s -> %s %s: %s", r.table, ta->name, tb->name,
           tc->name, r.model, mf_status_name(status));
   } else {
@@ -916,9 +924,10 @@ static void check_hybrid(int trials) {
             o.check_z_multiple == 1,
         "hybrid_options_init defaults (c_api.h)");
   for (trial = 0; trial < trials; ++trial) hybrid_trial(trial % 4 == 0, &counts);
-  printf("c_api_test: hybrid: %d random requests, %ld computed, %ld rejected, %ld through "
-         "mf_hybrid_dot32 too, %ld where saturating changes the output\n",
-         trials, counts.computed, counts.rejected, counts.dot32, counts.saturated_differs);
+  printf("c_api_test: hybrid: %d random requests, %ld computed (%ld integer), %ld rejected, %ld "
+         "through mf_hybrid_dot32 too, %ld where saturating changes the output\n",
+         trials, counts.computed, counts.integer, counts.rejected, counts.dot32,
+         counts.saturated_differs);
   /* The draw reaches what it is meant to: every model computes, and the
    * overflow choice changes outputs often. */
   for (i = 0; i < (int)HYBRID_MODEL_COUNT; ++i) {
@@ -927,6 +936,7 @@ static void check_hybrid(int trials) {
   }
   CHECK(counts.saturated_differs >= trials / 40, "hybrid: saturating changed only %ld outputs",
         counts.saturated_differs);
+  CHECK(counts.integer >= trials / 80, "hybrid: only %ld integer MatMuls computed", counts.integer);
   check_hybrid_argument_order();
   /* Status codes, each with nothing written. */
   for (i = 0; i < 32; ++i) a[i] = b[i] = 0x38u; /* 1.0 in E4M3FN */

@@ -16,6 +16,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -215,6 +217,40 @@ TEST_P(IntegerMatMul, EmptyShapesAndBadScale) {
   hy::matmul_options o;
   o.integer_scale = std::numeric_limits<float>::infinity();
   EXPECT_THROW(hy::matmul(a.data(), 16, b.data(), 2, out.data(), 2, 2, 2, 16, o), hy::unsupported);
+}
+
+// What an integer MatMul would ignore is rejected, on the fast path and the
+// reference alike: the float MatMul's scales, bias and output scale, and
+// model parameters that no request takes. The model itself is not used.
+TEST_P(IntegerMatMul, RejectsWhatItWouldIgnore) {
+  std::mt19937_64 rng(46);
+  const integer_case c = random_case(true, 2, 2, 16, rng);
+  const std::vector<std::int8_t> a = as<std::int8_t>(c.a), b = as<std::int8_t>(c.b);
+  const float column_scales[2] = {1.0f, 1.0f};
+  std::vector<std::function<void(hy::matmul_options&)>> mistakes = {
+      [](hy::matmul_options& o) { o.scales.a = 2.0f; },
+      [](hy::matmul_options& o) { o.scales.b = std::numeric_limits<float>::quiet_NaN(); },
+      [](hy::matmul_options& o) { o.scales.output = 0.5f; },
+      [&](hy::matmul_options& o) { o.scales.b_columns = column_scales; },
+      [&](hy::matmul_options& o) { o.scales.bias = column_scales; },
+      [](hy::matmul_options& o) { o.model = hy::models::amx_tile_pairs(3); },
+      [](hy::matmul_options& o) { o.model.nans = hy::nan_payload::propagate; }};
+  for (const bool reference : {false, true}) {
+    for (std::size_t i = 0; i < mistakes.size(); ++i) {
+      hy::matmul_options o;
+      o.reference_only = reference;
+      mistakes[i](o);
+      std::vector<std::int8_t> out(4, 7);
+      EXPECT_THROW(hy::matmul(a.data(), 16, b.data(), 2, out.data(), 2, 2, 2, 16, o), hy::unsupported)
+          << "mistake " << i << (reference ? " (reference)" : "");
+      EXPECT_EQ(out, std::vector<std::int8_t>(4, 7));
+    }
+    hy::matmul_options o;  // a valid model: not used, accepted
+    o.reference_only = reference;
+    o.model = hy::models::chunked_exact(64);
+    std::vector<std::int8_t> out(4);
+    EXPECT_NO_THROW(hy::matmul(a.data(), 16, b.data(), 2, out.data(), 2, 2, 2, 16, o));
+  }
 }
 
 // The requantization each ISA runs (its vector form,

@@ -108,13 +108,21 @@ inline void check_request(table_id table, element_type ta, element_type tb, elem
 // The checks of an integer MatMul (I8 x I8, U8 x U8): the request's, then
 // the model's parameters, which an integer sum does not use but which must
 // still be ones some request could take (an odd AMX chunk, nan_payload
-// propagate under sequential_fp32 are mistakes whatever the types), then a
-// finite requantization scale.
+// propagate under sequential_fp32 are mistakes whatever the types), then
+// the scales: its one scale is a finite integer_scale, and a float
+// MatMul's scales or bias would be ignored, so they are rejected (as a
+// stochastic output is, check_output_conversion).
 inline void check_integer_request(table_id table, element_type ta, element_type tb,
                                   element_type tc, std::size_t k, const matmul_options& o) {
   check_request(table, ta, tb, tc, k, o);
   check_model(o.model, ta, tb, o.scales.where);
   if (!std::isfinite(o.integer_scale)) throw unsupported("integer MatMul: the scale must be finite");
+  const scale_options& s = o.scales;
+  if (!(s.a == 1.0f) || !(s.b == 1.0f) || !(s.output == 1.0f) || s.a_rows != nullptr ||
+      s.b_columns != nullptr || s.bias != nullptr) {
+    throw unsupported("integer MatMul: its one scale is integer_scale; the float MatMul's scales, "
+                      "bias and output scale do not apply");
+  }
 }
 
 }  // namespace detail
