@@ -327,9 +327,11 @@ MF_C_API int mf_hybrid_options_init(struct mf_hybrid_options* options);
  * ldb < n, ldc < n, or m, n, k < 1) in the order a, lda, b, ldb, c, ldc,
  * m, n, k; once every
  * argument is valid, HYBRID_REJECTED (the table rejects the types, the
- * model rejects them or a parameter such as an odd AMX chunk, or K is not
- * a multiple of 16 under the vendor table with check_z_multiple) and
- * OUT_OF_MEMORY. */
+ * model rejects them or a parameter such as an odd AMX chunk, K is not a
+ * multiple of 16 under the vendor table with check_z_multiple, stochastic
+ * rounding asked for an FP32 or integer output, or an integer MatMul given
+ * the float scales, bias or output scale, or a non-finite integer_scale)
+ * and OUT_OF_MEMORY. */
 MF_C_API int mf_hybrid_matmul(int a_type, int b_type, int out_type,
                               const struct mf_hybrid_options* options,
                               const unsigned int* a, int lda, const unsigned int* b, int ldb,

@@ -422,7 +422,7 @@ def _output(out: Any, dtype: Any, allowed: list, default: np.dtype, shape: tuple
     if wanted is not None and out.dtype != wanted:
         raise TypeError(f"out: dtype {out.dtype} differs from dtype={wanted}")
     if out.shape != shape:
-        raise ValueError(f"out: shape {out.shape} differs from the input's {shape}")
+        raise ValueError(f"out: shape {out.shape} differs from the result's {shape}")
     if not out.flags.c_contiguous:
         raise ValueError("out: not C-contiguous; results are written into out's own buffer, "
                          "so pass a contiguous array (np.empty(shape, dtype)) and copy into "

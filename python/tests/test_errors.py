@@ -79,7 +79,7 @@ def test_bad_input_raises_naming_the_argument(call, error, pattern):
 def out_cases():
     return [
         (np.empty(64, np.float32), TypeError, r"out: dtype float32 is not accepted here"),
-        (np.empty(63, np.uint8), ValueError, r"out: shape \(63,\) differs from the input's \(64,\)"),
+        (np.empty(63, np.uint8), ValueError, r"out: shape \(63,\) differs from the result's \(64,\)"),
         (np.empty((8, 8), np.uint8), ValueError, r"out: shape \(8, 8\) differs"),
         (np.empty(128, np.uint8)[::2], ValueError, r"out: not C-contiguous; .*np.empty"),
         ([0] * 64, TypeError, r"out: expected a numpy.ndarray, got list"),
