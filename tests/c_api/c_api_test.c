@@ -552,6 +552,9 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
   const unsigned int sentinel = 0xA5A5A5A5u;
   const struct hybrid_type_row* ta = random_input_type();
   const struct hybrid_type_row* tb = below(3) == 0 ? ta : random_input_type();
+  /* I8 x I8 or U8 x U8: the integer MatMul (an integer times a float is a
+   * float MatMul). */
+  const int integer_pair = (ta->id == MF_HYBRID_I8 || ta->id == MF_HYBRID_U8) && tb == ta;
   const struct hybrid_type_row* tc;
   const unsigned int table = below(10) < 6 ? 2u : below(10) < 6 ? 0u : 1u;
   const unsigned int model = below(HYBRID_MODEL_COUNT);
@@ -560,7 +563,7 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
   int m, n, k, lda, ldb, ldc, i, j, status, ref_status, differ = 0, first = 0;
   /* Integer pairs mostly keep their type as the output (the one integer
    * combination the tables take). */
-  if ((ta->id == MF_HYBRID_I8 || ta->id == MF_HYBRID_U8) && tb == ta && below(5) != 0) {
+  if (integer_pair && below(5) != 0) {
     tc = ta;
   } else {
     tc = &hybrid_types[below(HYBRID_TYPE_COUNT)];
@@ -639,7 +642,7 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
   o.output_scale = r.output_scale = below(4) == 0 ? 0x3F800000u : random_scale();
   /* An integer MatMul rejects the float scales, bias and output scale (its
    * one scale is integer_scale): 7 times in 8 it keeps their defaults. */
-  if ((ta->id == MF_HYBRID_I8 || ta->id == MF_HYBRID_U8) && ta == tb && below(8) != 0) {
+  if (integer_pair && below(8) != 0) {
     o.scale_a = r.scale_a = o.scale_b = r.scale_b = o.output_scale = r.output_scale = 0x3F800000u;
     o.scale_a_rows = r.scale_a_rows = o.scale_b_columns = r.scale_b_columns = NULL;
     o.bias = r.bias = NULL;
@@ -707,7 +710,7 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
   if (ref_status == 1) {
     ++counts->computed;
     ++counts->per_model[model];
-    if (ta->id == MF_HYBRID_I8 || ta->id == MF_HYBRID_U8) ++counts->integer;
+    if (integer_pair) ++counts->integer;
     CHECK(status == MF_OK, "hybrid %s: %s x %s -> %s %s: %s", r.table, ta->name, tb->name,
           tc->name, r.model, mf_status_name(status));
   } else {

@@ -98,7 +98,7 @@ MF_FORCE_INLINE void exact_sums_of_steps(const double* a, const double* b, std::
 // model's acc of each element is kept, as a float64, in its first chain's
 // slot of `c` (large row, large column); the driver reads it there.
 template <class Ops, std::size_t Rows, std::size_t Vectors, bool SplitA, bool SplitB, fp32_rounding Mode,
-          bool PresumRound, bool JoinExact = false>
+          bool PresumRound, bool JoinExact>
 void chunked_exact_tile_in(const tile_args& args) noexcept {
   using vec = typename Ops::vec;
   constexpr bool split = SplitA || SplitB;  // S has a low part, acc is kept as a float64
