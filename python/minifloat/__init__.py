@@ -877,8 +877,9 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
     loop otherwise, the same bits.
 
     a: an array of any shape with at least one axis (its last axis is the
-      innermost dimension, the vendor table's columns); types and codes as
-      for matmul (a_type= / b_type= name uint8 / uint16 codes).
+      innermost dimension, the vendor table's columns; an empty a gives an
+      empty C); types and codes as for matmul (a_type= / b_type= name
+      uint8 / uint16 codes).
     b: a's shape, one element (a scalar), or one per column (shape
       (columns,), broadcast over the rows).
     out_type: HF8, BF8, FP16, BF16, FP32, or I8 / U8 for integer tensors
@@ -906,10 +907,8 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
     if A.ndim == 0:
         raise ValueError("a: a 0-d array; eltwise needs at least one axis (the innermost "
                          "dimension): pass a.reshape(1)")
-    if A.size == 0:
-        raise ValueError(f"a: empty (shape {A.shape}); the unit takes at least one element")
     columns = A.shape[-1]
-    rows = A.size // columns
+    rows = A.size // columns if columns else 0  # an empty a: an empty C, as NumPy's ufuncs
     row = B.ndim >= 1 and B.shape[-1] == columns and B.size == columns
     if B.shape != A.shape and B.size != 1 and not row:
         raise ValueError(f"b: shape {B.shape} does not fit a's {A.shape}; accepted: a's shape, "
