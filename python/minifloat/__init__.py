@@ -913,7 +913,7 @@ def eltwise(a: Any, b: Any, out_type: Any, *, op: str = "add", a_type: Any = Non
     if B.shape != A.shape and B.size != 1 and not row:
         raise ValueError(f"b: shape {B.shape} does not fit a's {A.shape}; accepted: a's shape, "
                          f"one element, or one per column ({columns},)")
-    integer = ta in ("I8", "U8")
+    integer = ta in ("I8", "U8") and tb in ("I8", "U8")  # one beside a float: the float rule
     st = _element(scale_type, "scale_type")
     if st not in ("FP16", "BF16"):
         raise ValueError(f"scale_type: {scale_type!r}; accepted: FP16, BF16")

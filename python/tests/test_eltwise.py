@@ -144,6 +144,20 @@ def test_empty_arrays_give_empty_results(ml_dtypes):
                    b_type="HF8", table="vendor_hybrid_fp8")
 
 
+def test_an_integer_beside_a_float_takes_the_float_rule(ml_dtypes):
+    # The any table: I8 or U8 beside an FP8 or 16-bit tensor, a float output; the float
+    # tensor keeps its scale and the output its rounding options.
+    a = np.array([[3, -3, 100, -128]], np.int8)
+    b = np.array([1.0, 0.75, 448.0, 1.0], ml_dtypes.float8_e4m3fn)
+    c = mf.eltwise(a, b, "FP16", check_z=False)
+    assert c.astype(np.float64).tolist() == [[4.0, -2.25, 548.0, -127.0]]
+    assert mf.eltwise(b, a[0], "FP16", check_z=False).tolist() == c[0].tolist()
+    c = mf.eltwise(a, b, "FP16", b_scale=2.0, saturate=True, check_z=False)
+    assert c.astype(np.float64).tolist() == [[5.0, -1.5, 996.0, -126.0]]
+    with pytest.raises(ValueError, match="takes no scale"):
+        mf.eltwise(a, b, "FP16", a_scale=2.0, check_z=False)
+
+
 def test_out_is_written_in_place_and_untouched_on_error(ml_dtypes):
     a, b = codes("HF8", (3, 16)), codes("HF8", (16,))
     want = as_codes(mf.eltwise(a, b, "FP16", a_type="HF8", b_type="HF8"))

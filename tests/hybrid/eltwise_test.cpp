@@ -105,6 +105,35 @@ TEST(HybridEltwise, Integers) {
   EXPECT_EQ(one(T::u8, T::u8, T::u8, 3, 5, o), 15u);
 }
 
+// The any table's integer beside a float (a float output): the integer's
+// value in the float rule, whichever side it is on.
+TEST(HybridEltwise, AnIntegerBesideAFloatTakesTheFloatRule) {
+  const struct {
+    T ta, tb;
+    double a, b;
+    hy::eltwise_op op;
+    double want;
+  } cases[] = {{T::i8, T::hf8, 3, 1, hy::eltwise_op::add, 4},
+               {T::i8, T::hf8, -3, 0.75, hy::eltwise_op::add, -2.25},
+               {T::i8, T::hf8, 100, 448, hy::eltwise_op::add, 548},
+               {T::i8, T::hf8, -128, 1, hy::eltwise_op::add, -127},
+               {T::u8, T::bf8, 200, 0.5, hy::eltwise_op::mul, 100},
+               {T::i8, T::f16, -7, 0.25, hy::eltwise_op::sub, -7.25}};
+  for (const auto& t : cases) {
+    hy::eltwise_options o;
+    o.op = t.op;
+    o.check_z_multiple = false;
+    const std::uint32_t ea = encode(t.ta, t.a), eb = encode(t.tb, t.b);
+    std::uint32_t c = 0, mirrored = 0;
+    hy::eltwise(hy::table_id::any, t.ta, t.tb, T::f16, &ea, &eb, 1, &c, 1, 1, o);
+    EXPECT_EQ(c, encode(T::f16, t.want)) << t.a << " " << t.b;
+    if (t.op != hy::eltwise_op::sub) {
+      hy::eltwise(hy::table_id::any, t.tb, t.ta, T::f16, &eb, &ea, 1, &mirrored, 1, 1, o);
+      EXPECT_EQ(mirrored, c) << t.a << " " << t.b;
+    }
+  }
+}
+
 // operands placement: dequantize the FP8 tensor to the 16-bit format first.
 // mul, HF8 3 with BF16 scale 1 + 2^-7, times BF16 1.5:
 //   epilogue: RN32(RN32(3 * 1.5) * (1 + 2^-7)) = 4.53515625 -> BF16 4.53125;

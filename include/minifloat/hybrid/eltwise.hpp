@@ -78,7 +78,7 @@ inline void eltwise(table_id table, element_type ta, element_type tb, element_ty
     const auto b_index = [&](std::size_t i, std::size_t j) {
       return b_count == rows * columns ? i * columns + j : (b_count == 1 ? 0 : j);
     };
-    if (is_integer(ta)) {
+    if (is_integer(ta) && is_integer(tb)) {  // one integer operand beside a float: the float rule below
       if (o.a_scale.given || o.b_scale.given) throw unsupported("element-wise: integer tensors take no scale");
       const long long lo = tc == element_type::i8 ? -128 : 0;
       const long long hi = tc == element_type::i8 ? 127 : 255;
