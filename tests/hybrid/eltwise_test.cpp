@@ -134,6 +134,32 @@ TEST(HybridEltwise, AnIntegerBesideAFloatTakesTheFloatRule) {
   }
 }
 
+// A scale value without `given` would be ignored, and null arrays with
+// elements would be read: both rejected, nothing written.
+TEST(HybridEltwise, RejectsAScaleValueNotGivenAndNullArrays) {
+  const std::uint32_t a[2] = {0x38, 0x38}, b[2] = {0x38, 0x38};
+  std::uint32_t c[2] = {7, 7};
+  hy::eltwise_options o;
+  o.check_z_multiple = false;
+  o.a_scale.value = 0.5f;
+  EXPECT_THROW(hy::eltwise(hy::table_id::any, T::hf8, T::hf8, T::f16, a, b, 2, c, 1, 2, o),
+               hy::unsupported);
+  o.a_scale = {};
+  o.b_scale.value = 4.0f;
+  EXPECT_THROW(hy::eltwise(hy::table_id::any, T::f16, T::hf8, T::f16, a, b, 2, c, 1, 2, o),
+               hy::unsupported);
+  o.b_scale = {};
+  EXPECT_THROW(hy::eltwise(hy::table_id::any, T::hf8, T::hf8, T::f16, nullptr, b, 2, c, 1, 2, o),
+               std::invalid_argument);
+  EXPECT_THROW(hy::eltwise(hy::table_id::any, T::hf8, T::hf8, T::f16, a, nullptr, 1, c, 1, 2, o),
+               std::invalid_argument);
+  EXPECT_THROW(hy::eltwise(hy::table_id::any, T::hf8, T::hf8, T::f16, a, b, 2, nullptr, 1, 2, o),
+               std::invalid_argument);
+  EXPECT_EQ(c[0], 7u);
+  EXPECT_NO_THROW(hy::eltwise(hy::table_id::any, T::hf8, T::hf8, T::f16, nullptr, b, 2, nullptr, 0,
+                              2, o));  // no rows: nothing to read or write
+}
+
 // operands placement: dequantize the FP8 tensor to the 16-bit format first.
 // mul, HF8 3 with BF16 scale 1 + 2^-7, times BF16 1.5:
 //   epilogue: RN32(RN32(3 * 1.5) * (1 + 2^-7)) = 4.53515625 -> BF16 4.53125;

@@ -227,7 +227,10 @@ TEST_P(IntegerMatMul, RejectsWhatItWouldIgnore) {
   const integer_case c = random_case(true, 2, 2, 16, rng);
   const std::vector<std::int8_t> a = as<std::int8_t>(c.a), b = as<std::int8_t>(c.b);
   const float column_scales[2] = {1.0f, 1.0f};
+  float float_acc[4] = {};
   std::vector<std::function<void(hy::matmul_options&)>> mistakes = {
+      [&](hy::matmul_options& o) { o.accumulator = float_acc; },
+      [](hy::matmul_options& o) { o.model.exact_to_output = true; },
       [](hy::matmul_options& o) { o.scales.a = 2.0f; },
       [](hy::matmul_options& o) { o.scales.b = std::numeric_limits<float>::quiet_NaN(); },
       [](hy::matmul_options& o) { o.scales.output = 0.5f; },

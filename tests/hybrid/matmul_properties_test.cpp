@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <iterator>
 #include <stdexcept>
@@ -336,6 +337,75 @@ TEST(HybridTables, ZMultipleAndModelChecks) {
   o.scales.where = hy::placement::operands;
   EXPECT_THROW(hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f32, a.data(), 8, b.data(), 1, &c, 1,
                           1, 1, 8, o), hy::unsupported);
+}
+
+// The matrices are checked as BLAS checks them, on both entries: rows that
+// would overlap (ld below the row length), a null matrix with elements, and
+// a reach past size_t are std::invalid_argument; a one-row matrix may have
+// any ld, and an empty one may be null.
+TEST(HybridTables, MatrixArgumentsAreChecked) {
+  const std::vector<std::uint32_t> a(4, 0x38), b(4, 0x38);
+  std::vector<std::uint32_t> c(4, 0);
+  hy::matmul_options o;
+  o.check_z_multiple = false;
+  const auto call = [&](const std::uint32_t* pa, std::size_t lda, const std::uint32_t* pb,
+                        std::size_t ldb, std::uint32_t* pc, std::size_t ldc, std::size_t m,
+                        std::size_t n, std::size_t k) {
+    hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f16, pa, lda, pb, ldb, pc, ldc, m, n, k, o);
+  };
+  EXPECT_NO_THROW(call(a.data(), 2, b.data(), 2, c.data(), 2, 2, 2, 2));
+  EXPECT_EQ(c, std::vector<std::uint32_t>(4, 0x4000));  // FP16 2 = 1 x 1 + 1 x 1
+  c.assign(4, 0);
+  EXPECT_THROW(call(a.data(), 1, b.data(), 2, c.data(), 2, 2, 2, 2), std::invalid_argument);
+  EXPECT_THROW(call(a.data(), 0, b.data(), 2, c.data(), 2, 2, 2, 2), std::invalid_argument);
+  EXPECT_THROW(call(a.data(), 2, b.data(), 1, c.data(), 2, 2, 2, 2), std::invalid_argument);
+  EXPECT_THROW(call(a.data(), 2, b.data(), 2, c.data(), 1, 2, 2, 2), std::invalid_argument);
+  EXPECT_THROW(call(nullptr, 2, b.data(), 2, c.data(), 2, 2, 2, 2), std::invalid_argument);
+  EXPECT_THROW(call(a.data(), 2, nullptr, 2, c.data(), 2, 2, 2, 2), std::invalid_argument);
+  EXPECT_THROW(call(a.data(), 2, b.data(), 2, nullptr, 2, 2, 2, 2), std::invalid_argument);
+  const std::size_t huge = (SIZE_MAX >> 2) + 2;  // (huge - 1) * 4 + 4 wraps
+  EXPECT_THROW(call(a.data(), 4, b.data(), 2, c.data(), 2, huge, 2, 4), std::invalid_argument);
+  EXPECT_EQ(c, std::vector<std::uint32_t>(4, 0));  // nothing written by a rejected call
+  EXPECT_NO_THROW(call(a.data(), 0, b.data(), 2, c.data(), 0, 1, 2, 2));  // one row: ld unused
+  EXPECT_NO_THROW(call(nullptr, 0, nullptr, 0, c.data(), 2, 2, 2, 0));    // K = 0: no A or B
+  EXPECT_EQ(c[3], 0u);
+  std::vector<mf::e4m3fn> va(4, mf::e4m3fn(1.0f)), vb(4, mf::e4m3fn(1.0f));
+  std::vector<mf::binary16> vc(4);
+  EXPECT_THROW(hy::matmul<hy::any>(va.data(), 1, vb.data(), 2, vc.data(), 2, 2, 2, 2, o),
+               std::invalid_argument);
+  EXPECT_THROW(hy::matmul<hy::any>(va.data(), 2, vb.data(), 2, static_cast<mf::binary16*>(nullptr),
+                                   2, 2, 2, 2, o),
+               std::invalid_argument);
+}
+
+// A float MatMul rejects the integer MatMul's options (it would ignore
+// them), and exact_to_output belongs to the exact model alone; on the fast
+// path and the reference alike.
+TEST(HybridTables, FloatMatMulRejectsWhatItWouldIgnore) {
+  const std::vector<std::uint32_t> a(4, 0x38), b(4, 0x38);
+  std::int32_t integer_acc[4] = {};
+  const std::vector<std::function<void(hy::matmul_options&)>> mistakes = {
+      [](hy::matmul_options& o) { o.integer_scale = 0.5f; },
+      [](hy::matmul_options& o) { o.requant = hy::requantization::fp32; },
+      [&](hy::matmul_options& o) { o.integer_accumulator = integer_acc; },
+      [](hy::matmul_options& o) {
+        o.model = hy::models::chunked_exact(64);
+        o.model.exact_to_output = true;
+      }};
+  for (const bool reference : {false, true}) {
+    for (std::size_t i = 0; i < mistakes.size(); ++i) {
+      hy::matmul_options o;
+      o.check_z_multiple = false;
+      o.reference_only = reference;
+      mistakes[i](o);
+      std::vector<std::uint32_t> c(4, 7);
+      EXPECT_THROW(hy::matmul(hy::table_id::any, T::hf8, T::hf8, T::f16, a.data(), 2, b.data(), 2,
+                              c.data(), 2, 2, 2, 2, o),
+                   hy::unsupported)
+          << "mistake " << i << (reference ? " (reference)" : "");
+      EXPECT_EQ(c, std::vector<std::uint32_t>(4, 7));
+    }
+  }
 }
 
 // Every row of every table through the typed entry (so each accepted

@@ -68,6 +68,7 @@ inline void eltwise(table_id table, element_type ta, element_type tb, element_ty
                     std::uint32_t* c, std::size_t rows, std::size_t columns,
                     const eltwise_options& o = {}) {
   detail::check_eltwise_request(table, ta, tb, tc, b_count, rows, columns, o);
+  detail::check_eltwise_arrays(a, b, b_count, c, rows, columns);
   // IEEE 754's default environment, whatever the caller's holds.
   target::in_default_float_environment([&] {
     if (kernels::try_fast_eltwise(ta, tb, tc, {a, 0, kernels::detail::code_decoder(ta)},
@@ -112,6 +113,7 @@ void eltwise(const A* a, const B* b, std::size_t b_count, C* c, std::size_t rows
                 "this table does not accept the element-wise type combination");
   detail::check_eltwise_request(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                 b_count, rows, columns, o);
+  detail::check_eltwise_arrays(a, b, b_count, c, rows, columns);
   target::in_default_float_environment([&] {
     if (kernels::try_fast_eltwise(element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                   {a, 0, kernels::detail::value_decoder<A>()},

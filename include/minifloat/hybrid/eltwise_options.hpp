@@ -10,6 +10,7 @@
 #include <string>
 
 #include "element_type.hpp"
+#include "matmul_options.hpp"
 #include "output.hpp"
 #include "tables.hpp"
 
@@ -56,6 +57,15 @@ inline float round_to_16bit(element_type t, double v) {
                                  : static_cast<float>(round_to<mf::binary16>(v));
 }
 
+// The arrays of an element-wise call (check_matrix, matmul_options.hpp): A
+// and C of rows x columns, B of b_count, none null where it has elements.
+inline void check_eltwise_arrays(const void* a, const void* b, std::size_t b_count, const void* c,
+                                 std::size_t rows, std::size_t columns) {
+  check_matrix("element-wise", "A", a, rows, columns, columns);
+  check_matrix("element-wise", "B", b, 1, b_count, b_count);
+  check_matrix("element-wise", "C", c, rows, columns, columns);
+}
+
 // The scale each operand is multiplied by, after checking the notes' rules.
 inline void eltwise_scales(element_type ta, element_type tb, const eltwise_options& o, float& sa,
                            float& sb) {
@@ -96,6 +106,15 @@ inline void check_eltwise_request(table_id table, element_type ta, element_type 
     throw unsupported(rejection(table, "element-wise", ta, tb, tc));
   }
   check_output_conversion(tc, o.output);
+  // A value without `given` would be ignored: a mistake, not "no scale".
+  const auto check_scale = [](const tensor_scale& s, const char* which) {
+    if (!s.given && !(s.value == 1.0f)) {
+      throw unsupported(std::string("element-wise: the ") + which +
+                        " tensor's scale has a value but `given` is false ({true, value} gives it)");
+    }
+  };
+  check_scale(o.a_scale, "first");
+  check_scale(o.b_scale, "second");
   if (b_count != rows * columns && b_count != 1 && b_count != columns) {
     throw unsupported("element-wise: B must have rows*columns, 1 or columns elements");
   }

@@ -107,8 +107,7 @@ inline void matmul_decoded(table_id table, element_type ta, element_type tb, ele
     }
     return;
   }
-  check_request(table, ta, tb, tc, k, o);
-  check_model(o.model, ta, tb, o.scales.where);  // a float MatMul's model
+  check_float_request(table, ta, tb, tc, k, o);
   // The float models' roundings are IEEE 754's defaults, whatever the
   // caller's environment holds (the integer rule above follows it).
   target::in_default_float_environment([&] {
@@ -162,6 +161,7 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
   static_assert(matmul_supported(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>),
                 "this table does not accept the MatMul type combination (see "
                 "mf::hybrid::matmul_supported and docs/hybrid.md)");
+  detail::check_matrices(a, lda, b, ldb, c, ldc, m, n, k);
   if constexpr (std::is_integral_v<A> && std::is_integral_v<B> && std::is_integral_v<C>) {
     if (kernels::try_integer_matmul(Table::id, element_id_v<A>, element_id_v<B>, element_id_v<C>,
                                     {a, lda, &kernels::detail::read_low_bytes<A>},
@@ -218,6 +218,7 @@ inline void matmul(table_id table, element_type ta, element_type tb, element_typ
   if (ta == element_type::f32 || tb == element_type::f32) {
     throw unsupported("FP32 is not an input type of the hybrid MatMul");
   }
+  detail::check_matrices(a, lda, b, ldb, c, ldc, m, n, k);
   if (kernels::try_integer_matmul(table, ta, tb, tc,
                                   {a, lda, &kernels::detail::read_low_bytes<std::uint32_t>},
                                   {b, ldb, &kernels::detail::read_low_bytes<std::uint32_t>},

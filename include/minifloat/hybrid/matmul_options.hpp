@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "accumulation.hpp"
@@ -77,6 +78,9 @@ inline void check_model(const accumulation_model& m, element_type a, element_typ
     throw unsupported("nan_payload propagate is the NaN rule of the instructions that avx512_bf16_pairs "
                       "and amx_tile_pairs model; other models return the canonical NaN");
   }
+  if (m.exact_to_output && m.kind != model_kind::exact) {
+    throw unsupported("exact_to_output is the exact model's option (models::exact(true))");
+  }
   if (m.kind == model_kind::amx_tile_pairs && (m.chunk < 2 || m.chunk % 2 != 0)) {
     throw unsupported("amx_tile_pairs: chunk must be even and >= 2");
   }
@@ -105,6 +109,47 @@ inline void check_request(table_id table, element_type ta, element_type tb, elem
   }
 }
 
+// The checks of a float MatMul: the request's, the model's, and none of the
+// integer MatMul's options, which it would ignore.
+inline void check_float_request(table_id table, element_type ta, element_type tb,
+                                element_type tc, std::size_t k, const matmul_options& o) {
+  check_request(table, ta, tb, tc, k, o);
+  check_model(o.model, ta, tb, o.scales.where);
+  if (!(o.integer_scale == 1.0f) || o.requant != requantization::exact ||
+      o.integer_accumulator != nullptr) {
+    throw unsupported("float MatMul: integer_scale, requant and integer_accumulator are the integer "
+                      "MatMul's (I8 x I8, U8 x U8); the float MatMul's scales are `scales`");
+  }
+}
+
+// A matrix argument of `rows` x `columns` elements at row stride `ld`, as
+// BLAS checks one: with elements it is not null; with more than one row its
+// rows do not overlap (ld >= columns); and the last element it reaches,
+// (rows - 1) * ld + columns, is within size_t. Throws std::invalid_argument
+// (of which `unsupported` is the table's and the model's kind).
+inline void check_matrix(const char* operation, const char* which, const void* p,
+                         std::size_t rows, std::size_t columns, std::size_t ld) {
+  if (rows == 0 || columns == 0) return;
+  const std::string matrix = std::string(operation) + ": " + which;
+  if (p == nullptr) throw std::invalid_argument(matrix + " is null and has elements");
+  if (rows == 1) return;
+  if (ld < columns) {
+    throw std::invalid_argument(matrix + "'s leading dimension " + std::to_string(ld) +
+                                " is below its row length " + std::to_string(columns));
+  }
+  if (rows - 1 > (SIZE_MAX - columns) / ld) {
+    throw std::invalid_argument(matrix + " reaches past the range of size_t");
+  }
+}
+
+inline void check_matrices(const void* a, std::size_t lda, const void* b, std::size_t ldb,
+                           const void* c, std::size_t ldc, std::size_t m, std::size_t n,
+                           std::size_t k) {
+  check_matrix("MatMul", "A", a, m, k, lda);
+  check_matrix("MatMul", "B", b, k, n, ldb);
+  check_matrix("MatMul", "C", c, m, n, ldc);
+}
+
 // The checks of an integer MatMul (I8 x I8, U8 x U8): the request's, then
 // the model's parameters, which an integer sum does not use but which must
 // still be ones some request could take (an odd AMX chunk, nan_payload
@@ -122,6 +167,10 @@ inline void check_integer_request(table_id table, element_type ta, element_type 
       s.b_columns != nullptr || s.bias != nullptr) {
     throw unsupported("integer MatMul: its one scale is integer_scale; the float MatMul's scales, "
                       "bias and output scale do not apply");
+  }
+  if (o.accumulator != nullptr) {
+    throw unsupported("integer MatMul: its accumulators are int32, asked for by integer_accumulator "
+                      "(accumulator is the float MatMul's)");
   }
 }
 

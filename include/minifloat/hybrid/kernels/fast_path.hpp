@@ -450,8 +450,7 @@ inline bool try_fast_matmul(table_id table, element_type ta, element_type tb, el
         c.encode == nullptr || (o.model.exact_to_output && c.store == nullptr)) {
       return false;
     }
-    hybrid::detail::check_request(table, ta, tb, tc, k, o);
-    hybrid::detail::check_model(o.model, ta, tb, o.scales.where);
+    hybrid::detail::check_float_request(table, ta, tb, tc, k, o);
     if (o.model.kind == model_kind::reduced_precision &&
         !(o.scales.where == placement::operands ? scaled_reduced_operands_fit(ta, tb, a, b, m, n, k, o.scales)
                                                   : reduced_operands_fit(ta, tb, a, b, m, n, k, o.model.variant))) {
