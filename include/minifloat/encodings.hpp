@@ -108,6 +108,19 @@ class encoding_span {
   storage_type* p_;
   std::size_t n_;
 };
+
+namespace detail {
+
+// The element type, const removed, of a contiguous range R (std::span,
+// std::vector, std::array, a C array); no type for anything else, a pointer
+// included. The entries whose element type is deduced take their ranges
+// through it: a std::span<const T> parameter would not take a
+// std::vector<T> (template deduction does not convert).
+template <class R>
+using contiguous_element_t =
+    std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>>;
+
+}  // namespace detail
 #endif
 
 }  // namespace mf

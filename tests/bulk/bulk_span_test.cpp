@@ -1,5 +1,6 @@
 // The std::span overloads (C++20; this file is built with -std=c++20) give
 // the same bits as the pointer + length forms they forward to.
+#include <array>
 #include <span>
 
 #include "support/bulk_helpers.hpp"
@@ -57,6 +58,26 @@ TEST(BulkSpan, OtherSources) {
                                            std::span<std::uint16_t>(ha));
   mf::bulk::decode_to_bfloat16<mf::e4m3fn>(codes.data(), hb.data(), n);
   EXPECT_EQ(ha, hb);
+}
+
+// The source's element type is deduced from any contiguous range, not only
+// from a std::span<const T>.
+TEST(BulkSpan, SourcesFromAnyContiguousRange) {
+  const std::size_t n = kFloats.size();
+  std::vector<std::uint8_t> want(n), got(n);
+  mf::bulk::encode<mf::e4m3fn>(kFloats.data(), want.data(), n);
+  mf::bulk::encode<mf::e4m3fn>(kFloats, got);  // a std::vector<float>
+  EXPECT_EQ(got, want);
+  std::vector<float> mutable_floats = kFloats;
+  std::vector<mf::e4m3fn> values(n);
+  mf::bulk::encode<mf::e4m3fn>(std::span<float>(mutable_floats), values);
+  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(values[k].bits(), want[k]) << k;
+  const std::array<double, 3> doubles = {1.0625, -3.0e-3, 1e300};
+  std::array<std::uint8_t, 3> a{}, b{};
+  mf::bulk::encode<mf::e4m3fn>(doubles, a, mf::conversion::toward_zero().saturating());
+  mf::bulk::encode<mf::e4m3fn>(doubles.data(), b.data(), 3,
+                               mf::conversion::toward_zero().saturating());
+  EXPECT_EQ(a, b);
 }
 
 TEST(BulkSpan, ConversionAndFusedSteps) {

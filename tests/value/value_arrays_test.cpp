@@ -325,6 +325,10 @@ TEST(ValueArrays, HybridMatmul) {
   mf::hybrid::matmul(std::span<const mf::e4m3fn>(a), k, std::span<const mf::e4m3fn>(b), n,
                      std::span<mf::e4m3fn>(c2), n, m, n, k);
   for (std::size_t i = 0; i < c.size(); ++i) EXPECT_EQ(c2[i].bits(), c_codes[i]) << i;
+  // The vectors themselves (the element types deduced from any contiguous range).
+  std::vector<mf::e4m3fn> c3(m * n);
+  mf::hybrid::matmul(a, k, b, n, c3, n, m, n, k);
+  for (std::size_t i = 0; i < c.size(); ++i) EXPECT_EQ(c3[i].bits(), c_codes[i]) << i;
 #endif
 }
 

@@ -11,7 +11,9 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
+#include <type_traits>
 
 #include "../encodings.hpp"
 #include "amax.hpp"
@@ -29,10 +31,14 @@ inline std::size_t common_length(const A& a, const B& b) noexcept {
 
 }  // namespace detail
 
-template <class Fmt, class Src>
-inline void encode(std::span<const Src> in, encoding_span<Fmt> out,
-                   const conversion& c = {}, const fused_steps& steps = {}) {
-  encode<Fmt>(in.data(), out.data(), detail::common_length(in, out), c, steps);
+// in: any contiguous range of a source type (float, double, a minifloat
+// type): std::span<const float>, std::vector<double>, ...
+template <class Fmt, class Range, class Src = mf::detail::contiguous_element_t<const Range>,
+          std::enable_if_t<detail::is_bulk_source_v<Src>, int> = 0>
+inline void encode(const Range& in, encoding_span<Fmt> out, const conversion& c = {},
+                   const fused_steps& steps = {}) {
+  const std::span<const Src> values(std::data(in), std::size(in));
+  encode<Fmt>(values.data(), out.data(), detail::common_length(values, out), c, steps);
 }
 
 template <class Fmt>

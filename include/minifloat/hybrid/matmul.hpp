@@ -19,9 +19,11 @@
 #include <vector>
 
 #if __cplusplus >= 202002L && __has_include(<span>)
+#include <iterator>
 #include <span>
 #endif
 
+#include "../encodings.hpp"
 #include "../target/float_environment.hpp"
 #include "accumulation.hpp"
 #include "element_type.hpp"
@@ -190,21 +192,28 @@ void matmul(const A* a, std::size_t lda, const B* b, std::size_t ldb, C* c, std:
 }
 
 #if __cplusplus >= 202002L && __has_include(<span>)
-// std::span form (C++20): each matrix a span that holds what its shape and
+// Range form (C++20): each matrix a contiguous range of its element type
+// (std::span, std::vector, std::array) that holds what its shape and
 // leading dimension reach, (rows - 1) * ld + columns elements (a debug
-// assertion; in release builds a call whose spans do not fit does nothing,
+// assertion; in release builds a call whose ranges do not fit does nothing,
 // as the other span forms of the library).
-template <class Table = vendor_hybrid_fp8, class A, class B, class C>
-void matmul(std::span<const A> a, std::size_t lda, std::span<const B> b, std::size_t ldb,
-            std::span<C> c, std::size_t ldc, std::size_t m, std::size_t n, std::size_t k,
+template <class Table = vendor_hybrid_fp8, class RangeA, class RangeB, class RangeC,
+          class A = mf::detail::contiguous_element_t<const RangeA>,
+          class B = mf::detail::contiguous_element_t<const RangeB>,
+          class C = mf::detail::contiguous_element_t<RangeC>>
+void matmul(const RangeA& a, std::size_t lda, const RangeB& b, std::size_t ldb, RangeC&& c,
+            std::size_t ldc, std::size_t m, std::size_t n, std::size_t k,
             const matmul_options& options = {}) {
+  const std::span<const A> as(std::data(a), std::size(a));
+  const std::span<const B> bs(std::data(b), std::size(b));
+  const std::span<C> cs(std::data(c), std::size(c));  // C: a range of non-const elements
   const auto reach = [](std::size_t rows, std::size_t columns, std::size_t ld) {
     return rows == 0 || columns == 0 ? std::size_t{0} : (rows - 1) * ld + columns;
   };
-  const bool fit =
-      a.size() >= reach(m, k, lda) && b.size() >= reach(k, n, ldb) && c.size() >= reach(m, n, ldc);
+  const bool fit = as.size() >= reach(m, k, lda) && bs.size() >= reach(k, n, ldb) &&
+                   cs.size() >= reach(m, n, ldc);
   assert(fit);
-  if (fit) matmul<Table>(a.data(), lda, b.data(), ldb, c.data(), ldc, m, n, k, options);
+  if (fit) matmul<Table>(as.data(), lda, bs.data(), ldb, cs.data(), ldc, m, n, k, options);
 }
 #endif
 
