@@ -300,8 +300,10 @@ struct mf_hybrid_options {
   int random_bits;           /* 1..32; default 32 */
   unsigned int integer_scale; /* I8/U8 requantization scale, binary32 bits; default 1.0f
                                  (the integer MatMul's only scale: the float scales, bias
-                                 and output scale above must keep their defaults there) */
-  int requant_fp32;          /* 0: exact (default), 1: RN32(RN32(float(acc)) * scale) */
+                                 and output scale above must keep their defaults there;
+                                 a float MatMul's must be 1.0f) */
+  int requant_fp32;          /* 0: exact (default), 1: RN32(RN32(float(acc)) * scale);
+                                the integer MatMul's: 0 for a float MatMul */
   int check_z_multiple;      /* 1 (default): the vendor table's K % 16 == 0; 0: off */
 };
 
@@ -329,8 +331,9 @@ MF_C_API int mf_hybrid_options_init(struct mf_hybrid_options* options);
  * argument is valid, HYBRID_REJECTED (the table rejects the types, the
  * model rejects them or a parameter such as an odd AMX chunk, K is not a
  * multiple of 16 under the vendor table with check_z_multiple, stochastic
- * rounding asked for an FP32 or integer output, or an integer MatMul given
- * the float scales, bias or output scale, or a non-finite integer_scale)
+ * rounding asked for an FP32 or integer output, an integer MatMul given
+ * the float scales, bias or output scale, or a non-finite integer_scale, or
+ * a float MatMul given an integer_scale other than 1.0f or requant_fp32)
  * and OUT_OF_MEMORY. */
 MF_C_API int mf_hybrid_matmul(int a_type, int b_type, int out_type,
                               const struct mf_hybrid_options* options,

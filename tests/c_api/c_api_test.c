@@ -676,8 +676,15 @@ static void hybrid_trial(int dot32_shape, struct hybrid_trial_counts* counts) {
       o.integer_scale = (unsigned int)next_random() & 0x007FFFFFu;
       o.integer_scale |= (unsigned int)(127 - 20 + (int)below(24)) << 23;
     }
+    o.requant_fp32 = (int)below(2);
+    /* A float MatMul rejects the integer MatMul's scale and rule: 7 times
+     * in 8 it keeps their defaults. */
+    if (!integer_pair && below(8) != 0) {
+      o.integer_scale = 0x3F800000u;
+      o.requant_fp32 = 0;
+    }
     r.integer_scale = o.integer_scale;
-    o.requant_fp32 = r.requant_fp32 = (int)below(2);
+    r.requant_fp32 = o.requant_fp32;
     o.check_z_multiple = r.check_z_multiple = (int)below(2);
     if (o.check_z_multiple && below(4) != 0) {
       k = (k + 15) / 16 * 16;
