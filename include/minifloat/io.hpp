@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cfenv>
+#include <clocale>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "cmath.hpp"
 #include "rounding.hpp"
@@ -31,9 +33,36 @@ namespace detail {
 // 54 bits, so round_finite takes it exactly) gives the correctly rounded
 // result. The C library must honour the rounding mode in strtod (glibc
 // does); otherwise the result is that of the nearest double.
+// strtod and printf write and read the decimal point of the C locale's
+// LC_NUMERIC (C11 7.22.1.3, 7.21.6.1), "," in many; this library's text
+// always has '.'. The decimal point strtod expects now.
+inline std::string_view locale_decimal_point() {
+  const char* point = std::localeconv()->decimal_point;
+  return point != nullptr && *point != '\0' ? std::string_view(point) : std::string_view(".");
+}
+
+// `text` as strtod reads it under the current locale: each '.' replaced by
+// the locale's decimal point, which itself is not accepted (so "1,5" is not
+// a number where the point is ','). Empty if the text holds that point.
+inline std::string in_locale_numeric(const std::string& text) {
+  const std::string_view point = locale_decimal_point();
+  if (point == ".") return text;
+  if (text.find(point) != std::string::npos) return std::string();
+  std::string result;
+  for (const char c : text) {
+    if (c == '.') {
+      result += point;
+    } else {
+      result += c;
+    }
+  }
+  return result;
+}
+
 template <class Format>
-inline bool parse_encoding(const std::string& text, rounding mode,
+inline bool parse_encoding(const std::string& original, rounding mode,
                            overflow on_overflow, unsigned& encoding) {
+  const std::string text = in_locale_numeric(original);
   // strtod would skip leading spaces; a number here is the whole text.
   if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
   // The whole environment is saved and put back, not the rounding mode
@@ -166,8 +195,8 @@ inline std::string to_string(minifloat<E, M, B, S> x) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, magnitude);
     unsigned long long nearest = 0;
-    for (const char* c = buffer; *c != 'e'; ++c) {
-      if (*c != '.') nearest = nearest * 10 + static_cast<unsigned long long>(*c - '0');
+    for (const char* c = buffer; *c != 'e'; ++c) {  // the digits around the locale's point
+      if (*c >= '0' && *c <= '9') nearest = nearest * 10 + static_cast<unsigned long long>(*c - '0');
     }
     const int exponent = std::atoi(std::strchr(buffer, 'e') + 1) - (precision - 1);
     bool found = false;
@@ -193,18 +222,37 @@ inline std::string to_string(minifloat<E, M, B, S> x) {
   return detail::format_decimal(negative, 0, 0);  // unreachable: 17 digits always read back
 }
 
-template <int E, int M, int B, specials S>
-inline std::ostream& operator<<(std::ostream& out, minifloat<E, M, B, S> x) {
-  return out << to_string(x);
+// Writes to_string(x), the shortest decimal, on narrow and wide streams
+// alike (width and fill apply). A stream that asks for a notation
+// (std::fixed, std::scientific, std::hexfloat), std::showpos or
+// std::uppercase gets x's exact value as a double under its flags and
+// precision instead, as a float or double would be written.
+template <class CharT, class Traits, int E, int M, int B, specials S>
+inline std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& out,
+                                                     minifloat<E, M, B, S> x) {
+  constexpr std::ios_base::fmtflags asks_for_the_stream_format =
+      std::ios_base::floatfield | std::ios_base::showpos | std::ios_base::uppercase;
+  if ((out.flags() & asks_for_the_stream_format) != 0) return out << static_cast<double>(x);
+  const std::string text = to_string(x);  // ASCII: each char widens to itself
+  return out << std::basic_string<CharT, Traits>(text.begin(), text.end());
 }
 
 // Reads one whitespace-delimited token and rounds it to nearest even; sets
-// failbit (leaving x unchanged) if it is not a number.
-template <int E, int M, int B, specials S>
-inline std::istream& operator>>(std::istream& in, minifloat<E, M, B, S>& x) {
-  std::string token;
+// failbit (leaving x unchanged) if it is not a number. Narrow and wide
+// streams alike (a wide character outside ASCII is not part of a number).
+template <class CharT, class Traits, int E, int M, int B, specials S>
+inline std::basic_istream<CharT, Traits>& operator>>(std::basic_istream<CharT, Traits>& in,
+                                                     minifloat<E, M, B, S>& x) {
+  std::basic_string<CharT, Traits> token;
   if (in >> token) {
-    if (!parse(token, x)) in.setstate(std::ios_base::failbit);
+    std::string narrow;
+    bool ascii = true;
+    for (const CharT c : token) {
+      const auto code = static_cast<std::make_unsigned_t<CharT>>(c);
+      ascii = ascii && code < 0x80;
+      narrow += static_cast<char>(code & 0x7F);
+    }
+    if (!ascii || !parse(narrow, x)) in.setstate(std::ios_base::failbit);
   }
   return in;
 }

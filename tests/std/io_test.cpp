@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -163,6 +165,52 @@ TYPED_TEST(TextIo, StreamsRoundTripEveryEncoding) {
   }
   T extra = from_bits<T>(0);
   EXPECT_FALSE(static_cast<bool>(stream >> extra));
+}
+
+// The shortest decimal by default; a notation, showpos or uppercase asked
+// of the stream writes the exact value as a double would be written.
+TEST(StreamOutput, HonoursTheStreamsNotationShowposAndUppercase) {
+  const mf::e4m3fn x(0.3125f);
+  const auto written = [&](auto manipulate) {
+    std::ostringstream out;
+    manipulate(out);
+    out << x;
+    std::ostringstream as_double;
+    manipulate(as_double);
+    as_double << 0.3125;
+    return std::make_pair(out.str(), as_double.str());
+  };
+  EXPECT_EQ(written([](std::ostream&) {}).first, "0.3");
+  EXPECT_EQ(written([](std::ostream& o) { o << std::setprecision(4); }).first, "0.3");
+  for (const auto& [got, want] :
+       {written([](std::ostream& o) { o << std::fixed << std::setprecision(4); }),
+        written([](std::ostream& o) { o << std::scientific; }),
+        written([](std::ostream& o) { o << std::hexfloat; }),
+        written([](std::ostream& o) { o << std::showpos; }),
+        written([](std::ostream& o) { o << std::uppercase << std::scientific; })}) {
+    EXPECT_EQ(got, want);
+  }
+  EXPECT_EQ(written([](std::ostream& o) { o << std::fixed << std::setprecision(4); }).first,
+            "0.3125");
+  std::ostringstream padded;
+  padded << std::setw(6) << std::setfill('*') << x;
+  EXPECT_EQ(padded.str(), "***0.3");
+}
+
+// Wide streams write and read the same text.
+TEST(StreamOutput, WideStreamsWriteAndReadTheSameText) {
+  std::wostringstream out;
+  out << mf::e4m3fn(0.3125f) << L' ' << mf::e5m2(-57344.0f) << L' '
+      << mf::bfloat16::from_bits(0x7F80);
+  EXPECT_EQ(out.str(), L"0.3 -60000 inf");
+  std::wistringstream in(L"0.25 -0x1.8p1 1\u00B75");
+  mf::e5m2 a, b, c(1.0f);
+  in >> a >> b;
+  EXPECT_EQ(static_cast<float>(a), 0.25f);
+  EXPECT_EQ(static_cast<float>(b), -3.0f);
+  in >> c;  // a non-ASCII character is not part of a number
+  EXPECT_TRUE(in.fail());
+  EXPECT_EQ(static_cast<float>(c), 1.0f);
 }
 
 TEST(StreamInput, SetsFailbitOnTextThatIsNotANumberAndLeavesTheValue) {
