@@ -143,6 +143,27 @@ MF_HOST_DEVICE constexpr minifloat<E, M, Bias, S> operator+(
   return a;
 }
 
+// ++ and -- add and subtract one, as x + T(1) and x - T(1) (two minifloats,
+// one rounding: 5.1), like the increments of CUDA's __half and c10::Half.
+#define MF_DEFINE_INCREMENT(op, operation)                                         \
+  template <int E, int M, int Bias, specials S>                                    \
+  MF_HOST_DEVICE constexpr minifloat<E, M, Bias, S>& operator op(                   \
+      minifloat<E, M, Bias, S>& a) noexcept {                                      \
+    a = a operation minifloat<E, M, Bias, S>(1);                                   \
+    return a;                                                                      \
+  }                                                                                \
+  template <int E, int M, int Bias, specials S>                                    \
+  MF_HOST_DEVICE constexpr minifloat<E, M, Bias, S> operator op(                    \
+      minifloat<E, M, Bias, S>& a, int) noexcept {                                 \
+    const minifloat<E, M, Bias, S> before = a;                                     \
+    a = a operation minifloat<E, M, Bias, S>(1);                                   \
+    return before;                                                                 \
+  }
+
+MF_DEFINE_INCREMENT(++, +)
+MF_DEFINE_INCREMENT(--, -)
+#undef MF_DEFINE_INCREMENT
+
 // Negation flips the sign bit, except where that bit does not mean "sign":
 // FNUZ formats (0x80 is NaN, so zero and NaN stay put) and the unsigned
 // e8m0fnu (every value is positive, so -x is NaN).

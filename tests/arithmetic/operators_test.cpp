@@ -306,6 +306,27 @@ TYPED_TEST(OperatorsOnEveryEncoding, UnaryPlusReturnsTheOperandUnchanged) {
   }
 }
 
+// ++x and --x are the correctly rounded x + 1 and x - 1 (the exact reference
+// of the pairs above), for every encoding; x++ and x-- return x before.
+TYPED_TEST(OperatorsOnEveryEncoding, IncrementAndDecrementAddAndSubtractOneRoundedOnce) {
+  using T = TypeParam;
+  for (std::uint32_t bits = 0; bits < params<T>::count; ++bits) {
+    const double value = mft::reference_decode<T>(bits).value;
+    for (const op o : {op::add, op::subtract}) {
+      const expected_encoding expected = mft::exact_operation<T>(o, value, 1.0);
+      T prefix = from_bits<T>(bits), postfix = from_bits<T>(bits);
+      const T returned = o == op::add ? ++prefix : --prefix;
+      const T before = o == op::add ? postfix++ : postfix--;
+      ASSERT_TRUE(matches(prefix, expected))
+          << mft::format_name<T>() << " " << mft::hex(bits) << " " << mft::op_name(o) << " 1 gave "
+          << mft::hex(prefix.bits()) << ", expected " << describe<T>(expected);
+      ASSERT_EQ(returned.bits(), prefix.bits());
+      ASSERT_EQ(postfix.bits(), prefix.bits());
+      ASSERT_EQ(before.bits(), bits);
+    }
+  }
+}
+
 // IEEE-style, fn and the MX element types: -x flips the sign bit, for every
 // encoding (zeros and NaNs included), so the value is negated.
 TYPED_TEST(UnaryMinusWithSignedZero, FlipsTheSignBitOfEveryEncoding) {
