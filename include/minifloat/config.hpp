@@ -88,7 +88,13 @@
 // The conversions read the bits of float and double. std::bit_cast is C++20;
 // GCC >= 11, Clang >= 9 and nvcc expose the same operation as a builtin in
 // C++17, which keeps the whole conversion path constexpr.
-#if (defined(__cpp_lib_bit_cast) && !defined(__CUDACC__)) || \
+// MINIFLOAT_MEMCPY_BIT_CAST forces the memcpy fallback below, which the
+// tests build with to check that the library compiles and computes the same
+// where no constexpr bit cast exists (GCC <= 10, MSVC before C++20).
+#if defined(MINIFLOAT_MEMCPY_BIT_CAST)
+#define MF_CONSTEXPR_BIT_CAST 0
+#define MF_BIT_CAST_CONSTEXPR
+#elif (defined(__cpp_lib_bit_cast) && !defined(__CUDACC__)) || \
     MF_HAS_BUILTIN(__builtin_bit_cast) || (defined(__GNUC__) && __GNUC__ >= 11)
 #define MF_CONSTEXPR_BIT_CAST 1
 #define MF_BIT_CAST_CONSTEXPR constexpr
@@ -103,7 +109,7 @@ namespace detail {
 template <class To, class From>
 MF_HOST_DEVICE MF_BIT_CAST_CONSTEXPR To bit_cast(const From& from) noexcept {
   static_assert(sizeof(To) == sizeof(From), "bit_cast needs equal sizes");
-#if defined(__cpp_lib_bit_cast) && !defined(__CUDACC__)
+#if MF_CONSTEXPR_BIT_CAST && defined(__cpp_lib_bit_cast) && !defined(__CUDACC__)
   return std::bit_cast<To>(from);
 #elif MF_CONSTEXPR_BIT_CAST
   // Also nvcc's path in C++20: std::bit_cast is a host-only function there,

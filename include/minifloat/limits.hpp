@@ -27,8 +27,7 @@ struct limits_data {
   }
   static constexpr int max_exponent10() {
     // floor(log10(max)); max = significand * 2^emax with significand in [1,2).
-    const double max_value = static_cast<double>(
-        decode_to_float<Format>(Format::max_finite_magnitude));
+    const double max_value = max_finite_value<Format>();
     int exponent = 0;
     double power = 1.0;
     while (power * 10.0 <= max_value) {

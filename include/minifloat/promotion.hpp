@@ -23,8 +23,7 @@ constexpr bool represents_all_values_of() {
                             (A::has_inf || !B::has_inf) &&
                             (A::has_negative_zero || !B::has_negative_zero) &&
                             (A::has_zero || !B::has_zero);
-  const bool range_fits = decode_to_float<A>(A::max_finite_magnitude) >=
-                          decode_to_float<B>(B::max_finite_magnitude);
+  const bool range_fits = max_finite_value<A>() >= max_finite_value<B>();
   const bool low_end_fits =
       A::has_subnormals
           ? (A::min_exponent - A::mantissa_bits <=

@@ -325,6 +325,21 @@ MF_HOST_DEVICE constexpr unsigned round_integer(Integer value,
                               magnitude << leading_zeros, r);
 }
 
+// Format's largest finite value, by arithmetic alone: a constant expression
+// even where bit_cast is not constexpr (the type promotion and the limits
+// decide with it at compile time).
+template <class Format>
+MF_HOST_DEVICE constexpr double max_finite_value() noexcept {
+  const unsigned field = Format::max_finite_magnitude >> Format::mantissa_bits;
+  const unsigned mantissa = Format::max_finite_magnitude & ((1u << Format::mantissa_bits) - 1u);
+  const bool subnormal = field == 0 && Format::has_subnormals;
+  double value = static_cast<double>(mantissa + (subnormal ? 0u : 1u << Format::mantissa_bits));
+  int exponent = (subnormal ? 1 : static_cast<int>(field)) - Format::bias - Format::mantissa_bits;
+  for (; exponent > 0; --exponent) value *= 2.0;
+  for (; exponent < 0; ++exponent) value /= 2.0;
+  return value;
+}
+
 // Exact decode into float. Every format here has at most 8 exponent bits and
 // 23 mantissa bits, so every value is a float; the bits are assembled
 // directly where the result is a normal float.
@@ -338,7 +353,7 @@ MF_HOST_DEVICE constexpr float decode_to_float(unsigned encoding) noexcept {
                   "the subnormal quantum must be a float normal");
     constexpr std::uint32_t rebias =
         static_cast<std::uint32_t>(127 - Format::bias) << 23;
-    constexpr float quantum = bit_cast<float>(
+    MF_BIT_CAST_CONSTEXPR float quantum = bit_cast<float>(
         static_cast<std::uint32_t>(Format::min_exponent -
                                    Format::mantissa_bits + 127)
         << 23);
