@@ -537,6 +537,21 @@ TEST(HybridKnownAnswers, AmxNanPriority) {
 // Operands of other types: an FP16 NaN widens with its payload shifted up
 // 13 (TDPFP16PS), quieted; an FP8 NaN reaches the instruction as the
 // library's BF16 of it, the canonical NaN with its sign.
+// A chunk longer than K pads it with +0 products, whose one effect is to
+// make a chain's -0 (left by a flush to zero) +0: 2^-126 - 2^-126 x (1 +
+// 2^-7) flushes to -0, which a chunk of 2 keeps and any longer chunk makes
+// +0, however long (the reference stops at K and applies that effect).
+TEST(HybridKnownAnswers, AmxPaddingPastKOnlyMakesNegativeZeroPositive) {
+  const float a[2] = {0x1p-126f, -0x1p-126f}, b[2] = {1.0f, 1.0f + 0x1p-7f};
+  const auto sum = [&](int chunk) {
+    return mf::detail::bit_cast<std::uint32_t>(
+        hy::accumulate(hy::models::amx_tile_pairs(chunk, hy::amx_order::guide), a, b, 2));
+  };
+  EXPECT_EQ(sum(2), 0x80000000u);
+  EXPECT_EQ(sum(4), 0x00000000u);
+  EXPECT_EQ(sum(1 << 30), 0x00000000u);  // as fast as chunk 4
+}
+
 TEST(HybridKnownAnswers, NanPayloadsOfFp16AndFp8Operands) {
   EXPECT_EQ(nan_dot(amx(32), {0xFC05, 0x3C00}, {0x3C00, 0x3C00}, T::f16, T::f16), 0xFFC0A000u);
   EXPECT_EQ(nan_dot(amx(32), {0x7E01, 0x3C00}, {0x3C00, 0x3C00}, T::f16, T::f16), 0x7FC02000u);

@@ -4,6 +4,7 @@
 // (exact for every input type).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -252,20 +253,32 @@ inline float amx_sum(const accumulation_model& m, const float* a, const float* b
     return kinds.fp16_instruction ? v : denormal_as_zero(v);
   };
   const auto chunk = static_cast<std::size_t>(m.chunk);
+  // The pairs of a chunk past K are +0 products: each leaves a chain as it
+  // is, except that it makes a -0 (which a flush to zero can leave) +0. So
+  // the pairs stop at K, and a chain that skipped some gets that one effect
+  // (a chunk far longer than K costs nothing).
+  const auto after_padding = [](float chain) { return chain == 0.0f ? 0.0f : chain; };
   float dst = 0.0f;
   for (std::size_t start = 0; start < k; start += chunk) {
+    const std::size_t end = std::min(start + chunk, k + (k & 1));
+    const bool padded_pairs = end < start + chunk;
     if (m.order == amx_order::guide) {
-      for (std::size_t i = start; i < start + chunk; i += 2) {
+      for (std::size_t i = start; i < end; i += 2) {
         dst = fma_step(input(a, i), input(b, i), dst, m.nans);
         dst = fma_step(input(a, i + 1), input(b, i + 1), dst, m.nans);
       }
+      if (padded_pairs) dst = after_padding(dst);
       continue;
     }
     float even = 0.0f;
     float odd = 0.0f;
-    for (std::size_t i = start; i < start + chunk; i += 2) {
+    for (std::size_t i = start; i < end; i += 2) {
       even = fma_step(input(a, i), input(b, i), even, m.nans);
       odd = fma_step(input(a, i + 1), input(b, i + 1), odd, m.nans);
+    }
+    if (padded_pairs) {
+      even = after_padding(even);
+      odd = after_padding(odd);
     }
     const float t = fma_step(even, 1.0f, odd, m.nans);
     dst = fma_step(dst, 1.0f, t, m.nans);
