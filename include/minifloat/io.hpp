@@ -26,13 +26,6 @@
 namespace mf {
 namespace detail {
 
-// Rounds the exact value of a decimal (or hex-float) string. strtod rounds
-// to a double first; where that rounding was inexact the exact value lies
-// strictly between two adjacent doubles, and no value or midpoint of a
-// format lies there, so rounding the midpoint of those doubles (which needs
-// 54 bits, so round_finite takes it exactly) gives the correctly rounded
-// result. The C library must honour the rounding mode in strtod (glibc
-// does); otherwise the result is that of the nearest double.
 // strtod and printf write and read the decimal point of the C locale's
 // LC_NUMERIC (C11 7.22.1.3, 7.21.6.1), "," in many; this library's text
 // always has '.'. The decimal point strtod expects now.
@@ -59,6 +52,13 @@ inline std::string in_locale_numeric(const std::string& text) {
   return result;
 }
 
+// Rounds the exact value of a decimal (or hex-float) string. strtod rounds
+// to a double first; where that rounding was inexact the exact value lies
+// strictly between two adjacent doubles, and no value or midpoint of a
+// format lies there, so rounding the midpoint of those doubles (which needs
+// 54 bits, so round_finite takes it exactly) gives the correctly rounded
+// result. The C library must honour the rounding mode in strtod (glibc
+// does); otherwise the result is that of the nearest double.
 template <class Format>
 inline bool parse_encoding(const std::string& original, rounding mode,
                            overflow on_overflow, unsigned& encoding) {
