@@ -94,6 +94,32 @@ struct divides {
   }
 };
 
+// a op= b with b a minifloat of another format, rounded once into a's type
+// (a's format need not hold b's values, so the two-format theorem of the
+// operators above does not apply): the operation in double made exact or
+// harmless. A product of two values of at most 11 bits is exact. A
+// quotient a / b is more than 2^-36 (relative) away from every midpoint of
+// a's format that it does not equal (a - m * b, when not 0, is at least the
+// smaller of a's and m * b's last bits), so double's rounding, in any
+// direction, cannot reach one. A sum is exact unless one addend is below
+// 2^-40 of the other; such an addend only decides which way the other goes
+// from a midpoint (every value or midpoint other than the larger addend is
+// further than 2^-12 of it), so it is replaced by 2^-40 of the other with
+// its own sign, and the sum, of at most 52 bits, is exact (Inf and NaN are
+// left as they are). All values stay double normals.
+template <class Operation>
+MF_HOST_DEVICE constexpr double compound_other_format(double x, double y) noexcept {
+  if constexpr (std::is_same<Operation, plus>::value || std::is_same<Operation, minus>::value) {
+    const double ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
+    constexpr double below = 0x1p-40;
+    if (x - x == 0 && y - y == 0) {  // both finite: Inf and NaN are left as they are
+      if (y != 0 && ay < ax * below) y = y < 0 ? -(ax * below) : ax * below;
+      if (x != 0 && ax < ay * below) x = x < 0 ? -(ay * below) : ay * below;
+    }
+  }
+  return Operation{}(x, y);
+}
+
 }  // namespace detail
 
 #define MF_DEFINE_BINARY_OPERATOR(op, operation)                             \
@@ -111,7 +137,13 @@ struct divides {
             std::enable_if_t<detail::is_operand_v<B>, int> = 0>              \
   MF_HOST_DEVICE constexpr minifloat<E, M, Bias, S>& operator op##=(         \
       minifloat<E, M, Bias, S>& a, B b) noexcept {                           \
-    a = static_cast<minifloat<E, M, Bias, S>>(a op b);                       \
+    using type = minifloat<E, M, Bias, S>;                                   \
+    if constexpr (is_minifloat_v<B> && !std::is_same<B, type>::value) {      \
+      a = static_cast<type>(detail::compound_other_format<operation>(        \
+          detail::widen<double>(a), detail::widen<double>(b)));              \
+    } else { /* a's format, or float, double, an integer: a op b, then a's */ \
+      a = static_cast<type>(a op b);                                         \
+    }                                                                        \
     return a;                                                                \
   }
 

@@ -327,6 +327,66 @@ TYPED_TEST(OperatorsOnEveryEncoding, IncrementAndDecrementAddAndSubtractOneRound
   }
 }
 
+// a op= b with b of another format is the exact a op b rounded once into
+// a's type (not first into the promoted type, then again): every pair of
+// 8-bit encodings, a stride through the 16-bit ones.
+template <class T, class B>
+void expect_compound_rounds_once() {
+  const std::uint32_t a_step = params<T>::count > 256 ? 61 : 1;
+  const std::uint32_t b_step = params<B>::count > 256 ? 67 : 1;
+  int failures = 0;
+  for (std::uint32_t x = 0; x < params<T>::count; x += a_step) {
+    for (std::uint32_t y = 0; y < params<B>::count; y += b_step) {
+      for (const op o : {op::add, op::subtract, op::multiply, op::divide}) {
+        T a = from_bits<T>(x);
+        const B b = from_bits<B>(y);
+        switch (o) {
+          case op::add: a += b; break;
+          case op::subtract: a -= b; break;
+          case op::multiply: a *= b; break;
+          case op::divide: a /= b; break;
+        }
+        const expected_encoding expected = mft::exact_operation<T>(
+            o, mft::reference_decode<T>(x).value, mft::reference_decode<B>(y).value);
+        if (!matches(a, expected)) {
+          ADD_FAILURE() << mft::format_name<T>() << " " << mft::hex(x) << " " << mft::op_name(o)
+                        << "= " << mft::format_name<B>() << " " << mft::hex(y) << " gave "
+                        << mft::hex(a.bits()) << ", expected " << describe<T>(expected);
+          if (++failures >= kMaxReportedFailures) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(CompoundAssignment, AnotherFormatRoundsOnceIntoTheLeftType) {
+  expect_compound_rounds_once<mf::e4m3fn, mf::bfloat16>();
+  expect_compound_rounds_once<mf::e4m3fn, mf::binary16>();
+  expect_compound_rounds_once<mf::e4m3fn, mf::e5m2>();
+  expect_compound_rounds_once<mf::e5m2, mf::e4m3fn>();
+  expect_compound_rounds_once<mf::e2m1fn, mf::e4m3fn>();
+  expect_compound_rounds_once<mf::e4m3fnuz, mf::e5m2fnuz>();
+  expect_compound_rounds_once<mf::e8m0fnu, mf::e4m3fn>();
+  expect_compound_rounds_once<mf::bfloat16, mf::binary16>();
+  expect_compound_rounds_once<mf::binary16, mf::bfloat16>();
+  // The case that rounded twice: 1 + (0.0625 + 2^-10) through bfloat16 was the
+  // e4m3fn tie 1.0625, then 1; once, it is above the tie: 1.125.
+  mf::e4m3fn a(1.0f);
+  a += mf::bfloat16(0.0625f + 0x1p-10f);
+  EXPECT_EQ(static_cast<float>(a), 1.125f);
+  // 2^-16 + 288 needs 25 bits (in float the e5m2 tie 288, then 256): 320.
+  mf::e5m2 small = mf::e5m2::from_bits(0x01);
+  small += mf::e4m3fn(288.0f);
+  EXPECT_EQ(static_cast<float>(small), 320.0f);
+  // A sum past double's 53 bits: the bfloat16 2^-133 only breaks the tie of
+  // 1 + 2^-8, upward (to 1 + 2^-7) when added, downward when subtracted.
+  mf::bfloat16 tiny = mf::bfloat16::from_bits(0x0001), negative_tiny = tiny;
+  tiny += mf::binary16(1.0f + 0x1p-8f);
+  EXPECT_EQ(tiny.bits(), 0x3F81u);
+  negative_tiny -= mf::binary16(1.0f + 0x1p-8f);
+  EXPECT_EQ(negative_tiny.bits(), 0xBF80u);  // -(1 + 2^-8 - 2^-133): -1
+}
+
 // IEEE-style, fn and the MX element types: -x flips the sign bit, for every
 // encoding (zeros and NaNs included), so the value is negated.
 TYPED_TEST(UnaryMinusWithSignedZero, FlipsTheSignBitOfEveryEncoding) {
