@@ -302,6 +302,27 @@ MF_HOST_DEVICE constexpr unsigned round_double_bits(std::uint64_t bits,
   return round_binary<Format, std::uint64_t, 52, 1023, 2047>(bits, 64, r);
 }
 
+// A wider float (long double) as a double rounded to odd: toward zero, with
+// the last bit set where that lost anything. Every format's significand has
+// at most 11 bits, 2 and more below double's 53, so rounding this double
+// into a format gives the wide value's own rounding in every mode (S. Boldo
+// and G. Melquiond, "When double rounding is odd", 2005); stochastic
+// rounding too, whose 32 random bits meet only the wide value's bits, the
+// sticky bit lying 42 places below the quantum. The conversion to double
+// may round either way (the caller's rounding direction), so it is stepped
+// back toward zero where it went past; a NaN stays a NaN. A template, so
+// that device code meets long double only where a caller asks for it.
+template <class Wide>
+MF_HOST_DEVICE constexpr std::uint64_t double_bits_rounded_to_odd(Wide value) {
+  const double converted = static_cast<double>(value);
+  std::uint64_t bits = bit_cast<std::uint64_t>(converted);
+  if (value != value) return bits;
+  const Wide back = static_cast<Wide>(converted);
+  if (value > 0 ? back > value : back < value) --bits;  // a finite magnitude, or Inf: one below
+  if (static_cast<Wide>(bit_cast<double>(bits)) != value) bits |= 1u;
+  return bits;
+}
+
 template <class Format, class Integer>
 MF_HOST_DEVICE constexpr unsigned round_integer(Integer value,
                                                 rounding_request r) {

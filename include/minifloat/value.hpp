@@ -24,13 +24,22 @@ inline constexpr bool is_minifloat_v = is_minifloat<T>::value;
 
 namespace detail {
 
+// long double, and the extended floating types of C++23 (std::float16_t,
+// std::bfloat16_t, std::float128_t) where the compiler has them: rounded
+// through a double rounded to odd. Named without "long double", which nvcc
+// rejects in device code even in an unused branch.
+template <class T>
+inline constexpr bool is_other_floating_point_v =
+    std::is_floating_point<T>::value && !std::is_same<T, float>::value &&
+    !std::is_same<T, double>::value;
+
 template <class T>
 inline constexpr bool is_plain_source_v =
     std::is_same<T, float>::value || std::is_same<T, double>::value ||
     (std::is_integral<T>::value && !std::is_same<T, bool>::value);
 
-// Rounds any supported source (float, double, integer, another minifloat)
-// into Format's encoding.
+// Rounds any supported source (float, double, long double, an integer,
+// another minifloat) into Format's encoding.
 template <class Format, class From>
 MF_HOST_DEVICE MF_FORCE_INLINE constexpr unsigned round_any(From value,
                                                    rounding_request r) {
@@ -38,13 +47,15 @@ MF_HOST_DEVICE MF_FORCE_INLINE constexpr unsigned round_any(From value,
     return round_float_bits<Format>(bit_cast<std::uint32_t>(value), r);
   } else if constexpr (std::is_same<From, double>::value) {
     return round_double_bits<Format>(bit_cast<std::uint64_t>(value), r);
+  } else if constexpr (is_other_floating_point_v<From>) {
+    return round_double_bits<Format>(double_bits_rounded_to_odd(value), r);
   } else if constexpr (is_minifloat_v<From>) {
     // Decoding is exact, so this is a single rounding.
     return round_float_bits<Format>(
         bit_cast<std::uint32_t>(static_cast<float>(value)), r);
   } else {
     static_assert(is_plain_source_v<From>,
-                  "convert from float, double, an integer or a minifloat");
+                  "convert from float, double, long double, an integer or a minifloat");
     return round_integer<Format>(value, r);
   }
 }
@@ -71,7 +82,8 @@ class minifloat {
   minifloat() = default;
 
   template <class T,
-            std::enable_if_t<detail::is_plain_source_v<T> || is_minifloat_v<T>,
+            std::enable_if_t<detail::is_plain_source_v<T> || is_minifloat_v<T> ||
+                                 detail::is_other_floating_point_v<T>,
                              int> = 0>
   MF_HOST_DEVICE constexpr explicit minifloat(T value) noexcept
       : bits_(static_cast<storage_type>(
