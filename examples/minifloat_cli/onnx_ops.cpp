@@ -63,9 +63,9 @@ constexpr std::string_view dequantize_help =
     "ONNX DequantizeLinear (opset 28 unless --opset): y = (x - x_zero_point) * x_scale, the exact\n"
     "product rounded once to the output type (docs/onnx.md). x is read from stdin:\n"
     "row-major elements separated by blanks, commas or newlines, each the x\n"
-    "type's code in hex ('0x' prefix) or, for the integer types, a decimal\n"
-    "integer. One line per element of y: its bits in hex (8 digits for float,\n"
-    "4 for float16/bfloat16).\n"
+    "type's code in hex ('0x' prefix; required for the float types) or, for\n"
+    "the integer types, a decimal integer. One line per element of y: its bits\n"
+    "in hex (8 digits for float, 4 for float16/bfloat16).\n"
     "\n"
     "  --shape D0,D1,...   x's shape (required)\n"
     "  --x-type T          uint8, int8, uint16, int16, uint4, int4, float8e4m3fn,\n"
@@ -279,40 +279,58 @@ onnx::tensor tensor_from_text(std::string_view context, onnx::data_type type,
   return onnx::tensor_from_codes(type, std::move(shape), codes);
 }
 
-// Every token of stdin, in order (separated by blanks, commas or
-// newlines), as elements of `type`.
-std::vector<std::uint32_t> read_elements(onnx::data_type type) {
+// How a stdin element of a float type is written: as the tool's rule for
+// float text has it (bits with "0x", else a number rounded to the type), or
+// only as a code with "0x" (DequantizeLinear's x, whose elements are codes:
+// a code dump without the prefix must not read as numbers).
+enum class float_text { bits_or_number, code };
+
+// Every element of stdin, in order, as elements of `type`. Elements are
+// separated by blanks, by newlines, or by one comma with blanks around it
+// if any; an empty element (",,", a comma that starts or ends a line) is an
+// error, as it is in the flags' lists, so that a missing value cannot move
+// the ones after it; so is any white space but spaces and tabs (a "\r"
+// inside a line: the line reader drops the one before a newline).
+std::vector<std::uint32_t> read_elements(onnx::data_type type, float_text rule) {
   std::vector<std::uint32_t> codes;
   line_reader in(stdin);
   std::string_view line;
   while (in.next(line)) {
+    const auto fail = [&](const std::string& what) {
+      throw usage_error("line " + std::to_string(in.line_number()) + ": " + what);
+    };
+    bool after_element = false;
+    bool after_comma = false;
     std::size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' ||
-                                 line[i] == '\r')) {
+    while (true) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      if (i == line.size()) break;
+      if (line[i] == ',') {
+        if (!after_element) fail("empty element before ',': " + quote_line(line));
+        after_element = false;
+        after_comma = true;
         ++i;
+        continue;
       }
       std::size_t j = i;
-      while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != ',' &&
-             line[j] != '\r') {
-        ++j;
+      while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != ',') ++j;
+      const std::string_view token = line.substr(i, j - i);
+      const std::string type_name(onnx::name_of(type));
+      std::uint32_t code = 0;
+      const bool code_only = rule == float_text::code && !onnx::is_integer(type);
+      const bool has_prefix = token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X');
+      if (code_only && !has_prefix) {
+        fail("not a " + type_name + " code ('0x' and hex digits): " + quote_line(token));
       }
-      if (j > i) {
-        const std::string_view token = line.substr(i, j - i);
-        std::uint32_t code = 0;
-        const float_reading r = parse_element(token, type, code);
-        if (r == float_reading::out_of_range) {
-          throw usage_error("line " + std::to_string(in.line_number()) + ": out of " +
-                            std::string(onnx::name_of(type)) + "'s range: " + quote_line(token));
-        }
-        if (r != float_reading::ok) {
-          throw usage_error("line " + std::to_string(in.line_number()) + ": not a " +
-                            std::string(onnx::name_of(type)) + " value: " + quote_line(token));
-        }
-        codes.push_back(code);
-      }
+      const float_reading r = parse_element(token, type, code);
+      if (r == float_reading::out_of_range) fail("out of " + type_name + "'s range: " + quote_line(token));
+      if (r != float_reading::ok) fail("not a " + type_name + " value: " + quote_line(token));
+      codes.push_back(code);
+      after_element = true;
+      after_comma = false;
       i = j;
     }
+    if (after_comma) fail("empty element after ',': " + quote_line(line));
   }
   return codes;
 }
@@ -346,7 +364,8 @@ int run(const command_line& in, bool quantize) {
     zero = tensor_from_text("--zero-point", zero_type, c.scale_shape, zeros);
   }
 
-  const std::vector<std::uint32_t> x_codes = read_elements(c.x_type);
+  const std::vector<std::uint32_t> x_codes =
+      read_elements(c.x_type, quantize ? float_text::bits_or_number : float_text::code);
   std::size_t count = 1;
   for (const std::int64_t d : c.shape) count *= static_cast<std::size_t>(d);
   if (count != x_codes.size()) {
@@ -395,7 +414,7 @@ int run_cast(const options& o) {
   }
   a.saturate = in.has("--saturate");
   a.round_mode = in.choice_value("--round-mode", "round mode", onnx::e8m0_round_mode::up, round_modes);
-  const std::vector<std::uint32_t> codes = read_elements(from);
+  const std::vector<std::uint32_t> codes = read_elements(from, float_text::bits_or_number);
   onnx::tensor y;
   try {
     y = onnx::cast(onnx::tensor_from_codes(from, {static_cast<std::int64_t>(codes.size())}, codes),
