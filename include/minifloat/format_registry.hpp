@@ -121,11 +121,13 @@ inline constexpr format_name format_names[] = {
 
     {format_id::e2m3fn, "e2m3fn", naming::canonical},
     {format_id::e2m3fn, "float6_e2m3fn", naming::alias},
+    {format_id::e2m3fn, "float6e2m3", naming::onnx},
     {format_id::e2m3fn, "f6E2M3FN", naming::alias},
     {format_id::e2m3fn, "E2M3", naming::alias},
 
     {format_id::e3m2fn, "e3m2fn", naming::canonical},
     {format_id::e3m2fn, "float6_e3m2fn", naming::alias},
+    {format_id::e3m2fn, "float6e3m2", naming::onnx},
     {format_id::e3m2fn, "f6E3M2FN", naming::alias},
     {format_id::e3m2fn, "E3M2", naming::alias},
 

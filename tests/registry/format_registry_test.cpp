@@ -37,8 +37,10 @@ const std::vector<expected_spelling> expected_spellings = {
     {"float4e2m1", format_id::e2m1fn}, {"f4E2M1FN", format_id::e2m1fn},
     {"E2M1", format_id::e2m1fn},
     {"e2m3fn", format_id::e2m3fn}, {"float6_e2m3fn", format_id::e2m3fn},
+    {"float6e2m3", format_id::e2m3fn},
     {"f6E2M3FN", format_id::e2m3fn}, {"E2M3", format_id::e2m3fn},
     {"e3m2fn", format_id::e3m2fn}, {"float6_e3m2fn", format_id::e3m2fn},
+    {"float6e3m2", format_id::e3m2fn},
     {"f6E3M2FN", format_id::e3m2fn}, {"E3M2", format_id::e3m2fn},
     {"e8m0fnu", format_id::e8m0fnu}, {"float8_e8m0fnu", format_id::e8m0fnu},
     {"float8e8m0", format_id::e8m0fnu}, {"f8E8M0FNU", format_id::e8m0fnu},
@@ -152,7 +154,12 @@ TEST(FormatRegistry, PrintedSchemes) {
   EXPECT_EQ(mf::name_in(format_id::e2m1fn, onnx), "float4e2m1");
   EXPECT_EQ(mf::name_in(format_id::e8m0fnu, onnx), "float8e8m0");
   EXPECT_EQ(mf::name_in(format_id::int4, onnx), "int4");
-  EXPECT_EQ(mf::name_in(format_id::e2m3fn, onnx), "");
+  // ONNX 1.23's TensorProto.FLOAT6E2M3 / FLOAT6E3M2 (opset 28).
+  EXPECT_EQ(mf::name_in(format_id::e2m3fn, onnx), "float6e2m3");
+  EXPECT_EQ(mf::name_in(format_id::e3m2fn, onnx), "float6e3m2");
+  EXPECT_EQ(mf::find_format("FLOAT6E2M3"), format_id::e2m3fn);
+  EXPECT_EQ(mf::find_format("FLOAT6E3M2"), format_id::e3m2fn);
+  EXPECT_EQ(mf::name_in(format_id::e4m3, onnx), "");
 }
 
 // Lookups are constant expressions.
