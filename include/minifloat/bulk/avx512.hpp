@@ -74,25 +74,32 @@ MF_TARGET_AVX512 inline void encode_masked(const float* in,
 }
 
 // Four vectors of one-byte encodings (each < 2^8) narrowed into 64 bytes.
+// The two packing steps work within each 128-bit lane: 128-bit lane l of
+// the packed bytes holds r0's elements 4l..4l+3, then r1's, r2's and r3's,
+// four bytes (one dword) each; the dword permutation puts them in order.
+// Four operations where four vpmovdb (two each on AMD's cores) and three
+// inserts took eleven.
 MF_TARGET_AVX512 inline __m512i narrow_to_bytes(__m512i r0, __m512i r1, __m512i r2, __m512i r3) {
-  const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(r0)),
-                                             _mm512_cvtepi32_epi8(r1), 1);
-  const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(r2)),
-                                             _mm512_cvtepi32_epi8(r3), 1);
-  return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+  const __m512i packed =
+      _mm512_packus_epi16(_mm512_packus_epi32(r0, r1), _mm512_packus_epi32(r2, r3));
+  const __m512i in_order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  return _mm512_permutexvar_epi32(in_order, packed);
 }
 
-// Narrows 4 x 16 encodings (each < 2^16) into 64 outputs.
+// Narrows 4 x 16 encodings (each < 2^16) into 64 outputs. The packs
+// saturate signed 32-bit (and 16-bit) lanes, which these never reach.
 template <class Storage>
 MF_TARGET_AVX512 inline void store_vectors(Storage* out, __m512i r0, __m512i r1, __m512i r2,
                                            __m512i r3) {
   if constexpr (sizeof(Storage) == 1) {
     _mm512_storeu_si512(out, narrow_to_bytes(r0, r1, r2, r3));
   } else {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(r0));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 16), _mm512_cvtepi32_epi16(r1));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32), _mm512_cvtepi32_epi16(r2));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 48), _mm512_cvtepi32_epi16(r3));
+    // 128-bit lane l of a pack holds four of each source's elements, as
+    // narrow_to_bytes has them; the quadword permutation puts them in order.
+    const __m512i in_order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    _mm512_storeu_si512(out, _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(r0, r1)));
+    _mm512_storeu_si512(out + 32,
+                        _mm512_permutexvar_epi64(in_order, _mm512_packus_epi32(r2, r3)));
   }
 }
 

@@ -202,6 +202,19 @@ struct nearest_fast_path {
   static constexpr unsigned magic_bits =
       static_cast<unsigned>(F::min_exponent - F::mantissa_bits + 23 + 127) << 23;
   static constexpr int sign_shift = F::is_signed ? 31 - (F::bits - 1) : 0;
+  // Whether one min puts every lane above max finite at the overflow
+  // encoding: an overflow the same for both signs, max finite itself
+  // (saturating) or the encoding just above it (e4m3fn's NaN, e5m2's Inf).
+  static constexpr bool overflow_by_min =
+      overflow_symmetric && (constants::overflow_pos == constants::max_finite ||
+                             constants::overflow_pos == constants::max_finite + 1);
+  // Inf and NaN inputs (magnitude >= 255 << 23) round, here and in the
+  // stochastic fast path, to at least (128 + bias) << M, above max finite
+  // for every format of at most 8 exponent bits (bias 127 where there are
+  // 8), so the overflow handling takes them first and the special inputs
+  // are put right afterwards.
+  static_assert(!eligible || ((0x7F800000u + add) >> shift) > constants::max_finite,
+                "Inf and NaN inputs round above max finite");
 };
 
 // Nearest-even rounding of the magnitudes |x| bits to the format's magnitude
@@ -256,15 +269,34 @@ MF_FORCE_INLINE typename Ops::vec finish_fast_path(typename Ops::vec x,
     overflowed = Ops::mask_and_not(overflowed, special);
   }
   // Choices on the magnitude (the sign is applied below).
-  if constexpr (path::overflow_symmetric) {
-    rounded = Ops::select(overflowed, Ops::splat(constants::overflow_pos), rounded);
-  }
-  if constexpr (path::nan_symmetric || path::nan_split) {
-    rounded = Ops::select(special, Ops::splat(constants::nan_pos), rounded);
-  }
-  if constexpr (!path::inf_like_nan && path::inf_symmetric && path::nan_symmetric) {
-    rounded = Ops::select(Ops::equal(magnitude, Ops::splat(0x7F800000u)),
-                          Ops::splat(constants::inf_pos), rounded);
+  if constexpr (path::overflow_by_min) {
+    // Inf and NaN inputs become the overflow encoding too (nearest_fast_path
+    // asserts that they round above max finite), then are put right where
+    // they encode otherwise: one operation for e4m3fn, whose overflow, Inf
+    // and NaN are all 0x7F, three for e5m2 (NaN apart).
+    rounded = Ops::min_signed(rounded, Ops::splat(constants::overflow_pos));
+    if constexpr ((path::nan_symmetric || path::nan_split) &&
+                  constants::nan_pos != constants::overflow_pos) {
+      const typename Ops::mask nan_lanes =
+          path::inf_like_nan ? special : Ops::greater(magnitude, Ops::splat(0x7F800000u));
+      rounded = Ops::select(nan_lanes, Ops::splat(constants::nan_pos), rounded);
+    }
+    if constexpr (!path::inf_like_nan && path::inf_symmetric && path::nan_symmetric &&
+                  constants::inf_pos != constants::overflow_pos) {
+      rounded = Ops::select(Ops::equal(magnitude, Ops::splat(0x7F800000u)),
+                            Ops::splat(constants::inf_pos), rounded);
+    }
+  } else {
+    if constexpr (path::overflow_symmetric) {
+      rounded = Ops::select(overflowed, Ops::splat(constants::overflow_pos), rounded);
+    }
+    if constexpr (path::nan_symmetric || path::nan_split) {
+      rounded = Ops::select(special, Ops::splat(constants::nan_pos), rounded);
+    }
+    if constexpr (!path::inf_like_nan && path::inf_symmetric && path::nan_symmetric) {
+      rounded = Ops::select(Ops::equal(magnitude, Ops::splat(0x7F800000u)),
+                            Ops::splat(constants::inf_pos), rounded);
+    }
   }
   // rounded | (sign & sign_mask); a format without -0 keeps +0.
   vec result = rounded;
